@@ -1,0 +1,97 @@
+"""fivecrowns: an exact, fast Five Crowns solver and simulator.
+
+The rules are those of the project's RULES.md. The solver finds the least deadwood of
+any hand exactly; the simulators play rounds, games and solitaire with bots.
+
+>>> import fivecrowns as fc
+>>> fc.solve("5C 6C 7C 9D 9H 9S KH", wild=13).deadwood
+0
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .cards import (
+    JOKER_INDEX,
+    N_TYPES,
+    Card,
+    CardLike,
+    HandLike,
+    Rank,
+    Suit,
+    card_value,
+    format_cards,
+    from_counts,
+    parse_cards,
+    to_counts,
+)
+from .errors import (
+    BotError,
+    CardError,
+    FiveCrownsError,
+    HandError,
+    IllegalMoveError,
+    ReplayError,
+)
+from .melds import Discard, Meld, MeldKind, Solution
+from .rules import N_ROUNDS, Rules
+from .solver import (
+    IMPLEMENTATION,
+    MAX_HAND_SIZE,
+    best_discard,
+    best_discard_many,
+    can_go_out,
+    deadwood,
+    deadwood_many,
+    draw_table,
+    hand_counts,
+    solve,
+)
+
+try:
+    __version__ = version("fivecrowns")
+except PackageNotFoundError:  # running from a source tree that is not installed
+    __version__ = "0.0.0+unknown"
+
+__all__ = [
+    "__version__",
+    "IMPLEMENTATION",
+    # cards
+    "Suit",
+    "Rank",
+    "Card",
+    "CardLike",
+    "HandLike",
+    "N_TYPES",
+    "JOKER_INDEX",
+    "parse_cards",
+    "format_cards",
+    "to_counts",
+    "from_counts",
+    "card_value",
+    # errors
+    "FiveCrownsError",
+    "CardError",
+    "HandError",
+    "IllegalMoveError",
+    "ReplayError",
+    "BotError",
+    # rules
+    "Rules",
+    "N_ROUNDS",
+    # solver
+    "Meld",
+    "MeldKind",
+    "Solution",
+    "Discard",
+    "MAX_HAND_SIZE",
+    "solve",
+    "deadwood",
+    "best_discard",
+    "can_go_out",
+    "draw_table",
+    "deadwood_many",
+    "best_discard_many",
+    "hand_counts",
+]

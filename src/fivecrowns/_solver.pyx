@@ -1,0 +1,1 @@
+# placeholder: the compiled core is being written

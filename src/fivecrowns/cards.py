@@ -1,0 +1,353 @@
+"""Cards, their text form and the 56-type bulk encoding (RULES.md, "Cards").
+
+A card *type* has an index 0..55: ``suit_index * 11 + (rank - 3)`` for suited
+cards and 55 for the joker. A hand in bulk form is a row of 56 ``uint8``
+counts, one per type.
+
+Examples
+--------
+>>> from fivecrowns import Card, parse_cards
+>>> Card.parse("10H")
+Card.parse('10H')
+>>> [str(c) for c in parse_cards("3c 10♥ joker")]
+['3C', '10H', 'JK']
+>>> Card.parse("KT").index
+54
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from typing import Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import CardError, HandError
+
+__all__ = [
+    "Suit",
+    "Rank",
+    "Card",
+    "CardLike",
+    "HandLike",
+    "JOKER_INDEX",
+    "N_TYPES",
+    "parse_cards",
+    "format_cards",
+    "to_counts",
+    "from_counts",
+    "card_value",
+]
+
+#: Number of card types in the bulk encoding (55 suited + the joker).
+N_TYPES = 56
+#: Index of the joker in the bulk encoding.
+JOKER_INDEX = 55
+
+
+class Suit(enum.IntEnum):
+    """The five suits, in the order that defines card indices."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+    STARS = 4
+
+    @property
+    def letter(self) -> str:
+        """One-letter code: C, D, H, S or T."""
+        return "CDHST"[self]
+
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol: ♣ ♦ ♥ ♠ ★."""
+        return "♣♦♥♠★"[self]
+
+
+class Rank(enum.IntEnum):
+    """Ranks 3..13; J, Q, K are 11, 12, 13."""
+
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def label(self) -> str:
+        """Text form: ``3``..``10``, ``J``, ``Q``, ``K``."""
+        return {11: "J", 12: "Q", 13: "K"}.get(int(self), str(int(self)))
+
+
+_SUIT_CODES = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES,
+               "T": Suit.STARS, "♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS,
+               "♠": Suit.SPADES, "★": Suit.STARS}
+_RANK_CODES = {str(r): Rank(r) for r in range(3, 11)} | {"J": Rank.JACK, "Q": Rank.QUEEN,
+                                                           "K": Rank.KING}
+_CARD_RE = re.compile(r"^(10|[3-9JQK])([CDHST♣♦♥♠★])$")
+
+
+class Card:
+    """One card: a suited card of rank 3..13, or the joker.
+
+    Cards are immutable, hashable and ordered by their type index (suit, then
+    rank, the joker last). There are only 56 distinct cards; the constructor
+    returns the shared instance.
+
+    Parameters
+    ----------
+    rank, suit : Rank or int, Suit or int, optional
+        Both given for a suited card; both omitted (``None``) for the joker.
+
+    Examples
+    --------
+    >>> Card(Rank.QUEEN, Suit.DIAMONDS)
+    Card.parse('QD')
+    >>> Card() is Card.JOKER
+    True
+    >>> sorted([Card.JOKER, Card.parse("3D"), Card.parse("KC")])
+    [Card.parse('KC'), Card.parse('3D'), Card.parse('JK')]
+    """
+
+    __slots__ = ("_index",)
+    _index: int
+    JOKER: Card  # set below
+    _ALL: tuple[Card, ...]
+
+    def __new__(cls, rank: Rank | int | None = None, suit: Suit | int | None = None) -> Card:
+        if rank is None and suit is None:
+            return cls._ALL[JOKER_INDEX]
+        if rank is None or suit is None:
+            raise CardError(f"a suited card needs both a rank and a suit; got rank={rank!r}, "
+                            f"suit={suit!r} (leave both out for the joker)")
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 3 <= rank <= 13:
+            raise CardError(f"rank must be 3..13, got {rank!r}")
+        if isinstance(suit, bool) or not isinstance(suit, int) or not 0 <= suit <= 4:
+            raise CardError(f"suit must be a Suit or 0..4, got {suit!r}")
+        return cls._ALL[int(suit) * 11 + int(rank) - 3]
+
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "_index", index)
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Card.from_index, (self._index,))
+
+    @property
+    def index(self) -> int:
+        """The type index 0..55 of the bulk encoding."""
+        return self._index
+
+    @property
+    def is_joker(self) -> bool:
+        """True for the joker."""
+        return self._index == JOKER_INDEX
+
+    @property
+    def rank(self) -> Rank | None:
+        """The rank, or ``None`` for the joker."""
+        return None if self.is_joker else Rank(self._index % 11 + 3)
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit, or ``None`` for the joker."""
+        return None if self.is_joker else Suit(self._index // 11)
+
+    def is_wild(self, wild: int) -> bool:
+        """True if this card is wild in a round whose wild rank is ``wild``."""
+        return self.is_joker or self._index % 11 + 3 == wild
+
+    def value(self, wild: int) -> int:
+        """Deadwood value when left over: face value, 20 for a wild rank, 50 for a joker."""
+        return card_value(self, wild)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card of type ``index`` (0..55).
+
+        >>> Card.from_index(55)
+        Card.parse('JK')
+        """
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"card index must be an int, got {type(index).__name__}")
+        if not 0 <= index < N_TYPES:
+            raise CardError(f"card index must be 0..55, got {index}")
+        return cls._ALL[int(index)]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card: ``3C``, ``10H``, ``QD``, ``KT``, ``JK``/``JOKER``, any case,
+        suit letters or the symbols ♣ ♦ ♥ ♠ ★.
+
+        >>> Card.parse("q♦")
+        Card.parse('QD')
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"a card must be given as a str, got {type(text).__name__}")
+        code = text.strip().upper()
+        if code in ("JK", "JOKER"):
+            return cls._ALL[JOKER_INDEX]
+        m = _CARD_RE.match(code)
+        if m is None:
+            raise CardError(f"cannot parse card {text!r}: expected a rank 3-10, J, Q or K "
+                            f"followed by a suit C, D, H, S or T (or ♣♦♥♠★), or JK for a joker")
+        return cls(_RANK_CODES[m.group(1)], _SUIT_CODES[m.group(2)])
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return "JK"
+        assert self.rank is not None and self.suit is not None
+        return f"{self.rank.label}{self.suit.letter}"
+
+    @property
+    def symbol(self) -> str:
+        """Short form with the suit symbol, e.g. ``10♥``; the joker is ``JK``."""
+        if self.is_joker:
+            return "JK"
+        assert self.rank is not None and self.suit is not None
+        return f"{self.rank.label}{self.suit.symbol}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index < other._index
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index <= other._index
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index > other._index
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index >= other._index
+
+    def __hash__(self) -> int:
+        return self._index
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index == other._index
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+
+Card._ALL = tuple(Card._make(i) for i in range(N_TYPES))
+Card.JOKER = Card._ALL[JOKER_INDEX]
+
+#: Anything accepted where one card is expected.
+CardLike = Union[Card, str]
+#: Anything accepted where a hand is expected: a string of cards separated by
+#: spaces or commas, or a sequence of cards or card strings.
+HandLike = Union[str, Iterable[CardLike]]
+
+
+def card_value(card: Card, wild: int) -> int:
+    """Deadwood value of ``card`` in a round whose wild rank is ``wild``.
+
+    >>> card_value(Card.parse("QD"), 13), card_value(Card.parse("KD"), 13), card_value(Card.JOKER, 3)
+    (12, 20, 50)
+    """
+    if card.is_joker:
+        return 50
+    rank = card.index % 11 + 3
+    return 20 if rank == wild else rank
+
+
+def parse_cards(hand: HandLike) -> tuple[Card, ...]:
+    """Parse a hand: a string like ``"3C 10H JK"`` (spaces or commas), or a
+    sequence of :class:`Card` objects and card strings.
+
+    >>> parse_cards("3C,10H jk")
+    (Card.parse('3C'), Card.parse('10H'), Card.parse('JK'))
+    """
+    if isinstance(hand, str):
+        return tuple(Card.parse(tok) for tok in re.split(r"[\s,]+", hand.strip()) if tok)
+    if isinstance(hand, (bytes, bytearray)):
+        raise TypeError("a hand must be a str or a sequence of cards, got bytes")
+    if isinstance(hand, np.ndarray):
+        raise TypeError("a hand must be a str or a sequence of cards, got a numpy array; "
+                        "use from_counts() for a row of 56 counts")
+    try:
+        items = list(hand)
+    except TypeError:
+        raise TypeError(f"a hand must be a str or a sequence of cards, "
+                        f"got {type(hand).__name__}") from None
+    out = []
+    for item in items:
+        if isinstance(item, Card):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(Card.parse(item))
+        else:
+            raise TypeError(f"a hand's cards must be Card or str, got {type(item).__name__} "
+                            f"({item!r})")
+    return tuple(out)
+
+
+def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
+    """Join cards into text; ``symbols=True`` uses ♣♦♥♠★.
+
+    >>> format_cards(parse_cards("3C 10H JK"), symbols=True)
+    '3♣ 10♥ JK'
+    """
+    return " ".join(c.symbol if symbols else str(c) for c in cards)
+
+
+def to_counts(hand: HandLike) -> npt.NDArray[np.uint8]:
+    """A hand as a row of 56 ``uint8`` counts.
+
+    >>> to_counts("3C 3C JK")[[0, 55]]
+    array([2, 1], dtype=uint8)
+    """
+    row = np.zeros(N_TYPES, dtype=np.uint8)
+    for card in parse_cards(hand):
+        if row[card.index] == 255:
+            raise HandError("a hand holds at most 255 copies of a card")
+        row[card.index] += 1
+    return row
+
+
+def from_counts(counts: Sequence[int] | npt.ArrayLike) -> tuple[Card, ...]:
+    """The cards of a 56-count row, in index order.
+
+    >>> from_counts(to_counts("JK 3C 4D"))
+    (Card.parse('3C'), Card.parse('4D'), Card.parse('JK'))
+    """
+    row = np.asarray(counts)
+    if row.shape != (N_TYPES,):
+        raise ValueError(f"counts must have shape (56,), got {row.shape}")
+    if not np.issubdtype(row.dtype, np.integer):
+        raise TypeError(f"counts must be integers, got dtype {row.dtype}")
+    if (row < 0).any():
+        raise HandError(f"counts must be non-negative, got {int(row.min())} "
+                        f"at index {int(row.argmin())}")
+    return tuple(Card._ALL[i] for i in range(N_TYPES) for _ in range(int(row[i])))

@@ -1,0 +1,96 @@
+"""The configurable choices of RULES.md, as one frozen dataclass.
+
+>>> from fivecrowns import Rules
+>>> r = Rules()
+>>> r.n_cards, r.max_players, r.hand_size(11), r.wild_rank(1)
+(116, 7, 13, 3)
+>>> Rules(decks=4).n_cards
+232
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Rules", "N_ROUNDS", "DEFAULT_MAX_TURNS"]
+
+#: Rounds in a full game.
+N_ROUNDS = 11
+#: Default safety limit on turns in one round (RULES.md, A round, 6). Sensible players go out
+#: long before: it only stops simulations of players that never go out.
+DEFAULT_MAX_TURNS = 1000
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The choices RULES.md leaves open; the defaults are RULES.md's.
+
+    Parameters
+    ----------
+    decks : int
+        2 (116 cards, 1 to 7 players) or 4 for party mode (232 cards, up to 14 players).
+    max_turns : int
+        Safety limit on turns (one player's draw and discard) in one round; reaching it
+        ends the round and is reported.
+    tie_break : bool
+        False: players tied for the lowest total share the victory. True: they play one
+        6-card round (6s wild) and the first to go out wins.
+    """
+
+    decks: int = 2
+    max_turns: int = DEFAULT_MAX_TURNS
+    tie_break: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.decks, bool) or not isinstance(self.decks, int):
+            raise TypeError(f"Rules.decks must be an int, got {type(self.decks).__name__}")
+        if self.decks not in (2, 4):
+            raise ValueError(f"Rules.decks must be 2 (standard) or 4 (party mode), "
+                             f"got {self.decks}")
+        if isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int):
+            raise TypeError(f"Rules.max_turns must be an int, "
+                            f"got {type(self.max_turns).__name__}")
+        if self.max_turns < 1:
+            raise ValueError(f"Rules.max_turns must be at least 1, got {self.max_turns}")
+        if not isinstance(self.tie_break, bool):
+            raise TypeError(f"Rules.tie_break must be a bool, "
+                            f"got {type(self.tie_break).__name__}")
+
+    @property
+    def copies(self) -> int:
+        """Copies of each suited card in the deck."""
+        return self.decks
+
+    @property
+    def jokers(self) -> int:
+        """Jokers in the deck (3 per 58-card deck)."""
+        return 3 * self.decks
+
+    @property
+    def n_cards(self) -> int:
+        """Cards in the deck: 116, or 232 in party mode."""
+        return 58 * self.decks
+
+    @property
+    def max_players(self) -> int:
+        """Most players a game takes: 7, or 14 in party mode."""
+        return 7 * self.decks // 2
+
+    @staticmethod
+    def hand_size(round_number: int) -> int:
+        """Cards dealt in round 1..11: round + 2."""
+        _check_round(round_number)
+        return round_number + 2
+
+    @staticmethod
+    def wild_rank(round_number: int) -> int:
+        """Wild rank of round 1..11: the rank equal to the hand size."""
+        _check_round(round_number)
+        return round_number + 2
+
+
+def _check_round(round_number: int) -> None:
+    if isinstance(round_number, bool) or not isinstance(round_number, int):
+        raise TypeError(f"round must be an int, got {type(round_number).__name__}")
+    if not 1 <= round_number <= N_ROUNDS:
+        raise ValueError(f"round must be 1..{N_ROUNDS}, got {round_number}")
