@@ -1,0 +1,230 @@
+"""The cards of one round: a shuffled draw pile and a discard pile (RULES.md, "A round").
+
+Randomness comes only from an explicit seed or :class:`numpy.random.Generator`,
+normalised with :func:`numpy.random.default_rng`; there is no global state, so the
+same seed gives the same deal on every platform.
+
+Examples
+--------
+>>> from fivecrowns.deck import Deck
+>>> deck = Deck(seed=7)
+>>> deck.draw_size, deck.discard_size
+(116, 0)
+>>> card = deck.draw()
+>>> deck.draw_size
+115
+>>> Deck(seed=7).draw() == card   # same seed, same order
+True
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import JOKER_INDEX, N_TYPES, Card
+from .errors import IllegalMoveError
+from .rules import Rules
+
+__all__ = ["Deck", "SeedLike", "make_rng", "full_counts"]
+
+#: What a shuffle accepts: an int seed, a :class:`numpy.random.SeedSequence`, or a
+#: :class:`numpy.random.Generator` (used as is, and advanced).
+SeedLike = Union[int, np.integer, np.random.SeedSequence, np.random.Generator]
+
+
+def make_rng(seed: SeedLike) -> np.random.Generator:
+    """``numpy.random.default_rng(seed)``, refusing ``None`` and other hidden-state sources.
+
+    >>> bool(make_rng(3).integers(100) == make_rng(3).integers(100))
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None:
+        raise TypeError("a seed is required: pass an int or a numpy.random.Generator "
+                        "(fivecrowns never shuffles from hidden or global state)")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer, np.random.SeedSequence)):
+        raise TypeError(f"seed must be an int, a numpy.random.SeedSequence or a "
+                        f"numpy.random.Generator, got {type(seed).__name__}")
+    if isinstance(seed, (int, np.integer)) and seed < 0:
+        raise ValueError(f"seed must be non-negative, got {seed}")
+    return np.random.default_rng(seed)
+
+
+def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
+    """Counts of every card type in the whole deck: ``decks`` of each suited card and
+    3 jokers per deck.
+
+    >>> int(full_counts(Rules()).sum()), int(full_counts(Rules(decks=4)).sum())
+    (116, 232)
+    """
+    row = np.full(N_TYPES, rules.copies, dtype=np.uint8)
+    row[JOKER_INDEX] = rules.jokers
+    return row
+
+
+class Deck:
+    """A draw pile and a discard pile built from :class:`~fivecrowns.Rules`.
+
+    The draw pile starts with every card (116, or 232 in party mode), shuffled by
+    ``seed``. Cards are card-type indices 0..55 internally; :meth:`draw` returns a
+    :class:`~fivecrowns.Card` and :meth:`draw_index` the index.
+
+    Parameters
+    ----------
+    rules : Rules
+        ``rules.decks`` sets the size of the deck.
+    seed : int, SeedSequence or Generator
+        The only source of randomness: the first shuffle and every reshuffle use it.
+
+    Examples
+    --------
+    >>> deck = Deck(Rules(decks=4), seed=1)
+    >>> deck.draw_size
+    232
+    >>> deck.discard(deck.draw_index()); deck.discard(deck.draw_index())
+    >>> deck.discard_size, deck.top_discard is not None
+    (2, True)
+    """
+
+    __slots__ = ("rules", "rng", "_draw", "_discard", "reshuffles")
+
+    def __init__(self, rules: Rules | None = None, seed: SeedLike | None = None) -> None:
+        self.rules = Rules() if rules is None else rules
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(self.rules).__name__}")
+        #: The generator used for every shuffle of this deck.
+        self.rng = make_rng(seed)  # type: ignore[arg-type]
+        cards = [t for t in range(N_TYPES - 1) for _ in range(self.rules.copies)]
+        cards += [JOKER_INDEX] * self.rules.jokers
+        # The top of the draw pile is the *last* element, so drawing is a cheap pop().
+        self._draw: list[int] = self._shuffled(cards)
+        self._discard: list[int] = []
+        #: How many times the discard pile was turned into a new draw pile.
+        self.reshuffles = 0
+
+    def _shuffled(self, cards: list[int]) -> list[int]:
+        order = self.rng.permutation(len(cards))
+        return [cards[i] for i in order.tolist()]
+
+    # -- the draw pile --
+
+    @property
+    def draw_size(self) -> int:
+        """Cards in the draw pile."""
+        return len(self._draw)
+
+    @property
+    def discard_size(self) -> int:
+        """Cards in the discard pile."""
+        return len(self._discard)
+
+    @property
+    def can_draw(self) -> bool:
+        """True if a card can be drawn from the draw pile, reshuffling if need be."""
+        return bool(self._draw) or len(self._discard) > 1
+
+    def draw_index(self) -> int:
+        """Draw the top card of the draw pile, as a type index.
+
+        An empty draw pile is first refilled by :meth:`reshuffle`.
+        """
+        if not self._draw:
+            self.reshuffle()
+        return self._draw.pop()
+
+    def draw(self) -> Card:
+        """Draw the top card of the draw pile (reshuffling first if it is empty)."""
+        return Card.from_index(self.draw_index())
+
+    def reshuffle(self) -> None:
+        """RULES.md, A round, 5: the discard pile except its top card, shuffled, becomes
+        the draw pile (appended under any cards left in it, which is none in play).
+
+        Raises
+        ------
+        IllegalMoveError
+            If the discard pile holds fewer than two cards, so there is nothing to reshuffle.
+        """
+        if len(self._discard) < 2:
+            raise IllegalMoveError(
+                f"cannot reshuffle: the draw pile has {len(self._draw)} cards and the "
+                f"discard pile {len(self._discard)}, so no card is left to draw")
+        top = self._discard[-1]
+        self._draw = self._shuffled(self._discard[:-1]) + self._draw
+        self._discard = [top]
+        self.reshuffles += 1
+
+    # -- the discard pile --
+
+    @property
+    def top_discard_index(self) -> int | None:
+        """Type index of the top card of the discard pile, or ``None`` if it is empty."""
+        return self._discard[-1] if self._discard else None
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The top card of the discard pile, or ``None`` if it is empty."""
+        return Card.from_index(self._discard[-1]) if self._discard else None
+
+    def discard(self, index: int) -> None:
+        """Put card type ``index`` on the discard pile."""
+        self._discard.append(index)
+
+    def take_discard(self) -> int:
+        """Take the top card of the discard pile (its type index)."""
+        if not self._discard:
+            raise IllegalMoveError("cannot take from the discard pile: it is empty")
+        return self._discard.pop()
+
+    def turn_up(self) -> int:
+        """Turn the top card of the draw pile up onto the discard pile; returns its index."""
+        index = self.draw_index()
+        self._discard.append(index)
+        return index
+
+    # -- inspection --
+
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, top card first (for tests and analysis: players never see it)."""
+        return tuple(Card.from_index(t) for t in reversed(self._draw))
+
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom card first, top card last."""
+        return tuple(Card.from_index(t) for t in self._discard)
+
+    def draw_counts(self) -> npt.NDArray[np.uint8]:
+        """The draw pile as a row of 56 counts."""
+        return np.bincount(np.asarray(self._draw, dtype=np.intp),
+                           minlength=N_TYPES).astype(np.uint8)
+
+    def discard_counts(self) -> npt.NDArray[np.uint8]:
+        """The discard pile as a row of 56 counts."""
+        return np.bincount(np.asarray(self._discard, dtype=np.intp),
+                           minlength=N_TYPES).astype(np.uint8)
+
+    def clone(self) -> Deck:
+        """An independent copy, random state included."""
+        new = object.__new__(Deck)
+        new.rules = self.rules
+        new.rng = copy.deepcopy(self.rng)
+        new._draw = list(self._draw)
+        new._discard = list(self._discard)
+        new.reshuffles = self.reshuffles
+        return new
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        top = self.top_discard
+        return (f"Deck(draw={self.draw_size}, discard={self.discard_size}, "
+                f"top={str(top) if top is not None else None})")

@@ -1,0 +1,631 @@
+"""A whole game: 11 rounds (or a chosen subset), running totals, winners, records.
+
+A :class:`Game` plays its rounds one after another (RULES.md, "A game"): the deal
+passes to the left each round, the player at the dealer's left starts, scores add up
+and the lowest total wins. Ties share the victory unless ``Rules.tie_break`` is set;
+then the tied players play one 6-card round (6s wild) and the first to go out wins.
+
+Every move is recorded; :meth:`Game.record` gives a :class:`GameRecord` that
+serialises to JSON, and :meth:`Game.replay` plays it again, checking every move and
+every score, so that an edited or corrupted record raises
+:class:`~fivecrowns.ReplayError`.
+
+Examples
+--------
+>>> from fivecrowns.game import Game
+>>> g = Game(2, seed=11, rounds=[1])
+>>> while not g.is_over:
+...     if g.phase.value == "draw":
+...         _ = g.draw("deck")
+...     else:
+...         hand = g.round.hand(g.current_player)
+...         _ = g.discard(hand[-1])
+...     if g.round.turn >= 6 and not g.is_over:   # keep the example short
+...         break
+>>> g.round_number
+1
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import Card
+from .errors import CardError, IllegalMoveError, ReplayError
+from .rules import N_ROUNDS, Rules
+from .round import (
+    ACTION_DISCARD,
+    ACTION_DRAW_DECK,
+    ACTION_DRAW_DISCARD,
+    ACTION_GO_OUT,
+    CardArg,
+    DiscardRecord,
+    DrawRecord,
+    Observation,
+    Phase,
+    Round,
+    RoundResult,
+    SourceLike,
+    encode_discard,
+    encode_draw,
+)
+
+__all__ = ["Game", "GameResult", "GameRecord", "TIE_BREAK_HAND_SIZE", "RECORD_FORMAT"]
+
+#: Cards dealt (and the wild rank) in the tie-break round.
+TIE_BREAK_HAND_SIZE = 6
+#: The ``format`` field of a JSON game record.
+RECORD_FORMAT = "fivecrowns-game"
+_RECORD_VERSION = 1
+
+
+def action_token(action: int) -> str:
+    """The text of an action in a record: ``deck``, ``pile``, ``5C`` or ``5C!`` (out).
+
+    >>> action_token(0), action_token(1), action_token(2), action_token(58 + 55)
+    ('deck', 'pile', '3C', 'JK!')
+    """
+    if action == ACTION_DRAW_DECK:
+        return "deck"
+    if action == ACTION_DRAW_DISCARD:
+        return "pile"
+    if ACTION_DISCARD <= action < ACTION_GO_OUT:
+        return str(Card.from_index(action - ACTION_DISCARD))
+    return str(Card.from_index(action - ACTION_GO_OUT)) + "!"
+
+
+def parse_token(token: str) -> int:
+    """The action code of a record token (see :func:`action_token`).
+
+    >>> parse_token("pile"), parse_token("10H!")
+    (1, 87)
+    """
+    if not isinstance(token, str):
+        raise ReplayError(f"a recorded action must be a str such as 'deck', 'pile', '5C' or "
+                          f"'5C!', got {type(token).__name__} {token!r}")
+    if token == "deck":
+        return ACTION_DRAW_DECK
+    if token == "pile":
+        return ACTION_DRAW_DISCARD
+    out = token.endswith("!")
+    try:
+        card = Card.parse(token[:-1] if out else token)
+    except CardError:
+        raise ReplayError(f"cannot read recorded action {token!r}: expected 'deck', 'pile', "
+                          f"a card such as '5C', or a card and '!' for going out") from None
+    return encode_discard(card, go_out=out)
+
+
+def _pretty(seats: Iterable[int]) -> str:
+    return ", ".join(str(s) for s in seats)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to replay a game, and the results to check it against.
+
+    Attributes
+    ----------
+    n_players, seed : int
+    rules : Rules
+    rounds : tuple of int
+        The round numbers played, in order.
+    first_dealer : int
+        Dealer of the first round; the deal passes left (``+1``) each round.
+    actions : tuple of tuple of str
+        The action tokens of each round (see :func:`action_token`); after the rounds, the
+        tie-break round's when one was played.
+    round_scores : tuple of tuple of int
+        Each round's scores by seat (the tie-break round's not included).
+    totals, winners : tuple of int
+    tie_break_seats : tuple of int
+        The seats that played a tie-break round (empty if none).
+    """
+
+    n_players: int
+    seed: int
+    rules: Rules
+    rounds: tuple[int, ...]
+    first_dealer: int
+    actions: tuple[tuple[str, ...], ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    tie_break_seats: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": _RECORD_VERSION,
+            "n_players": self.n_players,
+            "seed": self.seed,
+            "rules": {"decks": self.rules.decks, "max_turns": self.rules.max_turns,
+                      "tie_break": self.rules.tie_break},
+            "rounds": list(self.rounds),
+            "first_dealer": self.first_dealer,
+            "actions": [" ".join(a) for a in self.actions],
+            "round_scores": [list(s) for s in self.round_scores],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "tie_break_seats": list(self.tie_break_seats),
+        }
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The record as JSON text.
+
+        >>> from fivecrowns.players import play_game
+        >>> from fivecrowns.bots import GreedyBot
+        >>> rec = play_game([GreedyBot(), GreedyBot()], seed=3, rounds=[1]).record
+        >>> GameRecord.from_json(rec.to_json()) == rec
+        True
+        """
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Read a record from :meth:`to_dict`'s form; raises ReplayError if malformed."""
+        if not isinstance(data, dict):
+            raise ReplayError(f"a game record must be a JSON object, got {type(data).__name__}")
+        if data.get("format") != RECORD_FORMAT:
+            raise ReplayError(f"not a fivecrowns game record: 'format' is "
+                              f"{data.get('format')!r}, expected {RECORD_FORMAT!r}")
+        if data.get("version") != _RECORD_VERSION:
+            raise ReplayError(f"unsupported game record version {data.get('version')!r}, "
+                              f"expected {_RECORD_VERSION}")
+
+        def field(name: str, kind: type) -> Any:
+            if name not in data:
+                raise ReplayError(f"the game record has no {name!r} field")
+            value = data[name]
+            if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+                raise ReplayError(f"the game record's {name!r} must be a {kind.__name__}, "
+                                  f"got {type(value).__name__} {value!r}")
+            return value
+
+        def int_list(name: str) -> tuple[int, ...]:
+            value = field(name, list)
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                raise ReplayError(f"the game record's {name!r} must be a list of ints, "
+                                  f"got {value!r}")
+            return tuple(value)
+
+        rules_data = field("rules", dict)
+        try:
+            rules = Rules(**rules_data)
+        except (TypeError, ValueError) as exc:
+            raise ReplayError(f"the game record's rules {rules_data!r} are invalid: {exc}") \
+                from None
+        actions = field("actions", list)
+        if not all(isinstance(a, str) for a in actions):
+            raise ReplayError("the game record's 'actions' must be a list of strings, one "
+                              "per round")
+        scores = field("round_scores", list)
+        if not all(isinstance(s, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                               for v in s) for s in scores):
+            raise ReplayError("the game record's 'round_scores' must be a list of lists of "
+                              "ints")
+        return cls(
+            n_players=field("n_players", int), seed=field("seed", int), rules=rules,
+            rounds=int_list("rounds"), first_dealer=field("first_dealer", int),
+            actions=tuple(tuple(a.split()) for a in actions),
+            round_scores=tuple(tuple(s) for s in scores), totals=int_list("totals"),
+            winners=int_list("winners"), tie_break_seats=int_list("tie_break_seats"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """Read a record from JSON text; raises ReplayError if it is malformed."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise ReplayError(f"the game record is not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of a game.
+
+    Attributes
+    ----------
+    totals : tuple of int
+        Each seat's total score.
+    winners : tuple of int
+        The winning seats: one, or several sharing the victory.
+    rounds : tuple of RoundResult
+    seed : int
+    tie_break : RoundResult or None
+        The tie-break round, if one was played; its players are ``tie_break_seats``.
+    tie_break_seats : tuple of int
+    record : GameRecord
+    """
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: tuple[RoundResult, ...]
+    seed: int
+    tie_break: RoundResult | None
+    tie_break_seats: tuple[int, ...]
+    record: GameRecord
+
+    @property
+    def shared(self) -> bool:
+        """True if several players share the victory."""
+        return len(self.winners) > 1
+
+    @property
+    def hit_max_turns(self) -> int:
+        """How many rounds were stopped by ``Rules.max_turns``."""
+        return sum(r.hit_max_turns for r in self.rounds)
+
+
+class Game:
+    """A game of Five Crowns between ``n_players`` seats.
+
+    Moves go through the game (``draw``/``discard``/``apply_action`` with the same
+    verify/can/do trio as :class:`~fivecrowns.round.Round`); each round starts as soon
+    as the previous one ends.
+
+    Parameters
+    ----------
+    n_players : int
+        2 to ``rules.max_players`` (7, or 14 with 4 decks). One player plays solitaire
+        instead (RULES.md).
+    seed : int
+        Shuffles every round; the same seed and moves give the same game everywhere.
+    rules : Rules, optional
+    rounds : sequence of int, optional
+        Round numbers to play (default 1..11), in the order given.
+    first_dealer : int
+        The first round's dealer.
+
+    Examples
+    --------
+    >>> g = Game(3, seed=1, rounds=[2, 5])
+    >>> g.round_number, g.round.dealer, g.current_player, g.round.hand_size
+    (2, 0, 1, 4)
+    """
+
+    def __init__(self, n_players: int, seed: int, *, rules: Rules | None = None,
+                 rounds: Sequence[int] | None = None, first_dealer: int = 0) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        if isinstance(n_players, bool) or not isinstance(n_players, int):
+            raise TypeError(f"n_players must be an int, got {type(n_players).__name__}")
+        if not 2 <= n_players <= rules.max_players:
+            raise ValueError(f"a game takes 2 to {rules.max_players} players with "
+                             f"{rules.decks} decks, got {n_players} (one player plays "
+                             f"solitaire)")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"a game's seed must be an int (it is kept in the record), "
+                            f"got {type(seed).__name__}")
+        if seed < 0:
+            raise ValueError(f"seed must be non-negative, got {seed}")
+        plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
+        if not plan:
+            raise ValueError("rounds must name at least one round")
+        for r in plan:
+            Rules.hand_size(r)  # raises for anything but 1..11
+        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
+                or not 0 <= first_dealer < n_players:
+            raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
+                             f"got {first_dealer!r}")
+        self.n_players = n_players
+        self.seed = int(seed)
+        self.rules = rules
+        self.rounds = plan
+        self.first_dealer = first_dealer
+        self._rng = np.random.default_rng(self.seed)
+        self._totals = [0] * n_players
+        self._results: list[RoundResult] = []
+        self._actions: list[list[int]] = []
+        self._tie_round: RoundResult | None = None
+        self._tie_seats: tuple[int, ...] = ()
+        self._winners: tuple[int, ...] = ()
+        self._over = False
+        self._result: GameResult | None = None
+        self._start_round(0)
+
+    # -- rounds --
+
+    def _start_round(self, k: int) -> None:
+        dealer = (self.first_dealer + k) % self.n_players
+        self._seats: tuple[int, ...] = tuple(range(self.n_players))
+        self._round = Round(self.n_players, self.rounds[k], seed=self._rng, rules=self.rules,
+                            dealer=dealer, totals=tuple(self._totals))
+        self._actions.append([])
+
+    def _start_tie_break(self, tied: tuple[int, ...]) -> None:
+        next_dealer = (self.first_dealer + len(self.rounds)) % self.n_players
+        # The first tied seat clockwise from the next dealer's left plays first.
+        order = sorted(tied, key=lambda s: (s - next_dealer - 1) % self.n_players)
+        first_local = tied.index(order[0])
+        self._tie_seats = tied
+        self._seats = tied
+        self._round = Round(len(tied), seed=self._rng, rules=self.rules,
+                            dealer=(first_local - 1) % len(tied),
+                            hand_size=TIE_BREAK_HAND_SIZE, wild=TIE_BREAK_HAND_SIZE,
+                            sudden_death=True, totals=tuple(self._totals[s] for s in tied))
+        self._actions.append([])
+
+    def _after_move(self) -> None:
+        rnd = self._round
+        if not rnd.is_over:
+            return
+        res = rnd.result
+        assert res is not None
+        if self._tie_seats:
+            self._tie_round = res
+            if res.went_out is not None:
+                self._winners = (self._tie_seats[res.went_out],)
+            else:  # nobody went out within max_turns: they share the victory
+                self._winners = self._tie_seats
+            self._finish()
+            return
+        self._results.append(res)
+        for s, score in enumerate(res.scores):
+            self._totals[s] += score
+        k = len(self._results)
+        if k < len(self.rounds):
+            self._start_round(k)
+            return
+        best = min(self._totals)
+        tied = tuple(s for s in range(self.n_players) if self._totals[s] == best)
+        if len(tied) > 1 and self.rules.tie_break:
+            self._start_tie_break(tied)
+            return
+        self._winners = tied
+        self._finish()
+
+    def _finish(self) -> None:
+        self._over = True
+        self._result = GameResult(
+            totals=tuple(self._totals), winners=self._winners, rounds=tuple(self._results),
+            seed=self.seed, tie_break=self._tie_round, tie_break_seats=self._tie_seats,
+            record=self.record())
+
+    # -- state --
+
+    @property
+    def is_over(self) -> bool:
+        """True once the last round (and any tie-break) has ended."""
+        return self._over
+
+    @property
+    def round(self) -> Round:
+        """The round being played (the last one once the game is over).
+
+        Its player numbers are seats, except in a tie-break round, whose players are
+        numbered 0.. in :attr:`tie_break_seats` order.
+        """
+        return self._round
+
+    @property
+    def round_number(self) -> int | None:
+        """The current round's number (``None`` during a tie-break)."""
+        return self._round.round_number
+
+    @property
+    def round_index(self) -> int:
+        """How many rounds have finished (the tie-break not counted)."""
+        return len(self._results)
+
+    @property
+    def tie_break_seats(self) -> tuple[int, ...]:
+        """The seats playing (or that played) the tie-break round, if any."""
+        return self._tie_seats
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act."""
+        return self._seats[self._round.current_player]
+
+    @property
+    def phase(self) -> Phase:
+        """The current round's phase (OVER once the game is over)."""
+        return self._round.phase
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Running totals by seat (rounds finished so far)."""
+        return tuple(self._totals)
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """The finished rounds' results."""
+        return tuple(self._results)
+
+    @property
+    def result(self) -> GameResult | None:
+        """The outcome once the game is over, else ``None``."""
+        return self._result
+
+    def _local(self, seat: int | None) -> int | None:
+        if seat is None:
+            return None
+        if seat in self._seats:
+            return self._seats.index(seat)
+        raise IllegalMoveError(f"seat {seat} does not play the tie-break round between "
+                               f"seats {_pretty(self._seats)}")
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now (see :meth:`Round.observation`)."""
+        local = self._local(seat)
+        assert local is not None
+        return self._round.observation(local)
+
+    # -- moves --
+
+    def _check_open(self) -> None:
+        if self._over:
+            raise IllegalMoveError("cannot move: the game is over")
+
+    def verify_action(self, action: int, *, player: int | None = None) -> None:
+        """Raise :class:`~fivecrowns.IllegalMoveError` unless ``action`` is legal now."""
+        self._check_open()
+        self._round.verify_action(action, player=self._local(player))
+
+    def can_apply(self, action: int, *, player: int | None = None) -> bool:
+        """True if :meth:`apply_action` would succeed."""
+        try:
+            self.verify_action(action, player=player)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    def apply_action(self, action: int, *,
+                     player: int | None = None) -> DrawRecord | DiscardRecord:
+        """Make the move of an action code (see :mod:`fivecrowns.round`); the record's
+        player is the seat."""
+        self._check_open()
+        rec = self._round.apply_action(action, player=self._local(player))
+        self._actions[-1].append(int(action))
+        seat = self._seats[rec.player]
+        self._after_move()
+        if seat != rec.player:
+            rec = _with_player(rec, seat)
+        return rec
+
+    def verify_draw(self, source: SourceLike, *, player: int | None = None) -> None:
+        """Raise unless the current seat (or ``player``) may draw from ``source``."""
+        self.verify_action(encode_draw(source), player=player)
+
+    def can_draw(self, source: SourceLike, *, player: int | None = None) -> bool:
+        """True if :meth:`draw` would succeed."""
+        try:
+            self.verify_draw(source, player=player)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    def draw(self, source: SourceLike, *, player: int | None = None) -> DrawRecord:
+        """Draw from ``"deck"`` or ``"discard"`` (or a :class:`Source`)."""
+        rec = self.apply_action(encode_draw(source), player=player)
+        assert isinstance(rec, DrawRecord)
+        return rec
+
+    def verify_discard(self, card: CardArg, go_out: bool = False, *,
+                       player: int | None = None) -> None:
+        """Raise unless the current seat may discard ``card`` (going out if ``go_out``)."""
+        self.verify_action(encode_discard(card, go_out), player=player)
+
+    def can_discard(self, card: CardArg, go_out: bool = False, *,
+                    player: int | None = None) -> bool:
+        """True if :meth:`discard` would succeed."""
+        try:
+            self.verify_discard(card, go_out, player=player)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    def discard(self, card: CardArg, go_out: bool = False, *,
+                player: int | None = None) -> DiscardRecord:
+        """Discard ``card``, going out if ``go_out``."""
+        rec = self.apply_action(encode_discard(card, go_out), player=player)
+        assert isinstance(rec, DiscardRecord)
+        return rec
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """The current round's legal actions as a (114,) bool array."""
+        if self._over:
+            return np.zeros(114, dtype=np.bool_)
+        return self._round.legal_action_mask()
+
+    def legal_actions(self) -> list[int]:
+        """The legal action codes, ascending."""
+        return np.flatnonzero(self.legal_action_mask()).tolist()
+
+    # -- records --
+
+    def record(self) -> GameRecord:
+        """The moves so far and the results so far, as a :class:`GameRecord`."""
+        return GameRecord(
+            n_players=self.n_players, seed=self.seed, rules=self.rules, rounds=self.rounds,
+            first_dealer=self.first_dealer,
+            actions=tuple(tuple(action_token(a) for a in acts) for acts in self._actions),
+            round_scores=tuple(r.scores for r in self._results), totals=tuple(self._totals),
+            winners=self._winners, tie_break_seats=self._tie_seats)
+
+    @classmethod
+    def replay(cls, record: GameRecord | str | dict[str, Any]) -> Game:
+        """Play a recorded game again and check it move by move.
+
+        Parameters
+        ----------
+        record : GameRecord, JSON str, or dict
+
+        Returns
+        -------
+        Game
+            The finished game, identical to the recorded one.
+
+        Raises
+        ------
+        ReplayError
+            If the record is malformed, a move is illegal, the moves end too early or go on
+            after the game, or a recorded score or winner differs from the replay's.
+        """
+        if isinstance(record, str):
+            record = GameRecord.from_json(record)
+        elif isinstance(record, dict):
+            record = GameRecord.from_dict(record)
+        if not isinstance(record, GameRecord):
+            raise TypeError(f"record must be a GameRecord, JSON str or dict, "
+                            f"got {type(record).__name__}")
+        try:
+            game = cls(record.n_players, record.seed, rules=record.rules,
+                       rounds=record.rounds, first_dealer=record.first_dealer)
+        except (TypeError, ValueError) as exc:
+            raise ReplayError(f"the game record cannot start a game: {exc}") from None
+        for k, tokens in enumerate(record.actions):
+            label = (f"round {record.rounds[k]} (#{k + 1})" if k < len(record.rounds)
+                     else "the tie-break round")
+            if game.is_over:
+                raise ReplayError(f"the record has moves for {label}, but the game was over "
+                                  f"after {k} rounds")
+            if len(game._actions) != k + 1:
+                raise ReplayError(f"the record's moves for {label} start while another "
+                                  f"round is being played")
+            for i, token in enumerate(tokens):
+                action = parse_token(token)
+                if len(game._actions) != k + 1:
+                    raise ReplayError(
+                        f"{label} ended after move {i}, but the record has "
+                        f"{len(tokens) - i} more move(s) for it, starting with {token!r}")
+                try:
+                    game.apply_action(action)
+                except IllegalMoveError as exc:
+                    raise ReplayError(f"move {i + 1} of {label} ({token!r}) is illegal: "
+                                      f"{exc}") from None
+            if not game.is_over and len(game._actions) == k + 1:
+                raise ReplayError(f"the record's {len(tokens)} moves for {label} end before "
+                                  f"the round does")
+        if not game.is_over:
+            raise ReplayError(f"the record ends after {len(record.actions)} rounds, before "
+                              f"the game is over")
+        checks = [("round scores", record.round_scores, tuple(r.scores for r in game._results)),
+                  ("totals", record.totals, tuple(game._totals)),
+                  ("winners", record.winners, game._winners),
+                  ("tie-break seats", record.tie_break_seats, game._tie_seats)]
+        for name, recorded, replayed in checks:
+            if tuple(recorded) != tuple(replayed):
+                raise ReplayError(f"the record's {name} {recorded} differ from the "
+                                  f"replay's {replayed}")
+        return game
+
+    def __repr__(self) -> str:
+        state = "over" if self._over else f"round={self.round_number}"
+        return f"Game(players={self.n_players}, seed={self.seed}, {state}, totals={self.totals})"
+
+
+def _with_player(rec: DrawRecord | DiscardRecord, seat: int) -> DrawRecord | DiscardRecord:
+    if isinstance(rec, DrawRecord):
+        return DrawRecord(seat, rec.source, rec.card, rec.turn, rec.reshuffled)
+    return DiscardRecord(seat, rec.card, rec.go_out, rec.turn, rec.round_over)
