@@ -4,6 +4,11 @@ All metadata lives in pyproject.toml; this file only declares the extension.
 
 Environment switches:
 
+``FIVECROWNS_BUILD_EXTENSION``
+    ``1``: the compiled core is required; a failure to cythonize, compile or link it fails
+    the build (wheel builds and CI set this). ``0``: do not build it (a pure-Python
+    install). Unset or ``auto``: try, and if it fails, say so loudly and install without
+    it; ``fivecrowns.IMPLEMENTATION`` then reads ``"python"``.
 ``FIVECROWNS_DEBUG=1``
     Build with Cython bounds checks on and ``-O0 -g``.
 ``FIVECROWNS_SANITIZE=1``
@@ -13,10 +18,13 @@ Environment switches:
 import os
 import sys
 
-import numpy as np
-from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
+BUILD = os.environ.get("FIVECROWNS_BUILD_EXTENSION", "auto").strip().lower() or "auto"
+if BUILD not in ("auto", "0", "1"):
+    sys.exit(f"FIVECROWNS_BUILD_EXTENSION must be 0, 1 or auto, got {BUILD!r}")
+REQUIRED = BUILD == "1"
 DEBUG = os.environ.get("FIVECROWNS_DEBUG", "") not in ("", "0")
 SANITIZE = os.environ.get("FIVECROWNS_SANITIZE", "") not in ("", "0")
 
@@ -40,15 +48,61 @@ else:
         compile_args += flags
         link_args += flags
 
-extensions = [
-    Extension(
-        "fivecrowns._solver",
-        ["src/fivecrowns/_solver.pyx"],
-        include_dirs=[np.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=compile_args,
-        extra_link_args=link_args,
-    )
-]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives))
+def _warn(what: str, exc: BaseException) -> None:
+    bar = "*" * 78
+    sys.stderr.write(
+        f"\n{bar}\nWARNING: {what} failed: {exc}\n"
+        "fivecrowns is installed WITHOUT its compiled core and will run the pure-Python\n"
+        "solver (fivecrowns.IMPLEMENTATION == 'python'), which is much slower.\n"
+        "Set FIVECROWNS_BUILD_EXTENSION=1 to make this failure an error.\n"
+        f"{bar}\n\n"
+    )
+
+
+class BuildExt(build_ext):
+    """build_ext that fails, or warns and skips, as FIVECROWNS_BUILD_EXTENSION says."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            if REQUIRED:
+                raise
+            _warn("building the compiled core", exc)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            if REQUIRED:
+                raise
+            _warn(f"compiling {ext.name}", exc)
+
+
+def _extensions() -> list[Extension]:
+    if BUILD == "0":
+        return []
+    try:
+        import numpy as np
+        from Cython.Build import cythonize
+
+        extensions = [
+            Extension(
+                "fivecrowns._solver",
+                ["src/fivecrowns/_solver.pyx"],
+                include_dirs=[np.get_include()],
+                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+                extra_compile_args=compile_args,
+                extra_link_args=link_args,
+            )
+        ]
+        return list(cythonize(extensions, compiler_directives=directives))
+    except Exception as exc:
+        if REQUIRED:
+            raise
+        _warn("cythonizing src/fivecrowns/_solver.pyx", exc)
+        return []
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})

@@ -1,0 +1,84 @@
+"""Doctests: the examples in every docstring of the package, in docs/ and in README.md.
+
+Module docstrings run against the *imported* package (installed or editable), so the
+examples are checked against the code users get. The pages of ``docs/`` and README.md
+are read as text: every ``>>>`` example in them runs, one file sharing one namespace.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import io
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+
+import fivecrowns
+
+ROOT = Path(__file__).resolve().parent.parent
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def _module_names() -> list[str]:
+    names = ["fivecrowns"]
+    names += [m.name for m in pkgutil.walk_packages(fivecrowns.__path__, "fivecrowns.")]
+    return sorted(names)
+
+
+def _run(tests: list[doctest.DocTest]) -> tuple[int, str]:
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    for test in tests:
+        runner.run(test, out=out.write)
+    return runner.failures, out.getvalue()
+
+
+@pytest.mark.parametrize("name", _module_names())
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    tests = doctest.DocTestFinder(exclude_empty=True).find(module, name)
+    failures, report = _run(tests)
+    assert failures == 0, f"{failures} doctest example(s) failed in {name}:\n{report}"
+
+
+def test_public_api_is_documented() -> None:
+    missing = [name for name in fivecrowns.__all__
+               if not name.startswith("__")
+               and callable(getattr(fivecrowns, name))
+               and not (getattr(fivecrowns, name).__doc__ or "").strip()]
+    assert not missing, f"public names without a docstring: {missing}"
+
+
+def _text_files() -> list[Path]:
+    files = sorted((ROOT / "docs").glob("**/*.rst")) if (ROOT / "docs").is_dir() else []
+    files = [f for f in files if "_build" not in f.parts]
+    if (ROOT / "README.md").exists():
+        files.append(ROOT / "README.md")
+    return files
+
+
+def _has_repo_layout() -> bool:
+    return (ROOT / "pyproject.toml").exists()
+
+
+@pytest.mark.skipif(not _has_repo_layout(), reason="no docs beside the tests")
+def test_docs_are_present() -> None:
+    names = {f.name for f in _text_files()}
+    for needed in ("README.md", "index.rst", "getting_started.rst", "rules.rst", "api.rst",
+                   "cli.rst", "performance.rst", "development.rst"):
+        assert needed in names, f"{needed} is missing"
+
+
+@pytest.mark.parametrize("path", _text_files(), ids=lambda p: p.name)
+def test_text_examples(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".md":
+        # A fence line would otherwise read as the expected output of the example above it.
+        text = re.sub(r"^[ \t]*```.*$", "", text, flags=re.M)
+    test = doctest.DocTestParser().get_doctest(
+        text, {"__name__": f"doc_{path.stem}"}, path.name, str(path), 0)
+    failures, report = _run([test])
+    assert failures == 0, f"{failures} example(s) failed in {path.name}:\n{report}"
