@@ -160,7 +160,7 @@ def test_tokens() -> None:
             parse_token(bad)  # type: ignore[arg-type]
 
 
-@settings(max_examples=12, deadline=None)
+@settings(deadline=None)
 @given(seed=st.integers(0, 2**40), n=st.integers(2, 4),
        rounds=st.lists(st.integers(1, 3), min_size=1, max_size=2), random=st.booleans())
 def test_record_json_replays_identically(seed: int, n: int, rounds: list[int],

@@ -311,9 +311,9 @@ class RoundMachine(RuleBasedStateMachine):
     @initialize(n=st.integers(1, 5), rnd=st.integers(1, 4), seed=st.integers(0, 2**32),
                 decks=st.sampled_from([2, 2, 4]), max_turns=st.integers(1, 40))
     def start(self, n: int, rnd: int, seed: int, decks: int, max_turns: int) -> None:
-        self.rules = Rules(decks=decks, max_turns=max_turns)
-        self.r = Round(n, rnd, seed=seed, rules=self.rules, dealer=seed % n)
-        self.full = full_counts(self.rules).astype(np.int64)
+        self.game_rules = Rules(decks=decks, max_turns=max_turns)
+        self.r = Round(n, rnd, seed=seed, rules=self.game_rules, dealer=seed % n)
+        self.full = full_counts(self.game_rules).astype(np.int64)
 
     @invariant()
     def cards_accounted_for(self) -> None:
@@ -396,5 +396,5 @@ class RoundMachine(RuleBasedStateMachine):
 
 
 TestRoundMachine = RoundMachine.TestCase
-TestRoundMachine.settings = settings(max_examples=25, stateful_step_count=40, deadline=None,
+TestRoundMachine.settings = settings(stateful_step_count=40, deadline=None,
                                      suppress_health_check=[HealthCheck.too_slow])

@@ -35,10 +35,7 @@ __all__ = [
     "picked_up",
 ]
 
-_RANK_OF = np.array([t % 11 + 3 for t in range(55)] + [0], dtype=np.int64)
-
-
-def discard_order(row: npt.NDArray[np.uint8], wild: int) -> list[int]:
+def discard_order(row: npt.NDArray[np.uint8] | list[int], wild: int) -> list[int]:
     """The card types worth trying as a discard, in tie-break order.
 
     The order is :func:`fivecrowns.best_discard`'s: a joker if held (otherwise the first
@@ -50,23 +47,36 @@ def discard_order(row: npt.NDArray[np.uint8], wild: int) -> list[int]:
     >>> [str(Card.from_index(t)) for t in discard_order(to_counts("5C 5D KH 9S 9S JK"), 9)]
     ['JK', 'KH', '5C', '5D']
     """
-    w = wild - 3
+    r = row.tolist() if isinstance(row, np.ndarray) else row
     order: list[int] = []
-    if row[JOKER_INDEX]:
+    if r[JOKER_INDEX]:
         order.append(JOKER_INDEX)
     else:
-        for s in range(5):
-            if row[s * 11 + w]:
-                order.append(s * 11 + w)
+        for t in _WILD_TYPES[wild]:
+            if r[t]:
+                order.append(t)
                 break
-    for i in range(10, -1, -1):
-        if i != w:
-            order.extend(s * 11 + i for s in range(5) if row[s * 11 + i])
+    order.extend([t for t in _NATURAL_ORDER[wild] if r[t]])
     return order
+
+
+# For each wild rank: the wild-rank card types, and the natural types from the highest
+# rank down, suits in order (the joker and the wild rank left out).
+_WILD_TYPES = {w: [s * 11 + w - 3 for s in range(5)] for w in range(3, 14)}
+_NATURAL_ORDER = {w: [s * 11 + i for i in range(10, -1, -1) if i != w - 3 for s in range(5)]
+                  for w in range(3, 14)}
+
+
+def _value(t: int, wild: int) -> int:
+    if t == JOKER_INDEX:
+        return 50
+    rank = t % 11 + 3
+    return 20 if rank == wild else rank
 
 
 def _candidate_deadwoods(row: npt.NDArray[np.uint8], wild: int, decks: int,
                          order: list[int]) -> npt.NDArray[np.int32]:
+    """Deadwood of the hand without each card of ``order`` (one batched solver call)."""
     batch = np.repeat(row.reshape(1, N_TYPES), len(order), axis=0)
     batch[np.arange(len(order)), order] -= 1
     return solver.deadwood_many(batch, wild, decks=decks)
@@ -76,20 +86,32 @@ def best_discard_choice(row: npt.NDArray[np.uint8], wild: int,
                         decks: int = 2) -> tuple[int, int]:
     """``(deadwood, card type)`` of the best discard from a hand of n + 1 cards.
 
-    Same answer as ``fivecrowns.best_discard(row, wild)`` (its deadwood and card), without
-    building the melds: with the compiled core, one batched ``deadwood_many`` call.
+    The same answer as ``fivecrowns.best_discard(row, wild)`` (its deadwood and card),
+    found the same way (candidates in :func:`discard_order`; removing a card of value v
+    lowers the deadwood by at most v, which prunes the rest), but without building the
+    melds: only :func:`fivecrowns.deadwood` calls, usually a handful. ``row`` must be a
+    writable (56,) ``uint8`` row; it is restored before returning.
 
     >>> from fivecrowns import to_counts
     >>> best_discard_choice(to_counts("5C 6C 7C KD"), 13)
     (0, 21)
     """
-    if solver.IMPLEMENTATION == "python":
-        d = solver.best_discard(row, wild, decks=decks)
-        return d.deadwood, d.card.index
-    order = discard_order(row, wild)
-    dead = _candidate_deadwoods(row, wild, decks, order)
-    k = int(np.argmin(dead))
-    return int(dead[k]), order[k]
+    deadwood = solver.deadwood
+    whole = deadwood(row, wild, decks=decks)
+    best, best_card = -1, -1
+    for t in discard_order(row, wild):
+        if best_card >= 0 and whole - _value(t, wild) >= best:
+            continue
+        row[t] -= 1
+        try:
+            d = deadwood(row, wild, decks=decks)
+        finally:
+            row[t] += 1
+        if best_card < 0 or d < best:
+            best, best_card = d, t
+            if best == 0:
+                break
+    return best, best_card
 
 
 def _deck_drawable(obs: Observation) -> bool:

@@ -38,12 +38,12 @@ import numpy.typing as npt
 
 from .cards import Card
 from .errors import CardError, IllegalMoveError, ReplayError
-from .rules import N_ROUNDS, Rules
 from .round import (
     ACTION_DISCARD,
     ACTION_DRAW_DECK,
     ACTION_DRAW_DISCARD,
     ACTION_GO_OUT,
+    N_ACTIONS,
     CardArg,
     DiscardRecord,
     DrawRecord,
@@ -55,6 +55,7 @@ from .round import (
     encode_discard,
     encode_draw,
 )
+from .rules import N_ROUNDS, Rules
 
 __all__ = ["Game", "GameResult", "GameRecord", "TIE_BREAK_HAND_SIZE", "RECORD_FORMAT"]
 
@@ -65,12 +66,7 @@ RECORD_FORMAT = "fivecrowns-game"
 _RECORD_VERSION = 1
 
 
-def action_token(action: int) -> str:
-    """The text of an action in a record: ``deck``, ``pile``, ``5C`` or ``5C!`` (out).
-
-    >>> action_token(0), action_token(1), action_token(2), action_token(58 + 55)
-    ('deck', 'pile', '3C', 'JK!')
-    """
+def _token(action: int) -> str:
     if action == ACTION_DRAW_DECK:
         return "deck"
     if action == ACTION_DRAW_DISCARD:
@@ -78,6 +74,18 @@ def action_token(action: int) -> str:
     if ACTION_DISCARD <= action < ACTION_GO_OUT:
         return str(Card.from_index(action - ACTION_DISCARD))
     return str(Card.from_index(action - ACTION_GO_OUT)) + "!"
+
+
+_TOKENS = tuple(_token(a) for a in range(N_ACTIONS))
+
+
+def action_token(action: int) -> str:
+    """The text of an action in a record: ``deck``, ``pile``, ``5C`` or ``5C!`` (out).
+
+    >>> action_token(0), action_token(1), action_token(2), action_token(58 + 55)
+    ('deck', 'pile', '3C', 'JK!')
+    """
+    return _TOKENS[action]
 
 
 def parse_token(token: str) -> int:
@@ -448,8 +456,8 @@ class Game:
         return self._result
 
     def _local(self, seat: int | None) -> int | None:
-        if seat is None:
-            return None
+        if seat is None or not self._tie_seats:
+            return seat
         if seat in self._seats:
             return self._seats.index(seat)
         raise IllegalMoveError(f"seat {seat} does not play the tie-break round between "
@@ -490,7 +498,7 @@ class Game:
         seat = self._seats[rec.player]
         self._after_move()
         if seat != rec.player:
-            rec = _with_player(rec, seat)
+            rec = _with_player(rec, seat)  # a tie-break round numbers its players 0..
         return rec
 
     def verify_draw(self, source: SourceLike, *, player: int | None = None) -> None:

@@ -240,7 +240,7 @@ def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | Non
 
 
 def _play_chunk(chunk: list[tuple[Any, ...]]) -> list[tuple[list[int], list[float], int]]:
-    return [_play_seated(args) for args in chunk]  # type: ignore[arg-type]
+    return [_play_seated(args) for args in chunk]
 
 
 def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,

@@ -128,6 +128,9 @@ class Event(NamedTuple):
     card: Card | None
 
 
+_CARDS: tuple[Card, ...] = tuple(Card.from_index(t) for t in range(N_TYPES))
+_SOURCES = (Source.DECK, Source.DISCARD)
+
 SourceLike = Union[Source, int, str]
 CardArg = Union[Card, str, int, np.integer]
 
@@ -275,7 +278,7 @@ class Observation:
     def hand(self) -> tuple[Card, ...]:
         """The player's cards, sorted."""
         row = self.counts
-        return tuple(Card.from_index(t) for t in np.flatnonzero(row).tolist()
+        return tuple(_CARDS[t] for t in np.flatnonzero(row).tolist()
                      for _ in range(int(row[t])))
 
     @property
@@ -290,8 +293,8 @@ def card_index(card: CardArg) -> int:
     >>> card_index("JK"), card_index(Card.parse("5D")), card_index(7)
     (55, 13, 7)
     """
-    if isinstance(card, Card):
-        return card.index
+    if card.__class__ is Card:
+        return card.index  # type: ignore[union-attr]
     if isinstance(card, str):
         return Card.parse(card).index
     if isinstance(card, (int, np.integer)) and not isinstance(card, bool):
@@ -303,6 +306,8 @@ def card_index(card: CardArg) -> int:
 
 
 def _source(source: SourceLike) -> Source:
+    if source.__class__ is Source:
+        return source  # type: ignore[return-value]
     if isinstance(source, Source):
         return source
     if isinstance(source, str):
@@ -349,11 +354,11 @@ def decode_action(action: int) -> tuple[str, Source | Card, bool]:
                         f"got {type(action).__name__}")
     a = int(action)
     if a == ACTION_DRAW_DECK or a == ACTION_DRAW_DISCARD:
-        return "draw", Source(a), False
+        return "draw", _SOURCES[a], False
     if ACTION_DISCARD <= a < ACTION_GO_OUT:
-        return "discard", Card.from_index(a - ACTION_DISCARD), False
+        return "discard", _CARDS[a - ACTION_DISCARD], False
     if ACTION_GO_OUT <= a < N_ACTIONS:
-        return "discard", Card.from_index(a - ACTION_GO_OUT), True
+        return "discard", _CARDS[a - ACTION_GO_OUT], True
     raise IllegalMoveError(f"an action must be 0..{N_ACTIONS - 1}, got {a}")
 
 
@@ -446,7 +451,7 @@ class Round:
             for i in range(n_players):
                 self._hands[(first + i) % n_players][self.deck.draw_index()] += 1
         up = self.deck.turn_up()
-        self._history: list[Event] = [Event(-1, EventKind.TURN_UP, Card.from_index(up))]
+        self._history: list[Event] = [Event(-1, EventKind.TURN_UP, _CARDS[up])]
         self._current = first
         self._phase = Phase.DRAW
         self._turn = 0
@@ -501,7 +506,7 @@ class Round:
     def hand(self, player: int) -> tuple[Card, ...]:
         """A player's cards, sorted (everything, not only what one player may see)."""
         row = self._hands[self._check_player(player)]
-        return tuple(Card.from_index(t) for t in np.flatnonzero(row).tolist()
+        return tuple(_CARDS[t] for t in np.flatnonzero(row).tolist()
                      for _ in range(int(row[t])))
 
     def hand_counts(self, player: int) -> npt.NDArray[np.uint8]:
@@ -568,11 +573,11 @@ class Round:
             self._history.append(Event(p, EventKind.DRAW_DECK, None))
         else:
             t = self.deck.take_discard()
-            self._history.append(Event(p, EventKind.DRAW_DISCARD, Card.from_index(t)))
+            self._history.append(Event(p, EventKind.DRAW_DISCARD, _CARDS[t]))
         self._hands[p][t] += 1
         self._drawn = t
         self._phase = Phase.DISCARD
-        return DrawRecord(p, src, Card.from_index(t), self._turn, reshuffled)
+        return DrawRecord(p, src, _CARDS[t], self._turn, reshuffled)
 
     # -- discarding --
 
@@ -632,7 +637,7 @@ class Round:
         row = self._hands[p]
         row[t] -= 1
         self.deck.discard(t)
-        c = Card.from_index(t)
+        c = _CARDS[t]
         self._history.append(Event(p, EventKind.GO_OUT if go_out else EventKind.DISCARD, c))
         self._drawn = None
         self._turn += 1
@@ -738,8 +743,8 @@ class Round:
         top = self.deck.top_discard_index
         return Observation(
             player=p, counts=counts,
-            drawn=Card.from_index(self._drawn) if own and self._drawn is not None else None,
-            top_discard=None if top is None else Card.from_index(top),
+            drawn=_CARDS[self._drawn] if own and self._drawn is not None else None,
+            top_discard=None if top is None else _CARDS[top],
             draw_size=self.deck.draw_size, discard_size=self.deck.discard_size,
             round_number=self.round_number, hand_size=self.hand_size, wild=self.wild,
             n_players=self.n_players, dealer=self.dealer, current_player=self._current,
