@@ -1,0 +1,119 @@
+"""Full 4-player games per second, with GreedyBots and with RandomBots.
+
+Both solver cores play the very same seeded games (the compiled one is skipped when it is
+not built). Run with::
+
+    python -m pytest benchmarks/bench_games.py --benchmark-only --benchmark-group-by=group
+
+or as a script for a small table (``--quick`` for a short run)::
+
+    python benchmarks/bench_games.py
+
+The script reports games per second of CPU time of this process (one core), so other
+programs running on the machine disturb it less than wall-clock time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import fivecrowns.solver
+from fivecrowns import _solver_py
+from fivecrowns.bots import GreedyBot, RandomBot
+from fivecrowns.players import Player, play_game
+
+PLAYERS = 4
+#: Games per timed batch: enough for a stable figure, few enough for the Python core.
+GAMES = {("compiled", "greedy"): 50, ("compiled", "random"): 5,
+         ("python", "greedy"): 3, ("python", "random"): 1}
+
+
+def core(name: str) -> ModuleType | None:
+    """The solver core called ``name``, or None if it is not built."""
+    if name == "python":
+        return _solver_py
+    try:
+        from fivecrowns import _solver  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _solver  # type: ignore[no-any-return]
+
+
+@contextlib.contextmanager
+def using(name: str) -> Iterator[None]:
+    """Run the public solver API (and so the bots and the engine) through core ``name``."""
+    mod = core(name)
+    if mod is None:
+        raise LookupError(f"the {name} core is not built")
+    saved = fivecrowns.solver._core, fivecrowns.solver.IMPLEMENTATION
+    fivecrowns.solver._core, fivecrowns.solver.IMPLEMENTATION = mod, name
+    try:
+        yield
+    finally:
+        fivecrowns.solver._core, fivecrowns.solver.IMPLEMENTATION = saved
+
+
+BOTS: dict[str, Callable[[int], Player]] = {"greedy": lambda i: GreedyBot(),
+                                            "random": lambda i: RandomBot(1000 + i)}
+
+
+def play_batch(kind: str, games: int, first_seed: int = 0) -> int:
+    """Play ``games`` seeded games; returns the turns played (a checksum of sorts)."""
+    turns = 0
+    for seed in range(first_seed, first_seed + games):
+        res = play_game([BOTS[kind](i) for i in range(PLAYERS)], seed=seed)
+        turns += sum(r.turns for r in res.rounds)
+    return turns
+
+
+@pytest.mark.parametrize("impl", ["compiled", "python"])
+@pytest.mark.parametrize("kind", ["greedy", "random"])
+def test_full_games(benchmark: Any, impl: str, kind: str) -> None:
+    if core(impl) is None:
+        pytest.skip(f"the {impl} core is not built")
+    games = GAMES[impl, kind]
+    benchmark.group = f"full {PLAYERS}-player games, {kind} bots ({games} per round)"
+    benchmark.extra_info["games"] = games
+    with using(impl):
+        turns = benchmark.pedantic(play_batch, args=(kind, games), rounds=3, iterations=1)
+    assert turns > 0
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None:
+        benchmark.extra_info["games_per_s"] = round(games / stats.stats.min, 2)
+
+
+def measure(impl: str, kind: str, seconds: float) -> tuple[float, float]:
+    """(games per CPU second, mean turns per game) over at least ``seconds`` of CPU time."""
+    with using(impl):
+        start = time.process_time()
+        games = turns = 0
+        while time.process_time() - start < seconds:
+            turns += play_batch(kind, 1, first_seed=games)
+            games += 1
+        spent = time.process_time() - start
+    return games / spent, turns / games
+
+
+def main(argv: list[str]) -> int:
+    seconds = 2.0 if "--quick" in argv else 10.0
+    print(f"full {PLAYERS}-player games per CPU second (one core)")
+    print(f"{'core':<10} {'bots':<8} {'games/s':>9} {'turns/game':>11}")
+    for impl in ("compiled", "python"):
+        if core(impl) is None:
+            print(f"{impl:<10} (not built)")
+            continue
+        for kind in ("greedy", "random"):
+            rate, turns = measure(impl, kind, seconds if impl == "compiled" else seconds / 2)
+            print(f"{impl:<10} {kind:<8} {rate:>9.2f} {turns:>11.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
