@@ -242,3 +242,18 @@ def test_edited_seed_or_move_raises(good_record: dict[str, Any]) -> None:
         Game.replay("[1, 2]")
     with pytest.raises(ReplayError, match="has no 'totals' field"):
         Game.replay({k: v for k, v in good_record.items() if k != "totals"})
+
+
+def test_both_solver_cores_play_the_same_games(cores: dict[str, Any]) -> None:
+    """Bots and engine only use the public solver API, so every core gives the same game."""
+    import fivecrowns.solver
+
+    records = {}
+    for name, core in cores.items():
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(fivecrowns.solver, "_core", core)
+            mp.setattr(fivecrowns.solver, "IMPLEMENTATION", name)
+            records[name] = [play_game(greedy(3), seed=s, rounds=[1, 4]).record
+                             for s in range(3)]
+    first = next(iter(records.values()))
+    assert all(recs == first for recs in records.values())

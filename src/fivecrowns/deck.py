@@ -67,6 +67,15 @@ def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
     return row
 
 
+def _sorted_deck(decks: int) -> npt.NDArray[np.intp]:
+    cards = [t for t in range(N_TYPES - 1) for _ in range(decks)] + [JOKER_INDEX] * 3 * decks
+    return np.array(cards, dtype=np.intp)
+
+
+#: Every card of the deck in index order, by number of decks: what a shuffle permutes.
+_SORTED = {2: _sorted_deck(2), 4: _sorted_deck(4)}
+
+
 class Deck:
     """A draw pile and a discard pile built from :class:`~fivecrowns.Rules`.
 
@@ -99,10 +108,9 @@ class Deck:
             raise TypeError(f"rules must be a Rules, got {type(self.rules).__name__}")
         #: The generator used for every shuffle of this deck.
         self.rng = make_rng(seed)  # type: ignore[arg-type]
-        cards = [t for t in range(N_TYPES - 1) for _ in range(self.rules.copies)]
-        cards += [JOKER_INDEX] * self.rules.jokers
         # The top of the draw pile is the *last* element, so drawing is a cheap pop().
-        self._draw: list[int] = self._shuffled(cards)
+        base = _SORTED[self.rules.decks]
+        self._draw: list[int] = base[self.rng.permutation(base.size)].tolist()
         self._discard: list[int] = []
         #: How many times the discard pile was turned into a new draw pile.
         self.reshuffles = 0
