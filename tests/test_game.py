@@ -10,6 +10,13 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
 from fivecrowns import IllegalMoveError, ReplayError, Rules
 from fivecrowns.bots import GreedyBot, RandomBot
@@ -257,3 +264,87 @@ def test_both_solver_cores_play_the_same_games(cores: dict[str, Any]) -> None:
                              for s in range(3)]
     first = next(iter(records.values()))
     assert all(recs == first for recs in records.values())
+
+
+# -- random play through the Game, against recomputation --
+
+class GameMachine(RuleBasedStateMachine):
+    """Random legal (and illegal) moves through a Game: cards stay accounted for, illegal
+    moves change nothing, totals are the sums of round scores, and the record replays to
+    the very same game."""
+
+    @initialize(n=st.integers(2, 4), seed=st.integers(0, 2**40),
+                rounds=st.lists(st.integers(1, 3), min_size=1, max_size=3),
+                tie_break=st.booleans(), max_turns=st.integers(1, 25))
+    def start(self, n: int, seed: int, rounds: list[int], tie_break: bool,
+              max_turns: int) -> None:
+        self.g = Game(n, seed, rules=Rules(tie_break=tie_break, max_turns=max_turns),
+                      rounds=rounds)
+
+    def state(self) -> tuple[Any, ...]:
+        g = self.g
+        r = g.round
+        return (g.record(), g.totals, g.is_over, r.turn, r.phase,
+                tuple(r.hand_counts(p).tobytes() for p in range(r.n_players)),
+                tuple(r.deck._draw), tuple(r.deck._discard))
+
+    @invariant()
+    def consistent(self) -> None:
+        g = self.g
+        r = g.round
+        total = r.deck.draw_counts().astype(int) + r.deck.discard_counts()
+        for p in range(r.n_players):
+            total += r.hand_counts(p)
+        assert total.sum() == 116
+        assert g.totals == tuple(sum(res.scores[s] for res in g.results)
+                                 for s in range(g.n_players))
+        if g.is_over:
+            res = g.result
+            assert res is not None
+            assert Game.replay(res.record.to_json()).result == res
+            if not res.tie_break_seats:
+                assert res.winners == tuple(s for s in range(g.n_players)
+                                            if res.totals[s] == min(res.totals))
+
+    @precondition(lambda self: not self.g.is_over)
+    @rule(pick=st.integers(0, 10**6))
+    def legal_move(self, pick: int) -> None:
+        acts = self.g.legal_actions()
+        self.g.apply_action(acts[pick % len(acts)])
+
+    @precondition(lambda self: not self.g.is_over)
+    @rule()
+    def greedy_move(self) -> None:
+        g = self.g
+        seat = g.current_player
+        bot = GreedyBot()
+        obs = g.observation(seat)
+        if g.phase is Phase.DRAW:
+            g.draw(bot.choose_draw(obs))
+        else:
+            g.discard(*bot.choose_discard(obs))
+
+    @rule(action=st.integers(0, 113))
+    def maybe_illegal(self, action: int) -> None:
+        g = self.g
+        if g.can_apply(action):
+            return
+        before = self.state()
+        with pytest.raises(IllegalMoveError):
+            g.apply_action(action)
+        assert self.state() == before
+
+    @rule()
+    def clone_and_pickle(self) -> None:
+        a, b = self.g.clone(), pickle.loads(pickle.dumps(self.g))
+        assert a.record() == b.record() == self.g.record()
+        if not self.g.is_over:
+            act = self.g.legal_actions()[0]
+            before = self.state()
+            assert a.apply_action(act) == b.apply_action(act)
+            assert a.record() == b.record()
+            assert self.state() == before
+
+
+TestGameMachine = GameMachine.TestCase
+TestGameMachine.settings = settings(stateful_step_count=50, deadline=None)

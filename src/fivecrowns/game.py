@@ -28,6 +28,7 @@ Examples
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -627,6 +628,11 @@ class Game:
                 raise ReplayError(f"the record's {name} {recorded} differ from the "
                                   f"replay's {replayed}")
         return game
+
+    def clone(self) -> Game:
+        """An independent copy (random state included): playing on it leaves this game
+        untouched, and the same moves give the same game."""
+        return copy.deepcopy(self)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"round={self.round_number}"
