@@ -218,3 +218,19 @@ def test_tournament_validation() -> None:
     with pytest.raises(ValueError, match="names has 1 entries"):
         tournament([GreedyBot, GreedyBot], games=1, seed=0, names=["a"])
 
+
+
+def test_strong_bot_does_not_feed_the_next_player() -> None:
+    r = Round(2, 1, seed=2)
+    r.draw("discard")   # seat 1 takes 6D: it collects 6s or diamonds around 6
+    r.discard("KH")
+    r.draw("deck")      # seat 0: 7D 6S 8T and QS; seat 1 plays next
+    obs = observe(r)
+    bot = StrongBot()
+    order = [Card.parse(c).index for c in ("QS", "8T", "7D", "6S")]
+    pen = dict(zip(("QS", "8T", "7D", "6S"), bot._penalties(obs, order).tolist()))
+    assert pen["QS"] == pen["8T"] == 0
+    assert pen["7D"] == StrongBot.FEED_RUN_PENALTY
+    assert pen["6S"] == StrongBot.FEED_RANK_PENALTY
+    wild = Card.parse("3C").index
+    assert bot._penalties(obs, [wild])[0] == StrongBot.WILD_PENALTY

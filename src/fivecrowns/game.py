@@ -13,17 +13,21 @@ every score, so that an edited or corrupted record raises
 Examples
 --------
 >>> from fivecrowns.game import Game
->>> g = Game(2, seed=11, rounds=[1])
->>> while not g.is_over:
-...     if g.phase.value == "draw":
-...         _ = g.draw("deck")
-...     else:
-...         hand = g.round.hand(g.current_player)
-...         _ = g.discard(hand[-1])
-...     if g.round.turn >= 6 and not g.is_over:   # keep the example short
-...         break
->>> g.round_number
-1
+>>> g = Game(2, seed=11, rounds=[1, 2])
+>>> g.round_number, g.round.dealer, g.current_player, g.phase.value
+(1, 0, 1, 'draw')
+>>> rec = g.draw("deck")
+>>> rec = g.discard(g.round.hand(1)[-1])
+>>> g.current_player, g.phase.value
+(0, 'draw')
+
+Whole games are easier with bots (see :func:`fivecrowns.players.play_game`):
+
+>>> from fivecrowns.players import play_game
+>>> from fivecrowns.bots import GreedyBot
+>>> res = play_game([GreedyBot(), GreedyBot()], seed=11, rounds=[1, 2])
+>>> Game.replay(res.record.to_json()).result == res
+True
 """
 
 from __future__ import annotations

@@ -393,6 +393,9 @@ class Round:
         An explicit deal (e.g. the 6-card, 6s-wild tie-break round).
     sudden_death : bool
         The first player to go out ends the round at once and wins it (the tie-break).
+    totals : tuple of int, optional
+        The players' running totals before this round, shown in observations (a game
+        passes them).
 
     Examples
     --------
