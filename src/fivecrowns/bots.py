@@ -173,12 +173,13 @@ class GreedyBot:
     name = "GreedyBot"
 
     def __init__(self, seed: SeedLike | None = None) -> None:
-        # (hand bytes, best deadwood, best discard) of the last hand solved, to reuse it
+        # (hand bytes + wild, best deadwood, best discard) of the last hand solved, to reuse
+        # it: the hand after taking the top discard is solved again in the discard phase
         self._cache: tuple[bytes, int, int] | None = None
         self._kept: tuple[bytes, int] | None = None  # hand left after our last discard
 
     def _choice(self, row: npt.NDArray[np.uint8], wild: int, decks: int) -> tuple[int, int]:
-        key = row.tobytes()
+        key = row.tobytes() + bytes((wild,))
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1], self._cache[2]
         dead, t = best_discard_choice(row, wild, decks)
@@ -193,7 +194,7 @@ class GreedyBot:
         if not _deck_drawable(obs):
             return Source.DISCARD
         row = _hand_row(obs)
-        key = row.tobytes()
+        key = row.tobytes() + bytes((obs.wild,))
         if self._kept is not None and self._kept[0] == key:
             now = self._kept[1]
         else:
@@ -207,7 +208,7 @@ class GreedyBot:
         row = _hand_row(obs)
         dead, t = self._choice(row, obs.wild, obs.decks)
         row[t] -= 1
-        self._kept = (row.tobytes(), dead)
+        self._kept = (row.tobytes() + bytes((obs.wild,)), dead)
         return Card.from_index(t), dead == 0
 
     def __repr__(self) -> str:
