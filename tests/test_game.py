@@ -348,3 +348,10 @@ class GameMachine(RuleBasedStateMachine):
 
 TestGameMachine = GameMachine.TestCase
 TestGameMachine.settings = settings(stateful_step_count=50, deadline=None)
+
+
+def test_party_mode_game_with_14_players() -> None:
+    rules = Rules(decks=4, tie_break=True)
+    res = play_game(greedy(14), seed=21, rules=rules, rounds=[1, 2])
+    assert len(res.totals) == 14 and len(res.rounds) == 2
+    assert Game.replay(res.record.to_json()).result == res
