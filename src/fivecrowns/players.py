@@ -176,7 +176,7 @@ class EntrantStats:
     score_ci: tuple[float, float]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TournamentResult:
     """The outcome of :func:`tournament`.
 
