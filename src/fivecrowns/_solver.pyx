@@ -1,1 +1,614 @@
-# placeholder: the compiled core is being written
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled core of the meld solver.
+
+It implements the algorithm of ``_solver_py`` (read that module first: it explains
+why the search is exact) on bit masks:
+
+* ``layer[s][k]`` is the 11-bit mask of rank positions of suit ``s`` where more
+  than ``k`` copies are still free of runs; taking one copy of each natural in a
+  run's span shifts the layers down inside the span.
+* A position can start a run only if another natural of its suit lies close
+  enough for the wild budget; the search jumps straight to such positions, so a
+  hand without run candidates costs one pass and one book knapsack.
+
+Entry points validate their inputs (raising through ``_validate`` so that both
+implementations give the same messages) and then run without the GIL.
+"""
+
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+from ._solver_py import book_savings
+from ._threads import run_threaded
+from ._validate import MAX_HAND_SIZE, check_batch, check_decks, check_row, check_wild
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int fc_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    static inline int fc_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static inline int fc_high(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+    #else
+    static inline int fc_ctz(unsigned int x) { return __builtin_ctz(x); }
+    static inline int fc_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int fc_high(unsigned int x) { return 31 - __builtin_clz(x); }
+    #endif
+    """
+    int fc_ctz(unsigned int x) noexcept nogil  # lowest set bit; x != 0
+    int fc_high(unsigned int x) noexcept nogil  # highest set bit; x != 0
+    int fc_ctz64(unsigned long long x) noexcept nogil
+
+cdef enum:
+    N_RANKS = 11
+    JOKER = 55
+    MAX_LAYERS = 4     # party mode: 4 copies of a card
+    MAX_RUNS = 24
+    ALL_RANKS = 0x7FF
+
+cdef int MAX_CARDS = MAX_HAND_SIZE
+
+# VALUE[m]: total value of the naturals at the positions of mask m (rank = position + 3);
+# COUNT[m]: how many positions m holds (a table: wheels cannot assume a popcnt instruction).
+cdef int VALUE[1 << N_RANKS]
+cdef uint8_t COUNT[1 << N_RANKS]
+# A suit's copies live in one word of 4 lanes of 16 bits: lane k holds the positions with
+# more than k copies free of runs. LANES spreads a position mask over every lane;
+# COPIES[c] has lanes 0..c-1 set, to add c copies of one position.
+cdef uint64_t LANES = 0x0001000100010001ULL
+cdef uint64_t COPIES[5]
+cdef uint8_t SUIT_OF[56]
+cdef uint8_t POS_OF[56]
+
+
+cdef void _init_tables() noexcept:
+    cdef int m, i, v, n
+    for m in range(1 << N_RANKS):
+        v = 0
+        n = 0
+        for i in range(N_RANKS):
+            if m >> i & 1:
+                v += i + 3
+                n += 1
+        VALUE[m] = v
+        COUNT[m] = n
+    COPIES[0] = 0
+    for i in range(1, 5):
+        COPIES[i] = COPIES[i - 1] | (<uint64_t>1 << (16 * (i - 1)))
+    for i in range(56):
+        SUIT_OF[i] = i // N_RANKS
+        POS_OF[i] = i % N_RANKS
+
+
+_init_tables()
+
+
+cdef struct Search:
+    uint64_t layers[5]         # per suit: 4 lanes of copies free of runs (see LANES)
+    int pool[N_RANKS]          # naturals per rank position not taken by runs
+    # The book knapsack's view of the pool, kept up to date as runs take cards:
+    int free_value             # value of the ranks holding 3+ naturals (booked for free)
+    uint16_t pairs             # positions holding exactly 2 naturals (1 wild books them)
+    uint16_t singles           # positions holding exactly 1 natural (2 wilds book it)
+    uint16_t ends[5]           # per suit, positions where a run on the current path ends
+    int total                  # value of all naturals
+    int best                   # most natural value melded so far
+    int n_wilds
+    int wild_value
+    bint record                # keep the runs of the best solution?
+    int n_runs
+    int8_t runs[MAX_RUNS][3]   # (suit, lo, hi) of the runs on the current path
+    int best_n_runs
+    int8_t best_runs[MAX_RUNS][3]
+
+
+cdef inline int card_value(int t, int wild) noexcept nogil:
+    if t == JOKER:
+        return 50
+    if t % N_RANKS + 3 == wild:
+        return 20
+    return t % N_RANKS + 3
+
+
+cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
+    cdef int i, k, c, t, w = wild - 3, rank_wilds = 0
+    cdef uint64_t word
+    memset(S, 0, sizeof(Search))
+    # A hand fills few of the 55 suited slots: visit only the non-zero bytes.
+    for k in range(7):
+        memcpy(&word, row + 8 * k, 8)
+        if k == 6:
+            word &= 0x00FFFFFFFFFFFFFFULL  # byte 55 is the joker
+        while word:
+            t = 8 * k + (fc_ctz64(word) >> 3)
+            word &= ~(<uint64_t>0xFF << (8 * (t - 8 * k)))
+            c = row[t]
+            i = POS_OF[t]
+            if i == w:
+                rank_wilds += c
+                continue
+            S.pool[i] += c
+            S.total += c * (i + 3)
+            S.layers[SUIT_OF[t]] |= COPIES[c if c < MAX_LAYERS else MAX_LAYERS] << i
+    S.n_wilds = rank_wilds + row[JOKER]
+    S.wild_value = 20 * rank_wilds + 50 * row[JOKER]
+    for i in range(N_RANKS):
+        c = S.pool[i]
+        if c >= 3:
+            S.free_value += c * (i + 3)
+        elif c == 2:
+            S.pairs |= <uint16_t>(1 << i)
+        elif c == 1:
+            S.singles |= <uint16_t>(1 << i)
+
+
+cdef inline void pool_take(Search* S, int i) noexcept nogil:
+    cdef int k = S.pool[i]
+    cdef uint16_t bit = <uint16_t>(1 << i)
+    S.pool[i] = k - 1
+    if k >= 4:
+        S.free_value -= i + 3
+    elif k == 3:
+        S.free_value -= 3 * (i + 3)
+        S.pairs |= bit
+    elif k == 2:
+        S.pairs &= ~bit
+        S.singles |= bit
+    else:
+        S.singles &= ~bit
+
+
+cdef inline void pool_give(Search* S, int i) noexcept nogil:
+    cdef int k = S.pool[i]
+    cdef uint16_t bit = <uint16_t>(1 << i)
+    S.pool[i] = k + 1
+    if k >= 3:
+        S.free_value += i + 3
+    elif k == 2:
+        S.free_value += 3 * (i + 3)
+        S.pairs &= ~bit
+    elif k == 1:
+        S.singles &= ~bit
+        S.pairs |= bit
+    else:
+        S.singles |= bit
+
+
+cdef int books(const Search* S, int budget) noexcept nogil:
+    """Most value the books can meld from the pool with at most ``budget`` wilds.
+
+    Ranks of 3+ are free; then j singles (2 wilds each) and the best pairs (1 wild
+    each) that the rest of the budget buys, for the best j. Both kinds are taken from
+    the highest rank down, which is optimal within a kind.
+    """
+    cdef int i, j, n_pairs = 0, best, value, take
+    cdef int pair_sum[N_RANKS + 1]
+    cdef uint16_t m
+    if budget <= 0 or not (S.pairs | S.singles):
+        return S.free_value
+    pair_sum[0] = 0
+    m = S.pairs
+    while m and n_pairs < budget:
+        i = fc_high(m)
+        m &= <uint16_t>~(1 << i)
+        pair_sum[n_pairs + 1] = pair_sum[n_pairs] + 2 * (i + 3)
+        n_pairs += 1
+    best = pair_sum[n_pairs]
+    value = 0
+    m = S.singles
+    j = 1
+    while m and 2 * j <= budget:
+        i = fc_high(m)
+        m &= <uint16_t>~(1 << i)
+        value += i + 3
+        take = budget - 2 * j
+        if take > n_pairs:
+            take = n_pairs
+        if value + pair_sum[take] > best:
+            best = value + pair_sum[take]
+        j += 1
+    return S.free_value + best
+
+
+cdef inline uint16_t startable(uint16_t m, int budget) noexcept nogil:
+    """Positions of ``m`` where a run could start: a natural of the same suit above it
+    within ``budget + 1`` places (with no wild to spare, the next two places held)."""
+    cdef int k
+    cdef uint16_t near = 0
+    if budget <= 0:
+        return m & (m >> 1) & (m >> 2)
+    if budget > N_RANKS - 2:
+        budget = N_RANKS - 2
+    for k in range(1, budget + 2):
+        near |= m >> k
+    return m & near
+
+
+cdef inline uint16_t take_run(Search* S, int s, uint16_t span_mask) noexcept nogil:
+    """Give a run of suit ``s`` over ``span_mask`` one free copy of each natural there;
+    return the positions it took."""
+    cdef uint64_t spread = span_mask * LANES, L = S.layers[s]
+    cdef uint16_t taken = <uint16_t>L & span_mask, t = taken
+    S.layers[s] = (L & ~spread) | ((L >> 16) & spread)  # every lane drops one copy
+    while t:
+        pool_take(S, fc_ctz(t))
+        t &= t - 1
+    return taken
+
+
+cdef inline uint16_t span_of(int lo, int hi) noexcept nogil:
+    return <uint16_t>(((1 << (hi + 1)) - 1) & ~((1 << lo) - 1))
+
+
+cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) noexcept nogil:
+    """Try every canonical run set from suit ``s``, position ``x`` on, with ``budget``
+    wilds; ``saved`` is the value of the runs chosen so far.
+
+    At each position that can start a run: first every run starting there (each
+    explored recursively, longest first), then leave the copies there out of runs and
+    move on.
+    """
+    cdef uint16_t cand, m, span_mask, taken, t, ends
+    cdef uint64_t kept
+    cdef uint64_t entry[5]
+    cdef int b, gaps, last, need, span, value
+    memcpy(entry, S.layers, sizeof(entry))  # leaving copies out changes layers: undo on exit
+    while S.best < S.total:
+        # Find the next position that can start a run; copies passed over stay out of runs.
+        while s < 5:
+            m = <uint16_t>S.layers[s] >> x << x
+            cand = startable(m, budget) if COUNT[m] >= 2 else 0
+            if cand:
+                b = fc_ctz(cand)
+                if b != x:  # only further runs from the same start are bound by max_end
+                    max_end = N_RANKS - 1
+                    x = b
+                break
+            s += 1
+            x = 0
+            max_end = N_RANKS - 1
+        if s == 5:
+            value = saved + (books(S, budget) if budget > 0 else S.free_value)
+            if value > S.best:
+                S.best = value
+                if S.record:
+                    S.best_n_runs = S.n_runs
+                    memcpy(S.best_runs, S.runs, S.n_runs * 3 * sizeof(int8_t))
+            break
+
+        m = <uint16_t>S.layers[s]
+        # Either a(nother) run starts at x, ending at a natural b (longest first) ...
+        # A run starting right where another ends is never needed: the merged run holds
+        # the same naturals with no more wilds, and it is tried when the first one starts.
+        last = x
+        gaps = 0
+        if x > 0 and S.ends[s] >> (x - 1) & 1:
+            max_end = x
+        for b in range(x + 1, max_end + 1):
+            if m >> b & 1:
+                last = b
+            else:
+                gaps += 1
+                if gaps > budget:
+                    break
+        for b in range(last, x, -1):
+            if not (m >> b & 1):
+                continue
+            span_mask = span_of(x, b)
+            taken = m & span_mask
+            span = b - x + 1
+            need = (span if span > 3 else 3) - COUNT[taken]
+            if need > budget:
+                continue
+            kept = S.layers[s]
+            take_run(S, s, span_mask)
+            if S.n_runs < MAX_RUNS:
+                S.runs[S.n_runs][0] = <int8_t>s
+                S.runs[S.n_runs][1] = <int8_t>x
+                S.runs[S.n_runs][2] = <int8_t>b
+            S.n_runs += 1
+            ends = S.ends[s]
+            S.ends[s] |= <uint16_t>(1 << b)
+            search(S, s, x, budget - need, b, saved + VALUE[taken])
+            S.ends[s] = ends
+            S.n_runs -= 1
+            t = taken
+            while t:
+                pool_give(S, fc_ctz(t))
+                t &= t - 1
+            S.layers[s] = kept
+            if S.best == S.total:
+                break
+        # ... or the copies still at x stay out of runs.
+        S.layers[s] &= ~((<uint64_t>1 << x) * LANES)
+        x += 1
+        max_end = N_RANKS - 1
+    memcpy(S.layers, entry, sizeof(entry))
+
+
+cdef inline int finish(Search* S) noexcept nogil:
+    """Deadwood from the search result (see ``_solver_py.plan``)."""
+    if S.best == 0:
+        return S.total + (0 if S.n_wilds >= 3 else S.wild_value)
+    return S.total - S.best
+
+
+cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
+    cdef Search S
+    setup(&S, row, wild)
+    if S.total > 0 and 2 * COUNT[S.singles] + COUNT[S.pairs] <= S.n_wilds:
+        return 0  # enough wilds to book every natural
+    S.record = False
+    search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
+    return finish(&S)
+
+
+cdef int solve_best_discard(uint8_t* row, int wild, int* card) noexcept nogil:
+    """Least deadwood after discarding one card of ``row`` (non-empty); ``row`` is restored."""
+    card[0] = -1
+    return discard_below(row, wild, 1 << 30, card)
+
+
+cdef int discard_below(uint8_t* row, int wild, int bound, int* card) noexcept nogil:
+    """Least deadwood after one discard, if below ``bound`` (then ``card`` is set);
+    otherwise ``bound``.
+
+    Candidates go from the most valuable down: removing a card of value v lowers the
+    deadwood by at most v, so once ``whole - v`` cannot beat the best, nothing after can.
+    A joker is always at least as good a discard as a wild-rank card, so one wild is tried.
+    """
+    cdef int whole = solve_deadwood(row, wild)
+    cdef int best = bound, c, d, s, i, w = wild - 3, k, n = 0
+    cdef int order[56]
+    if row[JOKER]:
+        order[n] = JOKER
+        n += 1
+    else:
+        for s in range(5):
+            if row[s * N_RANKS + w]:
+                order[n] = s * N_RANKS + w
+                n += 1
+                break
+    for i in range(N_RANKS - 1, -1, -1):
+        if i == w:
+            continue
+        for s in range(5):
+            if row[s * N_RANKS + i]:
+                order[n] = s * N_RANKS + i
+                n += 1
+    for k in range(n):
+        c = order[k]
+        if whole - card_value(c, wild) >= best:
+            break
+        row[c] -= 1
+        d = solve_deadwood(row, wild)
+        row[c] += 1
+        if d < best:
+            best = d
+            card[0] = c
+            if best == 0:
+                break
+    return best
+
+
+cdef bint may_meld(const uint8_t* row, int wild, int t) noexcept nogil:
+    """Could natural card ``t`` join some meld in ``row`` + t (or a subset of it)?"""
+    cdef int s = t // N_RANKS, p = t % N_RANKS, w = wild - 3, k, q, n_wilds = row[JOKER]
+    cdef int same_rank = 0
+    cdef uint16_t suit = 0
+    for k in range(5):
+        n_wilds += row[k * N_RANKS + w]
+        same_rank += row[k * N_RANKS + p]
+    if n_wilds >= 2 or same_rank >= 2 or (n_wilds == 1 and same_rank >= 1):
+        return True
+    for q in range(N_RANKS):
+        if q != w and row[s * N_RANKS + q]:
+            suit |= <uint16_t>(1 << q)
+    if n_wilds == 1:  # a run of t, one natural within two places, and the wild
+        return (suit & span_of(p - 2 if p >= 2 else 0, p + 2 if p <= 8 else 10)
+                & <uint16_t>~(1 << p)) != 0
+    # no wild: t needs three of its suit in a row, itself included
+    suit |= <uint16_t>(1 << p)
+    for q in range(p - 2 if p >= 2 else 0, p + 1):
+        if (suit >> q & 7) == 7:
+            return True
+    return False
+
+
+cdef int row_problem(const uint8_t* row, int decks, int min_cards, int max_cards) noexcept nogil:
+    """Non-zero if the row breaks a rule that ``_validate.check_row`` reports.
+
+    Eight counts at a time: adding ``127 - decks`` to every byte sets its top bit
+    exactly when the count exceeds ``decks`` (a count of 128 or more has it already).
+    """
+    cdef uint64_t word, over = 0, size = 0
+    cdef uint64_t bias = (127 - decks) * 0x0101010101010101ULL
+    cdef int k
+    for k in range(7):
+        memcpy(&word, row + 8 * k, 8)
+        if k == 6:
+            word &= 0x00FFFFFFFFFFFFFFULL  # the joker, byte 55, is checked below
+        over |= word | ((word & 0x7F7F7F7F7F7F7F7FULL) + bias)
+        size += (word * 0x0101010101010101ULL) >> 56  # sum of the 8 bytes (each small)
+    if over & 0x8080808080808080ULL or row[JOKER] > 3 * decks:
+        return 1
+    size += row[JOKER]
+    return size < <uint64_t>min_cards or size > <uint64_t>max_cards
+
+
+cdef int _decks(object decks) except -1:
+    if type(decks) is not int or (decks != 2 and decks != 4):
+        return check_decks(decks)
+    return decks
+
+
+cdef int _wild(object wild) except -1:
+    if type(wild) is not int or wild < 3 or wild > 13:
+        return check_wild(wild)
+    return wild
+
+
+cdef const uint8_t[::1] _checked_row(object row, int decks, int min_cards,
+                                     int max_cards) except *:
+    cdef const uint8_t[::1] mv
+    try:
+        mv = row
+    except (TypeError, ValueError, BufferError):
+        check_row(row, decks, min_cards, max_cards)
+        raise
+    if mv.shape[0] != 56 or row_problem(&mv[0], decks, min_cards, max_cards):
+        check_row(np.asarray(row), decks, min_cards, max_cards)
+        raise AssertionError("check_row accepted a row the core rejects")
+    return mv
+
+
+def deadwood_row(row, wild, decks):
+    """Least deadwood of one hand given as a (56,) uint8 row of counts."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t[::1] mv = _checked_row(row, d, 0, MAX_CARDS)
+    return solve_deadwood(&mv[0], w)
+
+
+def plan_row(row, wild, decks):
+    """(deadwood, runs as (suit, lo_rank, hi_rank), booked ranks) of one hand."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t[::1] mv = _checked_row(row, d, 0, MAX_CARDS)
+    cdef Search S
+    cdef int k, budget, lo, hi
+    cdef uint16_t taken
+    setup(&S, &mv[0], w)
+    S.record = True
+    search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
+    dead = finish(&S)
+    if S.best == 0:
+        return dead, [], []
+    # Replay the best runs on the whole hand; the readable knapsack names the booked ranks.
+    runs = []
+    budget = S.n_wilds
+    for k in range(S.best_n_runs):
+        lo = S.best_runs[k][1]
+        hi = S.best_runs[k][2]
+        taken = take_run(&S, S.best_runs[k][0], span_of(lo, hi))
+        budget -= (hi - lo + 1 if hi - lo + 1 > 3 else 3) - COUNT[taken]
+        runs.append((int(S.best_runs[k][0]), lo + 3, hi + 3))
+    books = book_savings([S.pool[k] for k in range(N_RANKS)], budget)[1]
+    return dead, runs, sorted(i + 3 for i in books)
+
+
+def best_discard_row(row, wild, decks):
+    """(least deadwood after one discard, the card type to discard) of a non-empty hand."""
+    cdef int d = _decks(decks), w = _wild(wild), card = -1, dead
+    cdef const uint8_t[::1] mv = _checked_row(row, d, 1, MAX_CARDS)
+    cdef uint8_t buf[56]
+    memcpy(buf, &mv[0], 56)
+    with nogil:
+        dead = solve_best_discard(buf, w, &card)
+    return dead, card
+
+
+cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
+    """out[t] = best discard of row + t, or -1 where the deck has no copy of t left.
+
+    With t drawn, keeping t as deadwood after the hand's own best discard, or discarding
+    t, are always open: ``min(D(h), BD(h) + v(t))`` bounds the entry from above, and is
+    exact when t can join no meld. Only discards that could beat it are solved.
+    """
+    cdef int t, card, w = wild - 3, wild_entry = -2, whole, bd, bound, n = 0
+    for t in range(56):
+        n += row[t]
+    whole = solve_deadwood(row, wild)
+    bd = solve_best_discard(row, wild, &card) if n > 0 else 0
+    for t in range(56):
+        if row[t] >= (3 * decks if t == JOKER else decks):
+            out[t] = -1
+            continue
+        if t != JOKER and t % N_RANKS == w and wild_entry != -2:
+            out[t] = wild_entry  # every wild-rank card adds the same wild
+            continue
+        bound = whole
+        if n > 0 and bd + card_value(t, wild) < bound:
+            bound = bd + card_value(t, wild)
+        if t == JOKER or t % N_RANKS == w or may_meld(row, wild, t):
+            row[t] += 1
+            out[t] = discard_below(row, wild, bound, &card)
+            row[t] -= 1
+        else:
+            out[t] = bound
+        if t != JOKER and t % N_RANKS == w:
+            wild_entry = out[t]
+
+
+def draw_table_row(row, wild, decks):
+    """Best-discard deadwood after drawing each card type (-1: none left to draw)."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t[::1] mv = _checked_row(row, d, 0, MAX_CARDS - 1)
+    cdef uint8_t buf[56]
+    out = np.empty(56, dtype=np.int32)
+    cdef int32_t[::1] ov = out
+    memcpy(buf, &mv[0], 56)
+    with nogil:
+        fill_draw_table(buf, w, d, &ov[0])
+    return out
+
+
+cdef int batch_problem(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int decks,
+                       int min_cards) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(counts.shape[0]):
+        if wilds[i] < 3 or wilds[i] > 13:
+            return 1
+        if row_problem(&counts[i, 0], decks, min_cards, MAX_CARDS):
+            return 1
+    return 0
+
+
+cdef _check_batch(counts, wilds, int decks, int min_cards):
+    cdef const uint8_t[:, ::1] cv = counts
+    cdef const int8_t[::1] wv = wilds
+    if wv.shape[0] != cv.shape[0] or cv.shape[1] != 56:
+        check_batch(counts, wilds, decks, min_cards)
+        raise AssertionError("check_batch accepted a batch the core rejects")
+    if cv.shape[0] and batch_problem(cv, wv, decks, min_cards):
+        check_batch(counts, wilds, decks, min_cards)
+        raise AssertionError("check_batch accepted a batch the core rejects")
+
+
+def _deadwood_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[::1] out,
+                    Py_ssize_t start, Py_ssize_t stop):
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(start, stop):
+            out[i] = solve_deadwood(&counts[i, 0], wilds[i])
+
+
+def _best_discard_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds,
+                        int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop):
+    cdef Py_ssize_t i
+    cdef int card
+    cdef uint8_t buf[56]
+    with nogil:
+        for i in range(start, stop):
+            memcpy(buf, &counts[i, 0], 56)
+            out[i] = solve_best_discard(buf, wilds[i], &card)
+
+
+def deadwood_many(counts, wilds, decks, threads):
+    """Deadwood of each row of a (N, 56) uint8 array; ``wilds`` is (N,) int8."""
+    cdef int d = _decks(decks)
+    _check_batch(counts, wilds, d, 0)
+    out = np.empty(counts.shape[0], dtype=np.int32)
+    run_threaded(lambda a, b: _deadwood_range(counts, wilds, out, a, b), counts.shape[0], threads)
+    return out
+
+
+def best_discard_many(counts, wilds, decks, threads):
+    """Best-discard deadwood of each row of a (N, 56) uint8 array of non-empty hands."""
+    cdef int d = _decks(decks)
+    _check_batch(counts, wilds, d, 1)
+    out = np.empty(counts.shape[0], dtype=np.int32)
+    run_threaded(lambda a, b: _best_discard_range(counts, wilds, out, a, b), counts.shape[0],
+                 threads)
+    return out

@@ -17,7 +17,9 @@ The algorithm rests on the facts of SOLVER-NOTES.md:
    knapsack (a pair needs 1 wild, a single needs 2, three or more need none).
 3. Runs are canonical: a run starts and ends on a natural and holds one copy of
    every natural of its suit in its span that no earlier run (by start rank) took.
-   A run with one natural is never needed (a book of that card is as good).
+   A run with one natural is never needed (a book of that card is as good), nor two
+   runs of a suit where one ends just below where the other starts (merged, they
+   hold the same naturals with no more wilds).
    Exchanging a wild in a run for a free natural of the same place never costs a
    wild, which is why this canonical form loses no optimum.
 
@@ -105,6 +107,10 @@ def _runs_in_suit(left: list[int], x: int, budget: int, max_end: int, chosen: li
         out.append((list(chosen), 0))
         return
     # Either a(nother) run starts at x and ends at some b (longest first: it reads best) ...
+    # A run starting right where another ends is never needed: the merged run holds the
+    # same naturals with no more wilds, and it is tried when the first one starts.
+    if any(hi == x - 1 for _, hi in chosen):
+        max_end = x
     last, gaps = x, 0
     for b in range(x + 1, max_end + 1):
         if left[b] == 0:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -354,27 +353,3 @@ def best_discard_many(counts: npt.NDArray[np.uint8] | Sequence[HandLike], wild: 
     """
     arr, wilds = _batch(counts, wild, decks)
     return _core.best_discard_many(arr, wilds, decks, _threads(threads, arr.shape[0]))
-
-
-def _split_work(n: int, threads: int) -> list[tuple[int, int]]:
-    """Contiguous chunks for worker threads: several per thread to balance slow hands."""
-    if threads <= 1 or n < 2:
-        return [(0, n)]
-    pieces = min(n, threads * 8)
-    bounds = np.linspace(0, n, pieces + 1).astype(int)
-    return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-
-
-def run_threaded(work: Any, n: int, threads: int) -> None:
-    """Call ``work(start, stop)`` over [0, n) in chunks on ``threads`` threads.
-
-    ``work`` must release the GIL for this to scale; the compiled core's chunk functions do.
-    """
-    chunks = _split_work(n, threads)
-    if len(chunks) == 1:
-        work(0, n)
-        return
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for future in [pool.submit(work, a, b) for a, b in chunks]:
-            future.result()
-
