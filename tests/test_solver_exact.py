@@ -1,0 +1,314 @@
+"""The solver gives exact answers: known hands, and every implementation against the
+slow reference of ``tests/reference.py`` on random and adversarial hands."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import fivecrowns as fc
+from fivecrowns import Card, Rank, card_value
+from reference import (
+    HAND_KINDS,
+    DataChooser,
+    RngChooser,
+    check_solution,
+    generate_hand,
+    hand_list,
+    is_valid_meld,
+    reference_best_discard,
+    reference_deadwood,
+    shuffled,
+)
+
+KNOWN = json.loads((Path(__file__).parent / "data" / "known_hands.json").read_text("utf-8"))
+CASES = KNOWN["hands"]
+#: Hands the reference is fast enough for.
+REFERENCE_MAX = 10
+#: Seeded random hands per kind and implementation.
+N_SEEDED = 400 if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else 60
+
+
+def case_id(case: dict[str, Any]) -> str:
+    return f"{case['hand']}|w{case['wild']}" + ("|party" if case.get("decks") == 4 else "")
+
+
+def minus(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def check_against_reference(cards: list[Card], wild: int, decks: int = 2) -> None:
+    """Every public solver call on ``cards`` agrees with the reference."""
+    where = f"hand {' '.join(map(str, cards))}, wild {wild}, decks {decks}"
+    expected = reference_deadwood(cards, wild)
+    assert fc.deadwood(cards, wild, decks=decks) == expected, where
+    assert fc.deadwood(fc.to_counts(cards), wild, decks=decks) == expected, where
+    solution = fc.solve(cards, wild, decks=decks)
+    check_solution(cards, wild, solution)
+    assert solution.deadwood == expected, where
+    if not cards:
+        return
+    best, winners = reference_best_discard(cards, wild)
+    discard = fc.best_discard(cards, wild, decks=decks)
+    assert discard.deadwood == best, where
+    assert discard.card in winners, f"{where}: discarding {discard.card} is not optimal"
+    # Documented tie rule: ties go to the highest-value card.
+    assert card_value(discard.card, wild) == max(card_value(c, wild) for c in winners), where
+    check_solution(minus(cards, discard.card), wild, discard.solution)
+    assert discard.solution.deadwood == best, where
+    assert fc.can_go_out(cards, wild, decks=decks) is (best == 0), where
+
+
+# -- known answers ---------------------------------------------------------------------------
+
+def test_known_hands_file_is_well_formed() -> None:
+    assert len(CASES) >= 40
+    published = [c for c in CASES if c.get("source") == "RULES.md"]
+    assert len(published) == 8
+    for case in CASES:
+        assert set(case) <= {"hand", "wild", "decks", "deadwood", "best_discard", "discards",
+                             "why", "source"}, case
+        assert case["why"].strip(), case
+        assert 3 <= case["wild"] <= 13 and case.get("decks", 2) in (2, 4)
+        fc.hand_counts(case["hand"], decks=case.get("decks", 2))  # a hand the deck can hold
+        assert ("best_discard" in case) == ("discards" in case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_known_hand(impl: str, case: dict[str, Any]) -> None:
+    hand, wild, decks = case["hand"], case["wild"], case.get("decks", 2)
+    cards = hand_list(hand)
+    assert fc.deadwood(hand, wild, decks=decks) == case["deadwood"]
+    solution = fc.solve(hand, wild, decks=decks)
+    check_solution(cards, wild, solution)
+    assert solution.deadwood == case["deadwood"]
+    if "best_discard" in case:
+        discard = fc.best_discard(hand, wild, decks=decks)
+        assert discard.deadwood == case["best_discard"]
+        assert str(discard.card) in case["discards"]
+        check_solution(minus(cards, discard.card), wild, discard.solution)
+        assert fc.can_go_out(hand, wild, decks=decks) is (case["best_discard"] == 0)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if len(hand_list(c["hand"])) <= 12],
+                         ids=case_id)
+def test_reference_agrees_with_known_hands(case: dict[str, Any]) -> None:
+    """The reference itself is checked against the hand-worked answers."""
+    assert reference_deadwood(case["hand"], case["wild"]) == case["deadwood"]
+    if "best_discard" in case:
+        best, winners = reference_best_discard(case["hand"], case["wild"])
+        assert best == case["best_discard"]
+        assert sorted(map(str, winners)) == sorted(case["discards"])
+
+
+@pytest.mark.parametrize(("meld", "wild", "valid"), [
+    # RULES.md's published examples
+    ("8C 8T 8S", 3, True), ("KS KD KH KH", 3, True), ("8S QS QT", 8, True),
+    ("8T 9D 9D 9H", 8, True), ("5C 6C 7C", 3, True), ("9T 10T JT QT", 3, True),
+    ("9D 7C JD", 7, True), ("6D 7T 7S 9D", 7, True),
+    # wilds
+    ("JK JK JK", 5, True), ("5C 5D JK", 5, True), ("3C JK JK", 9, True),
+    ("JK 3C 5C", 9, True), ("QC KC JK", 9, True), ("JK JK KC", 9, True),
+    ("3C JK 5C JK 7C JK 9C JK JC JK KC", 4, True),
+    ("3C 4C 5C 6C 7C 8C 9C 10C JC QC KC", 4, True),
+    ("3C 4C 5C 6C 7C 8C 9C 10C JC QC KC JK", 4, False),  # 12 places
+    ("JK JK JK JK JK JK JK JK JK JK JK JK", 4, True),  # a book of wilds has no length limit
+    ("3C JK KC", 9, False), ("3C JK JK JK JK JK JK JK JK JK KC", 9, True),
+    ("3C JK JK JK JK JK JK JK JK KC", 9, False),  # 10 cards cannot span 3..K
+    ("QH KH 3H", 9, False), ("QH KH JK", 9, True),
+    # naturals
+    ("5C 5C 6C", 9, False), ("5C 6D 7C", 9, False), ("5C 6C 8C", 9, False),
+    ("5C 5D", 9, False), ("JK JK", 9, False), ("5C", 9, False), ("", 9, False),
+    ("5C 5C 5C 5C 5C", 9, True), ("5C 6C 6C JK", 9, False), ("7C 5C 6C", 9, True),
+])
+def test_reference_meld_rules(meld: str, wild: int, valid: bool) -> None:
+    assert is_valid_meld(hand_list(meld), wild) is valid
+
+
+def test_wild_forms(impl: str) -> None:
+    """A wild rank may be an int, a Rank or a numpy integer."""
+    hand = "9D 7C JD 4H"
+    for wild in (7, Rank.SEVEN, np.int64(7), np.uint8(7)):
+        assert fc.deadwood(hand, wild) == 4
+        assert fc.solve(hand, wild).deadwood == 4
+        assert fc.best_discard(hand, wild).deadwood == 0
+        assert fc.can_go_out(hand, wild)
+        assert fc.draw_table(hand, wild)[Card.parse("10D").index] == 0
+        assert fc.draw_table(hand, wild)[Card.parse("4H").index] == 4
+
+
+def test_hand_forms_agree(impl: str) -> None:
+    text = "5C 6C 7C 9D 9H JK 3S"
+    cards = hand_list(text)
+    forms: list[Any] = [text, text.lower(), text.replace(" ", ","), cards, [str(c) for c in cards],
+                        tuple(reversed(cards)), fc.to_counts(cards),
+                        fc.to_counts(cards).astype(np.int64)]
+    for form in forms:
+        assert fc.deadwood(form, 13) == 3
+        assert fc.solve(form, 13).deadwood == 3
+        assert fc.best_discard(form, 13).card == Card.parse("3S")
+    assert fc.draw_table(forms[-1], 13).tolist() == fc.draw_table(text, 13).tolist()
+
+
+def test_empty_hand(impl: str) -> None:
+    assert fc.deadwood("", 5) == 0
+    solution = fc.solve([], 5)
+    assert solution.deadwood == 0 and solution.melds == () and solution.leftover == ()
+
+
+def test_solution_uses_cheap_wilds_last(impl: str) -> None:
+    """With no meld possible, every card is left: the reported deadwood is their value."""
+    solution = fc.solve("JK 5H", 5)
+    assert solution.deadwood == 70 and sorted(solution.leftover) == hand_list("5H JK")
+
+
+# -- against the reference -------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", HAND_KINDS)
+@given(data=st.data())
+def test_matches_reference(impl: str, kind: str, data: st.DataObject) -> None:
+    ch = DataChooser(data)
+    cards, wild, decks = generate_hand(ch, kind, 0, REFERENCE_MAX)
+    check_against_reference(shuffled(ch, cards), wild, decks)
+
+
+@pytest.mark.parametrize("kind", HAND_KINDS)
+def test_matches_reference_seeded(impl: str, kind: str) -> None:
+    ch = RngChooser(np.random.default_rng(["random", "wilds", "dense", "two_suits",
+                                           "party"].index(kind) + 2024))
+    for _ in range(N_SEEDED):
+        cards, wild, decks = generate_hand(ch, kind, 1, REFERENCE_MAX)
+        check_against_reference(cards, wild, decks)
+
+
+@pytest.mark.parametrize("wild", range(3, 14))
+def test_every_wild_rank(impl: str, wild: int) -> None:
+    """Hands built around the wild rank: wild-rank cards of every suit, neighbours, jokers."""
+    ch = RngChooser(np.random.default_rng(wild))
+    near = [s * 11 + r for s in range(5) for r in range(max(0, wild - 5), min(11, wild - 3 + 3))]
+    for _ in range(N_SEEDED // 2):
+        n = ch.integer(1, REFERENCE_MAX)
+        counts = [0] * 56
+        for _ in range(n):
+            room = [t for t in near + [55] if counts[t] < (6 if t == 55 else 2)]
+            counts[ch.choose(room)] += 1
+        cards = [Card.from_index(i) for i in range(56) for _ in range(counts[i])]
+        check_against_reference(cards, wild)
+
+
+# -- bigger hands: the compiled core against its Python twin ---------------------------------
+
+def _through(core: ModuleType, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fc.solver, "_core", core)
+        return fn(*args, **kwargs)
+
+
+@pytest.mark.parametrize("kind", HAND_KINDS)
+@given(data=st.data())
+def test_large_hands_compiled_matches_python(compiled: ModuleType, kind: str,
+                                             data: st.DataObject) -> None:
+    from fivecrowns import _solver_py
+
+    cards, wild, decks = generate_hand(DataChooser(data), kind, 11, 16)
+    row = fc.to_counts(cards)
+    where = f"hand {' '.join(map(str, cards))}, wild {wild}, decks {decks}"
+    expected = _solver_py.deadwood_row(row, wild, decks)
+    assert compiled.deadwood_row(row, wild, decks) == expected, where
+    solution = _through(compiled, fc.solve, row, wild, decks=decks)
+    check_solution(cards, wild, solution)
+    assert solution.deadwood == expected, where
+    best, _ = _solver_py.best_discard_row(row, wild, decks)
+    discard = _through(compiled, fc.best_discard, row, wild, decks=decks)
+    assert discard.deadwood == best, where
+    rest = minus(cards, discard.card)
+    assert _solver_py.deadwood_row(fc.to_counts(rest), wild, decks) == best, where
+    check_solution(rest, wild, discard.solution)
+
+
+@pytest.mark.parametrize("kind", HAND_KINDS)
+@given(data=st.data())
+def test_large_hands_are_consistent(impl: str, kind: str, data: st.DataObject) -> None:
+    """Beyond the reference's reach: partitions validate, best_discard is the minimum of
+    deadwood over every discard, and adding a card never raises deadwood by more than
+    its value."""
+    cards, wild, decks = generate_hand(DataChooser(data), kind, 11, 14)
+    where = f"hand {' '.join(map(str, cards))}, wild {wild}, decks {decks}"
+    whole = fc.deadwood(cards, wild, decks=decks)
+    solution = fc.solve(cards, wild, decks=decks)
+    check_solution(cards, wild, solution)
+    assert solution.deadwood == whole, where
+    by_discard = {c: fc.deadwood(minus(cards, c), wild, decks=decks) for c in set(cards)}
+    for card, dead in by_discard.items():
+        assert whole <= dead + card_value(card, wild), f"{where}: without {card}"
+    discard = fc.best_discard(cards, wild, decks=decks)
+    assert discard.deadwood == min(by_discard.values()), where
+    assert by_discard[discard.card] == discard.deadwood, where
+    check_solution(minus(cards, discard.card), wild, discard.solution)
+
+
+# -- draw tables --------------------------------------------------------------------------------
+
+def check_draw_table(cards: list[Card], wild: int, decks: int, exact: bool) -> None:
+    table = fc.draw_table(cards, wild, decks=decks)
+    assert isinstance(table, np.ndarray) and table.dtype == np.int32 and table.shape == (56,)
+    row = fc.to_counts(cards)
+    for t in range(56):
+        card = Card.from_index(t)
+        limit = 3 * decks if card.is_joker else decks
+        where = f"hand {' '.join(map(str, cards))} + {card}, wild {wild}, decks {decks}"
+        if row[t] >= limit:
+            assert table[t] == -1, where
+            continue
+        drawn = cards + [card]
+        expected = (reference_best_discard(drawn, wild)[0] if exact
+                    else fc.best_discard(drawn, wild, decks=decks).deadwood)
+        assert table[t] == expected, where
+
+
+@given(data=st.data())
+def test_draw_table_small_hands_reference(impl: str, data: st.DataObject) -> None:
+    ch = DataChooser(data)
+    cards, wild, decks = generate_hand(ch, ch.choose(list(HAND_KINDS)), 0, 5)
+    check_draw_table(cards, wild, decks, exact=True)
+
+
+@pytest.mark.parametrize("kind", HAND_KINDS)
+def test_draw_table_seeded(impl: str, kind: str) -> None:
+    ch = RngChooser(np.random.default_rng(["random", "wilds", "dense", "two_suits",
+                                           "party"].index(kind) + 77))
+    for _ in range(3 if N_SEEDED < 100 else 12):
+        cards, wild, decks = generate_hand(ch, kind, 0, 12)
+        check_draw_table(cards, wild, decks, exact=False)
+
+
+def test_draw_table_exhausted_cards(impl: str) -> None:
+    hand = "3C 3C JK JK JK JK JK JK KT KT"
+    table = fc.draw_table(hand, 9)
+    assert set(np.flatnonzero(table == -1).tolist()) == {0, 54, 55}
+    assert (table[[i for i in range(56) if i not in (0, 54, 55)]] == 0).all()
+    party = fc.draw_table(hand, 9, decks=4)
+    assert (party >= 0).all() and (party == 0).all()
+    full = "JK " * 12 + "5D 5D 5D 5D"
+    assert set(np.flatnonzero(fc.draw_table(full, 5, decks=4) == -1).tolist()) == {13, 55}
+
+
+# -- the compiled core is used where it must be -----------------------------------------------
+
+def test_compiled_core_is_present_in_ci(cores: dict[str, ModuleType]) -> None:
+    forced = os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower()
+    if not os.environ.get("CI") or forced == "python":
+        pytest.skip("only required in CI")
+    assert "compiled" in cores
+    assert fc.IMPLEMENTATION == "compiled"
