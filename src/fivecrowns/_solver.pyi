@@ -1,0 +1,19 @@
+# Type stub of the compiled core (fivecrowns/_solver.pyx). Its twin, _solver_py.py, has
+# the same entry points; callers use fivecrowns.solver, which validates and dispatches.
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+def deadwood_row(row: npt.NDArray[np.uint8], wild: Any, decks: Any) -> int: ...
+def plan_row(
+    row: npt.NDArray[np.uint8], wild: Any, decks: Any
+) -> tuple[int, list[tuple[int, int, int]], list[int]]: ...
+def best_discard_row(row: npt.NDArray[np.uint8], wild: Any, decks: Any) -> tuple[int, int]: ...
+def draw_table_row(row: npt.NDArray[np.uint8], wild: Any, decks: Any) -> npt.NDArray[np.int32]: ...
+def deadwood_many(
+    counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8], decks: Any, threads: int
+) -> npt.NDArray[np.int32]: ...
+def best_discard_many(
+    counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8], decks: Any, threads: int
+) -> npt.NDArray[np.int32]: ...

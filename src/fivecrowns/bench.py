@@ -1,0 +1,180 @@
+"""The solver's benchmark: seeded workloads and a table of hands per second.
+
+``fivecrowns bench`` and ``benchmarks/report.py`` print :func:`report`; the
+pytest-benchmark suite in ``benchmarks/`` times the same workloads.
+
+Timings are the best of several repeats of wall-clock time, so a busy machine
+disturbs them less; ratios (threads, compiled vs Python) are measured in one run.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable
+from types import ModuleType
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _solver_py, solver
+from .cards import N_TYPES
+
+__all__ = ["random_hands", "adversarial_hands", "report", "Row"]
+
+Row = tuple[str, str, str]
+
+
+def _deck(decks: int = 2) -> npt.NDArray[np.intp]:
+    return np.array([t for t in range(55) for _ in range(decks)] + [55] * (3 * decks))
+
+
+def random_hands(n: int, size: int, seed: int = 0, decks: int = 2) -> npt.NDArray[np.uint8]:
+    """``n`` hands of ``size`` cards dealt from shuffled decks, as (n, 56) uint8 counts.
+
+    >>> random_hands(2, 13).sum(axis=1).tolist()
+    [13, 13]
+    """
+    rng = np.random.default_rng(seed)
+    deck = _deck(decks)
+    picks = np.argsort(rng.random((n, deck.size)), axis=1)[:, :size]
+    out = np.zeros((n, N_TYPES), dtype=np.uint8)
+    rows = np.repeat(np.arange(n), size)
+    np.add.at(out, (rows, deck[picks].ravel()), 1)
+    return out
+
+
+def adversarial_hands(n: int, seed: int = 0) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8]]:
+    """Hands built to stress the search: 13 to 16 cards, most of them naturals crowded
+    into one or two suits around the same ranks (both copies), and 2 to 8 wilds.
+
+    Returns the counts and one wild rank per hand.
+    """
+    rng = np.random.default_rng(seed)
+    out = np.zeros((n, N_TYPES), dtype=np.uint8)
+    wilds = rng.integers(3, 14, size=n).astype(np.int8)
+    for i in range(n):
+        size = int(rng.integers(13, 17))
+        n_wilds = int(rng.integers(2, 9))
+        w = int(wilds[i]) - 3
+        suits = rng.choice(5, size=int(rng.integers(1, 3)), replace=False)
+        lo = int(rng.integers(0, 5))
+        slots = [s * 11 + p for s in suits for p in range(lo, lo + 7) if p != w] * 2
+        for t in rng.choice(slots, size=min(size - n_wilds, len(slots)), replace=False):
+            out[i, t] += 1
+        for _ in range(n_wilds):
+            t = 55 if rng.random() < 0.5 or out[i, 55] >= 6 else int(rng.integers(5)) * 11 + w
+            if out[i, t] < (6 if t == 55 else 2):
+                out[i, t] += 1
+    return out, wilds
+
+
+def _best(fn: Callable[[], object], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _rate(n: int, seconds: float) -> str:
+    per = seconds / n
+    if per >= 1e-3:
+        return f"{n / seconds:,.0f} /s  ({per * 1e3:.2f} ms each)"
+    if per >= 1e-6:
+        return f"{n / seconds:,.0f} /s  ({per * 1e6:.2f} us each)"
+    return f"{n / seconds:,.0f} /s  ({per * 1e9:.0f} ns each)"
+
+
+def _core(name: str) -> ModuleType | None:
+    if name == "python":
+        return _solver_py
+    try:
+        from . import _solver  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _solver
+
+
+def slowest_hand(counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8],
+                 repeats: int = 3) -> tuple[float, int]:
+    """(seconds, index) of the hand whose deadwood takes longest (best of ``repeats``)."""
+    worst, where = 0.0, -1
+    for i in range(counts.shape[0]):
+        row, w = counts[i], int(wilds[i])
+        t = _best(lambda: solver.deadwood(row, w), repeats)
+        if t > worst:
+            worst, where = t, i
+    return worst, where
+
+
+def report(quick: bool = False) -> str:
+    """Run the benchmark and return its table as text.
+
+    ``quick`` uses smaller workloads (a few seconds in all); the figures are then rougher.
+    """
+    scale = 0.1 if quick else 1.0
+    reps = 3 if quick else 5
+    n_bulk = int(200_000 * scale)
+    rows: list[Row] = []
+    compiled = _core("compiled")
+
+    h13 = random_hands(n_bulk, 13, seed=1)
+    h7 = random_hands(n_bulk, 7, seed=2)
+    h14 = random_hands(int(20_000 * scale), 14, seed=3)
+    adv, adv_wild = adversarial_hands(int(5_000 * scale), seed=4)
+
+    def bulk(counts: npt.NDArray[np.uint8], wild: object, threads: int) -> float:
+        return _best(lambda: solver.deadwood_many(counts, wild, threads=threads), reps)
+
+    t1 = bulk(h13, 13, 1)
+    t2 = bulk(h13, 13, 2)
+    rows.append(("deadwood_many, 13 cards, K wild, 1 thread", _rate(n_bulk, t1), "hands"))
+    rows.append(("deadwood_many, 13 cards, K wild, 2 threads", _rate(n_bulk, t2),
+                 f"x{t1 / t2:.2f} vs 1 thread"))
+    t7 = bulk(h7, 7, 1)
+    rows.append(("deadwood_many, 7 cards, 7s wild, 1 thread", _rate(n_bulk, t7), "hands"))
+    ta = bulk(adv, adv_wild, 1)
+    rows.append(("deadwood_many, adversarial set, 1 thread", _rate(adv.shape[0], ta), "hands"))
+
+    n_call = int(50_000 * scale)
+    sample = [h13[i] for i in range(n_call)]
+    tc = _best(lambda: [solver.deadwood(r, 13) for r in sample], reps)
+    rows.append(("deadwood per call (uint8 row), 13 cards", _rate(n_call, tc), "calls"))
+    text_hands = [" ".join(str(c) for c in solver.solve(h13[i], 13).cards)
+                  for i in range(min(n_call, 2_000))]
+    ts = _best(lambda: [solver.deadwood(h, 13) for h in text_hands], reps)
+    rows.append(("deadwood per call (text hand), 13 cards", _rate(len(text_hands), ts), "calls"))
+
+    n_bd = h14.shape[0]
+    tb = _best(lambda: solver.best_discard_many(h14, 13, threads=1), reps)
+    rows.append(("best_discard_many, 14 cards, K wild", _rate(n_bd, tb), "hands"))
+    bd_sample = [h14[i] for i in range(min(n_bd, 5_000))]
+    tbc = _best(lambda: [solver.best_discard(r, 13) for r in bd_sample], reps)
+    rows.append(("best_discard per call, 14 cards", _rate(len(bd_sample), tbc), "calls"))
+    dt_sample = [h13[i] for i in range(int(2_000 * scale))]
+    tdt = _best(lambda: [solver.draw_table(r, 13) for r in dt_sample], reps)
+    rows.append(("draw_table per call, 13 cards", _rate(len(dt_sample), tdt), "calls"))
+
+    worst, where = slowest_hand(adv, adv_wild, repeats=3)
+    rows.append(("slowest hand of the adversarial set", f"{worst * 1e6:,.1f} us",
+                 f"hand {where}"))
+
+    py_n = int(2_000 * scale) or 1
+    py = _core("python")
+    assert py is not None
+    w13 = np.full(py_n, 13, dtype=np.int8)
+    tp = _best(lambda: py.deadwood_many(h13[:py_n], w13, 2, 1), 1)
+    rows.append(("pure-Python twin, deadwood, 13 cards", _rate(py_n, tp), "hands"))
+    if compiled is not None:
+        tcp = _best(lambda: compiled.deadwood_many(h13[:py_n], w13, 2, 1), reps)
+        rows.append(("compiled / pure-Python speed, 13 cards", f"x{tp / tcp:,.0f}", ""))
+
+    width = max(len(r[0]) for r in rows)
+    lines = [f"fivecrowns {solver.IMPLEMENTATION} core, {platform.python_implementation()} "
+             f"{platform.python_version()}, {platform.machine()}, "
+             f"{os.cpu_count()} CPUs{' (quick run)' if quick else ''}", ""]
+    lines += [f"{name:<{width}}  {rate:<34} {note}".rstrip() for name, rate, note in rows]
+    return "\n".join(lines)
