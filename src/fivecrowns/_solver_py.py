@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import MAX_HAND_SIZE, check_batch, check_row, check_wild
+from ._validate import MAX_HAND_SIZE, check_batch, check_decks, check_row, check_wild
 
 N_RANKS = 11  # ranks 3..13 at positions 0..10
 JOKER = 55
@@ -278,6 +278,7 @@ def draw_table(counts: Sequence[int], wild: int, max_copies: int, max_jokers: in
 
 def deadwood_row(row: Any, wild: int, decks: int) -> int:
     """Validate a (56,) uint8 row, then solve it."""
+    decks = check_decks(decks)
     wild = check_wild(wild)
     check_row(row, decks)
     return deadwood(row.tolist(), wild)
@@ -285,6 +286,7 @@ def deadwood_row(row: Any, wild: int, decks: int) -> int:
 
 def plan_row(row: Any, wild: int, decks: int) -> tuple[int, list[tuple[int, int, int]], list[int]]:
     """Validate a row, then :func:`plan` it."""
+    decks = check_decks(decks)
     wild = check_wild(wild)
     check_row(row, decks)
     return plan(row.tolist(), wild)
@@ -292,6 +294,7 @@ def plan_row(row: Any, wild: int, decks: int) -> tuple[int, list[tuple[int, int,
 
 def best_discard_row(row: Any, wild: int, decks: int) -> tuple[int, int]:
     """Validate a non-empty row, then :func:`best_discard` it."""
+    decks = check_decks(decks)
     wild = check_wild(wild)
     check_row(row, decks, min_cards=1)
     return best_discard(row.tolist(), wild)
@@ -299,6 +302,7 @@ def best_discard_row(row: Any, wild: int, decks: int) -> tuple[int, int]:
 
 def draw_table_row(row: Any, wild: int, decks: int) -> npt.NDArray[np.int32]:
     """Validate a row with room for one more card, then :func:`draw_table` it."""
+    decks = check_decks(decks)
     wild = check_wild(wild)
     check_row(row, decks, max_cards=MAX_HAND_SIZE - 1)
     return np.array(draw_table(row.tolist(), wild, decks, 3 * decks), dtype=np.int32)
@@ -306,6 +310,7 @@ def draw_table_row(row: Any, wild: int, decks: int) -> npt.NDArray[np.int32]:
 
 def deadwood_many(counts: Any, wilds: Any, decks: int, threads: int) -> npt.NDArray[np.int32]:
     """Validate a batch, then solve every row (``threads`` is ignored here)."""
+    decks = check_decks(decks)
     check_batch(counts, wilds, decks)
     return np.array([deadwood(r, int(w)) for r, w in zip(counts.tolist(), wilds.tolist())],
                     dtype=np.int32)
@@ -314,6 +319,7 @@ def deadwood_many(counts: Any, wilds: Any, decks: int, threads: int) -> npt.NDAr
 def best_discard_many(counts: Any, wilds: Any, decks: int,
                       threads: int) -> npt.NDArray[np.int32]:
     """Validate a batch of non-empty hands, then best-discard every row."""
+    decks = check_decks(decks)
     check_batch(counts, wilds, decks, min_cards=1)
     return np.array([best_discard(r, int(w))[0]
                      for r, w in zip(counts.tolist(), wilds.tolist())], dtype=np.int32)
