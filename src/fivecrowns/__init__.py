@@ -26,6 +26,8 @@ from .cards import (
     parse_cards,
     to_counts,
 )
+from .bots import GreedyBot, RandomBot, StrongBot
+from .deck import Deck
 from .errors import (
     BotError,
     CardError,
@@ -34,8 +36,35 @@ from .errors import (
     IllegalMoveError,
     ReplayError,
 )
+from .game import Game, GameRecord, GameResult
 from .melds import Discard, Meld, MeldKind, Solution
+from .players import EntrantStats, Player, TournamentResult, play_game, tournament
+from .round import (
+    N_ACTIONS,
+    DiscardRecord,
+    DrawRecord,
+    Event,
+    EventKind,
+    Observation,
+    Phase,
+    Round,
+    RoundResult,
+    Source,
+    decode_action,
+    encode_discard,
+    encode_draw,
+)
 from .rules import N_ROUNDS, Rules
+from .solitaire import (
+    GreedySolitaire,
+    RandomSolitaire,
+    Solitaire,
+    SolitaireResult,
+    SolitaireStats,
+    StrongSolitaire,
+    play_solitaire,
+    solitaire_many,
+)
 from .solver import (
     IMPLEMENTATION,
     MAX_HAND_SIZE,
@@ -94,4 +123,40 @@ __all__ = [
     "deadwood_many",
     "best_discard_many",
     "hand_counts",
+    # deck, rounds and games
+    "Deck",
+    "Round",
+    "RoundResult",
+    "Observation",
+    "Phase",
+    "Source",
+    "Event",
+    "EventKind",
+    "DrawRecord",
+    "DiscardRecord",
+    "N_ACTIONS",
+    "encode_draw",
+    "encode_discard",
+    "decode_action",
+    "Game",
+    "GameResult",
+    "GameRecord",
+    # players and bots
+    "Player",
+    "play_game",
+    "tournament",
+    "TournamentResult",
+    "EntrantStats",
+    "RandomBot",
+    "GreedyBot",
+    "StrongBot",
+    # solitaire
+    "Solitaire",
+    "SolitaireResult",
+    "SolitaireStats",
+    "RandomSolitaire",
+    "GreedySolitaire",
+    "StrongSolitaire",
+    "play_solitaire",
+    "solitaire_many",
 ]

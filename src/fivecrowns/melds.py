@@ -8,7 +8,9 @@ cards first.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import Card, Rank, Suit, card_value, format_cards
 
@@ -128,12 +130,18 @@ class Discard:
     deadwood : int
         Deadwood of the hand without ``card``: 0 means the player can go out.
     solution : Solution
-        An optimal partition of the hand without ``card``.
+        An optimal partition of the hand without ``card``; laid out on first access, so
+        a bot that only needs the card and the deadwood never pays for it.
     """
 
     card: Card
     deadwood: int
-    solution: Solution
+    _layout: Callable[[], Solution] = field(repr=False, compare=False)
+
+    @cached_property
+    def solution(self) -> Solution:
+        """An optimal partition of the hand without :attr:`card`."""
+        return self._layout()
 
 
 def leftover_value(cards: tuple[Card, ...], wild: int) -> int:

@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import os
+from functools import partial
 from collections.abc import Sequence
 from typing import Any
 
@@ -242,7 +243,7 @@ def best_discard(hand: HandLike | npt.NDArray[np.uint8], wild: int, *,
     dead, index = _core.best_discard_row(row, wild, decks)
     rest = row.copy()
     rest[index] -= 1
-    return Discard(Card.from_index(index), dead, solve(rest, wild, decks=decks))
+    return Discard(Card.from_index(index), dead, partial(solve, rest, wild, decks=decks))
 
 
 def can_go_out(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2) -> bool:
@@ -293,7 +294,11 @@ def _batch(counts: Any, wild: Any, decks: int) -> tuple[npt.NDArray[np.uint8], A
         if wild.shape != (arr.shape[0],):
             raise ValueError(f"wild must be an int or an array of shape ({arr.shape[0]},), "
                              f"got shape {wild.shape}")
-        wilds = np.ascontiguousarray(wild.clip(-1, 99).astype(np.int8))
+        bad = np.flatnonzero((wild < 3) | (wild > 13))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"wild[{i}] must be a rank 3..13, got {int(wild[i])}")
+        wilds = wild.astype(np.int8)
     else:
         wilds = np.full(arr.shape[0], check_wild(wild), dtype=np.int8)
     return arr, wilds
@@ -349,7 +354,7 @@ def best_discard_many(counts: npt.NDArray[np.uint8] | Sequence[HandLike], wild: 
     Same arguments as :func:`deadwood_many`; entry i is ``best_discard(counts[i]).deadwood``.
 
     >>> best_discard_many(["5C 6C 7C KD", "5C 6C 8D 3H"], wild=13).tolist()
-    [0, 11]
+    [0, 14]
     """
     arr, wilds = _batch(counts, wild, decks)
     return _core.best_discard_many(arr, wilds, decks, _threads(threads, arr.shape[0]))
