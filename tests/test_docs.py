@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 import io
 import pkgutil
 import re
@@ -45,10 +46,10 @@ def test_docstring_examples(name: str) -> None:
 
 
 def test_public_api_is_documented() -> None:
-    missing = [name for name in fivecrowns.__all__
-               if not name.startswith("__")
-               and callable(getattr(fivecrowns, name))
-               and not (getattr(fivecrowns, name).__doc__ or "").strip()]
+    objects = {name: getattr(fivecrowns, name) for name in fivecrowns.__all__}
+    missing = [name for name, obj in objects.items()
+               if (inspect.isfunction(obj) or inspect.isclass(obj))
+               and not (obj.__doc__ or "").strip()]
     assert not missing, f"public names without a docstring: {missing}"
 
 

@@ -1,0 +1,58 @@
+"""Typical use of fivecrowns, type-checked by mypy --strict against the INSTALLED package.
+
+``.ci/run`` runs ``mypy --strict typing/usage_check.py`` from outside the source tree, so
+mypy reads the wheel's ``py.typed`` modules and ``_solver.pyi``: if a public signature or
+the compiled core's stub stops matching this use, CI fails. The file also runs
+(``python typing/usage_check.py``) to check that the annotated types are the real ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+import fivecrowns as fc
+from fivecrowns import _solver
+
+
+def public_api() -> None:
+    hand: tuple[fc.Card, ...] = fc.parse_cards("5C 7C JK 9D 9H 9S 4H KD")
+    dead: int = fc.deadwood(hand, wild=13)
+    solution: fc.Solution = fc.solve("5C 7C JK 9D 9H 9S 4H KD", wild=fc.Rank.KING)
+    melds: tuple[fc.Meld, ...] = solution.melds
+    kinds: list[fc.MeldKind] = [m.kind for m in melds]
+    discard: fc.Discard = fc.best_discard("3S 4S 5S KD KH 8C JK", wild=8)
+    card: fc.Card = discard.card
+    out: bool = fc.can_go_out("3H 4H 5H 9C", wild=4)
+    table: npt.NDArray[np.int32] = fc.draw_table("5C 6C 9D QD", wild=13)
+    row: npt.NDArray[np.uint8] = fc.to_counts(hand)
+    batch = np.stack([row, row])
+    many: npt.NDArray[np.int32] = fc.deadwood_many(batch, wild=13, threads=1)
+    many2: npt.NDArray[np.int32] = fc.best_discard_many(["5C 6C 7C KD"], wild=13)
+    rules: fc.Rules = fc.Rules(decks=4)
+    value: int = fc.card_value(card, 13)
+    text: str = fc.format_cards(fc.from_counts(row), symbols=True)
+    assert dead == solution.deadwood == 4 and out and value >= 0 and text
+    assert kinds and table.shape == (56,) and many.tolist() == [4, 4] and many2.tolist() == [0]
+    assert rules.n_cards == 232
+
+
+def compiled_core() -> None:
+    """The compiled core's entry points, as fivecrowns.solver calls them."""
+    row = fc.to_counts("5C 6C 7C 9D 9H")
+    dead: int = _solver.deadwood_row(row, 13, 2)
+    plan: tuple[int, list[tuple[int, int, int]], list[int]] = _solver.plan_row(row, 13, 2)
+    best: tuple[int, int] = _solver.best_discard_row(row, 13, 2)
+    table: npt.NDArray[np.int32] = _solver.draw_table_row(row, 13, 2)
+    counts = np.stack([row, row])
+    wilds = np.full(2, 13, dtype=np.int8)
+    many: npt.NDArray[np.int32] = _solver.deadwood_many(counts, wilds, 2, 1)
+    many2: npt.NDArray[np.int32] = _solver.best_discard_many(counts, wilds, 2, 1)
+    assert dead == plan[0] == 18 and best[0] == 9 and table.dtype == np.int32
+    assert many.tolist() == [18, 18] and many2.dtype == np.int32
+
+
+if __name__ == "__main__":
+    public_api()
+    compiled_core()
+    print("usage_check: ok")
