@@ -222,3 +222,16 @@ def test_python_dash_m(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "cannot parse card 'ZZ'" in done.stderr
+
+
+def test_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("tqdm")
+    import fivecrowns.cli
+
+    monkeypatch.setattr(fivecrowns.cli, "_show_progress", lambda quiet, stream: not quiet)
+    code, out, err = run(capsys, "solitaire", "--games", "2", "--seed", "1")
+    assert code == 0 and "solitaire greedy" in err and "game" in err  # the bar, on stderr
+    assert "win rate" in out and "solitaire greedy" not in out
+    code, out, err = run(capsys, "solitaire", "--games", "2", "--seed", "1", "--quiet")
+    assert code == 0 and err == ""

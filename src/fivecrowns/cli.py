@@ -749,3 +749,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError:
             pass
         return 0
+
+
+if __name__ == "__main__":  # python -m fivecrowns.cli
+    raise SystemExit(main())
