@@ -32,7 +32,6 @@ from fivecrowns.solitaire import (
     make_strategy,
     play_solitaire,
     solitaire_many,
-    to_row,
     wilson_interval,
 )
 
@@ -438,19 +437,19 @@ def test_completing_types_matches_draw_table(seed: int, size: int, swaps: int) -
 
 
 def test_completing_types_examples() -> None:
-    outs = completing_types(to_row("5C 6C 9D"), 13)
+    outs = completing_types(fc.hand_counts("5C 6C 9D"), 13)
     assert {str(fc.Card.from_index(t)) for t in np.flatnonzero(outs)} == {
         "4C", "7C", "KC", "KD", "KH", "KS", "KT", "JK"}
-    assert completing_types(to_row("5C 6C 7C"), 13).sum() == 56  # complete: any card
+    assert completing_types(fc.hand_counts("5C 6C 7C"), 13).sum() == 56  # complete: any card
 
 
 def test_joker_distance() -> None:
     from fivecrowns.solitaire import _Cache, _joker_distance
 
     cache = _Cache(2)
-    assert _joker_distance(to_row("5C 6C 9D"), 13, cache) == 1   # 9D -> JK: 5C 6C JK
-    assert _joker_distance(to_row("3C 5D 9H"), 13, cache) == 2   # two swaps: 3C JK JK
+    assert _joker_distance(fc.hand_counts("5C 6C 9D"), 13, cache) == 1   # 9D -> JK: 5C 6C JK
+    assert _joker_distance(fc.hand_counts("3C 5D 9H"), 13, cache) == 2   # two swaps: 3C JK JK
     # all six jokers held: the swaps bring in kings (wild) instead
-    assert _joker_distance(to_row("JK " * 6 + "3C 5D 7H 9S JT QH 6H"), 13, cache) == 2
-    spread = to_row("3C 5D 7H 9S JT 4D 6H 8S 10T QC KD")             # nothing melds
+    assert _joker_distance(fc.hand_counts("JK " * 6 + "3C 5D 7H 9S JT QH 6H"), 13, cache) == 2
+    spread = fc.hand_counts("3C 5D 7H 9S JT 4D 6H 8S 10T QC KD")             # nothing melds
     assert _joker_distance(spread, 13, cache, limit=2) == 3

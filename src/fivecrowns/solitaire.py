@@ -63,6 +63,7 @@ __all__ = [
     "play_solitaire",
     "solitaire_many",
     "wilson_interval",
+    "completing_types",
 ]
 
 #: The pile sizes, which are also the piles' names and wild ranks.
@@ -640,7 +641,7 @@ class _Cache:
         got = self.outs_memo.get(key)
         if got is None:
             self._trim()
-            got = self.outs_memo[key] = completing_types(row, wild, self)
+            got = self.outs_memo[key] = completing_types(row, wild, cache=self)
         return got
 
 
@@ -672,7 +673,7 @@ def _joker_distance(row: npt.NDArray[np.uint8], wild: int, cache: _Cache,
     return limit + 1
 
 
-def completing_types(row: npt.NDArray[np.uint8], wild: int,
+def completing_types(row: npt.NDArray[np.uint8], wild: int, *, decks: int = 2,
                      cache: _Cache | None = None) -> npt.NDArray[np.bool_]:
     """Which card types complete a pile when drawn: ``draw_table(row, wild) == 0``, faster.
 
@@ -685,13 +686,28 @@ def completing_types(row: npt.NDArray[np.uint8], wild: int,
     of ``row - d``: one of the same rank, or one of its suit at most ``w + 1`` ranks away,
     where ``w`` counts the wilds; otherwise ``d`` could take its place.
 
-    >>> from fivecrowns import Card
-    >>> outs = completing_types(to_row("5C 6C 9D"), 13)
+    Parameters
+    ----------
+    row : ndarray of shape (56,), uint8
+        The pile's counts (see :func:`~fivecrowns.hand_counts`).
+    wild : int
+        The pile's wild rank.
+    decks : int
+        2, or 4 in party mode.
+
+    Returns
+    -------
+    ndarray of shape (56,), bool
+
+    Examples
+    --------
+    >>> from fivecrowns import Card, hand_counts
+    >>> outs = completing_types(hand_counts("5C 6C 9D"), 13)
     >>> sorted(str(Card.from_index(t)) for t in np.flatnonzero(outs))[:6]
     ['4C', '7C', 'JK', 'KC', 'KD', 'KH']
     """
     if cache is None:
-        cache = _Cache(2 if row.max(initial=0) <= 2 and row[JOKER_INDEX] <= 6 else 4)
+        cache = _Cache(decks)
     decks = cache.decks
     limit = np.full(N_TYPES, decks, dtype=np.int64)
     limit[JOKER_INDEX] = 3 * decks
@@ -707,7 +723,7 @@ def completing_types(row: npt.NDArray[np.uint8], wild: int,
     rest[np.arange(len(types)), types] -= 1
     with_joker = rest.copy()
     with_joker[:, JOKER_INDEX] += 1
-    if int(with_joker[0, JOKER_INDEX]) > 3 * decks:
+    if int(row[JOKER_INDEX]) + 1 > 3 * decks:  # no room for the test joker
         return draw_table(row, wild, decks=decks) == 0
     ok = [i for i, v in enumerate(cache.deadwood_batch(with_joker, wild)) if v == 0]
     if not ok:
@@ -737,14 +753,6 @@ def completing_types(row: npt.NDArray[np.uint8], wild: int,
             if v == 0:
                 out[t] = True
     return out
-
-
-def to_row(hand: HandLike) -> npt.NDArray[np.uint8]:
-    """A hand as a (56,) uint8 row of counts (a shortcut for examples)."""
-    row = np.zeros(N_TYPES, dtype=np.uint8)
-    for c in parse_cards(hand):
-        row[c.index] += 1
-    return row
 
 
 class RandomSolitaire:
