@@ -32,7 +32,7 @@ from fivecrowns import _solver_py  # noqa: E402
 _COMMON = dict(deadline=None, derandomize=True, database=None, print_blob=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("dev", max_examples=30, **_COMMON)  # type: ignore[arg-type]
-settings.register_profile("ci", max_examples=150, **_COMMON)  # type: ignore[arg-type]
+settings.register_profile("ci", max_examples=100, **_COMMON)  # type: ignore[arg-type]
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 #: Entry points every solver core must provide (those of fivecrowns._solver_py).

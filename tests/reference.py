@@ -331,9 +331,12 @@ def generate_hand(ch: Chooser, kind: str, min_size: int = 1,
     elif kind == "party":  # four decks: up to four copies and 12 jokers, few types
         decks = 4
         s1 = ch.integer(0, 4)
-        s2 = (s1 + ch.integer(1, 4)) % 5
-        lo = ch.integer(0, 7)
-        types = [s * 11 + r for s in (s1, s2) for r in range(lo, lo + 4)] + [55]
+        if ch.integer(0, 1):  # two suits around four ranks
+            s2 = (s1 + ch.integer(1, 4)) % 5
+            lo = ch.integer(0, 7)
+            types = [s * 11 + r for s in (s1, s2) for r in range(lo, lo + 4)] + [55]
+        else:  # one suit, stacked copies for parallel runs
+            types = list(range(s1 * 11, s1 * 11 + 11)) + [55]
         counts = _fill(ch, types, n, decks)
     else:
         raise ValueError(f"unknown kind of hand {kind!r}")
