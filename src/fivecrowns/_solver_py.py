@@ -145,7 +145,8 @@ def _runs_in_suit(left: list[int], x: int, budget: int, max_end: int, chosen: li
     left[x] = kept
 
 
-def suit_run_options(naturals: Sequence[int], budget: int) -> list[tuple[list[tuple[int, int]], int]]:
+def suit_run_options(naturals: Sequence[int],
+                     budget: int) -> list[tuple[list[tuple[int, int]], int]]:
     """Every canonical run set of one suit's naturals with at most ``budget`` wilds."""
     out: list[tuple[list[tuple[int, int]], int]] = []
     _runs_in_suit(list(naturals), 0, budget, N_RANKS - 1, [], out)

@@ -13,6 +13,7 @@ import os
 import platform
 import time
 from collections.abc import Callable
+from functools import partial
 from types import ModuleType
 
 import numpy as np
@@ -92,7 +93,7 @@ def _core(name: str) -> ModuleType | None:
     if name == "python":
         return _solver_py
     try:
-        from . import _solver  # type: ignore[attr-defined]
+        from . import _solver
     except ImportError:
         return None
     return _solver
@@ -103,8 +104,7 @@ def slowest_hand(counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8],
     """(seconds, index) of the hand whose deadwood takes longest (best of ``repeats``)."""
     worst, where = 0.0, -1
     for i in range(counts.shape[0]):
-        row, w = counts[i], int(wilds[i])
-        t = _best(lambda: solver.deadwood(row, w), repeats)
+        t = _best(partial(solver.deadwood, counts[i], int(wilds[i])), repeats)
         if t > worst:
             worst, where = t, i
     return worst, where

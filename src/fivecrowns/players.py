@@ -29,6 +29,7 @@ from .errors import BotError
 from .game import Game, GameResult
 from .round import CardArg, Observation, Phase, SourceLike
 from .rules import Rules
+from .stats import wilson_interval
 
 __all__ = [
     "Player",
@@ -154,7 +155,8 @@ def game_seeds(seed: int, games: int) -> list[int]:
 
 @dataclass(frozen=True)
 class EntrantStats:
-    """One entrant's tournament numbers; intervals are 95% normal-approximation ones.
+    """One entrant's tournament numbers, with 95% intervals (Wilson for the win rate,
+    normal approximation for the mean score).
 
     Attributes
     ----------
@@ -314,7 +316,8 @@ def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,
     wins = np.array([o[1] for o in outcomes], dtype=np.float64)
     entrants = []
     for e, name in enumerate(names):
-        w, wci = _ci(wins[:, e])
+        w = float(wins[:, e].mean())
+        wci = wilson_interval(float(wins[:, e].sum()), int(wins.shape[0]))
         m, mci = _ci(scores[:, e].astype(np.float64))
         entrants.append(EntrantStats(str(name), games, w, wci, m, mci))
     return TournamentResult(tuple(entrants), tuple(seeds), scores, wins,

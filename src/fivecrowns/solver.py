@@ -24,16 +24,16 @@ Examples
 from __future__ import annotations
 
 import os
-from functools import partial
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _solver_py
-from ._validate import MAX_HAND_SIZE, check_decks, check_wild
-from .cards import Card, HandLike, Rank, Suit, parse_cards, to_counts
+from ._validate import MAX_HAND_SIZE, check_decks, check_row, check_wild
+from .cards import Card, HandLike, Rank, Suit, to_counts
 from .errors import HandError
 from .melds import Discard, Meld, MeldKind, Solution
 
@@ -59,7 +59,7 @@ def _load_core() -> tuple[Any, str]:
     if wanted == "python":
         return _solver_py, "python"
     try:
-        from . import _solver  # type: ignore[attr-defined]
+        from . import _solver
     except ImportError:
         if wanted == "compiled":
             raise
@@ -67,9 +67,9 @@ def _load_core() -> tuple[Any, str]:
     return _solver, "compiled"
 
 
-_core, IMPLEMENTATION = _load_core()
+_core, _implementation = _load_core()
 #: ``"compiled"`` when the Cython core is in use, ``"python"`` for the pure-Python twin.
-IMPLEMENTATION: str
+IMPLEMENTATION: str = _implementation
 
 
 def hand_counts(hand: HandLike | npt.NDArray[np.uint8], decks: int = 2) -> npt.NDArray[np.uint8]:
@@ -89,7 +89,7 @@ def hand_counts(hand: HandLike | npt.NDArray[np.uint8], decks: int = 2) -> npt.N
         row = np.ascontiguousarray(hand)
     else:
         row = to_counts(hand)
-    _solver_py.check_row(row, decks)
+    check_row(row, decks)
     return row
 
 
