@@ -659,7 +659,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("solitaire", help="simulate solitaire with a strategy",
                        description="Play many seeded games of solitaire (RULES.md) and report "
-                       "the win rate with a 95%% Wilson interval. Game i is dealt from seed "
+                       "the win rate with a 95% Wilson interval. Game i is dealt from seed "
                        "SEED + i.")
     p.add_argument("--games", type=_positive, default=1000, help="games to play (1000)")
     p.add_argument("--strategy", choices=["greedy", "strong", "random"], default="greedy",
@@ -674,7 +674,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="simulate games between bots",
                        description="Play many seeded games between bots (seats rotate) and "
-                       "report each entrant's win rate and mean score with 95%% intervals.")
+                       "report each entrant's win rate and mean score with 95% intervals.")
     p.add_argument("--games", type=_positive, default=1000, help="games to play (1000)")
     p.add_argument("--players", type=_positive, help="players per game (default: one per bot)")
     p.add_argument("--bots", help="comma-separated bots, one per player: random, greedy, "
