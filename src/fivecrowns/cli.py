@@ -386,8 +386,10 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     scores = np.array([o[0] for o in outcomes], dtype=np.float64)
     wins = np.array([o[1] for o in outcomes], dtype=np.float64)
     rounds = args.rounds or list(range(1, N_ROUNDS + 1))
-    print(f"{args.games} games, {len(names)} players, seed {args.seed}, rounds "
-          f"{','.join(map(str, rounds))}; seats rotate from game to game", file=out)
+    consecutive = len(rounds) > 2 and rounds == list(range(rounds[0], rounds[-1] + 1))
+    plan = f"{rounds[0]}-{rounds[-1]}" if consecutive else ",".join(map(str, rounds))
+    print(f"{args.games} games, {len(names)} players, seed {args.seed}, rounds {plan}; "
+          f"seats rotate from game to game", file=out)
     print(f"{'entrant':<12} {'win rate':>9} {'(95% CI)':>17} {'mean score':>11} "
           f"{'(95% CI)':>17}", file=out)
     for e, name in enumerate(names):
