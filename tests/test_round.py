@@ -398,3 +398,37 @@ class RoundMachine(RuleBasedStateMachine):
 TestRoundMachine = RoundMachine.TestCase
 TestRoundMachine.settings = settings(stateful_step_count=40, deadline=None,
                                      suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_final_turn_scores_the_best_discard_whatever_is_thrown() -> None:
+    """RULES.md: the end-of-round score of a final turn is best_discard of the n + 1 cards
+    held, so the last discard cannot make it worse. Here the final player throws the card
+    that leaves the most deadwood."""
+    from fivecrowns import best_discard
+    from fivecrowns.round import ACTION_DRAW_DECK
+
+    def without(cards: tuple[Card, ...], card: Card) -> list[Card]:
+        rest = list(cards)
+        rest.remove(card)
+        return rest
+
+    differed = 0
+    for seed in range(40):
+        r = Round(2, 3, seed=seed)
+        while not r.final_turn and not r.is_over:  # greedy play until someone goes out
+            if r.phase is Phase.DRAW:
+                r.apply_action(ACTION_DRAW_DECK)
+                continue
+            dead, t = best_discard_choice(to_counts(r.hand(r.current_player)), r.wild)
+            r.discard(Card.from_index(t), go_out=dead == 0)
+        if r.is_over:
+            continue
+        r.apply_action(ACTION_DRAW_DECK)
+        player = r.current_player
+        held = r.hand(player)
+        expected = best_discard(held, r.wild).deadwood
+        worst = max(set(held), key=lambda c: deadwood(without(held, c), r.wild))
+        differed += deadwood(without(held, worst), r.wild) != expected
+        r.discard(worst)
+        assert r.result is not None and r.result.scores[player] == expected
+    assert differed > 0  # the worst discard really was worse in some of these rounds

@@ -67,13 +67,6 @@ _NATURAL_ORDER = {w: [s * 11 + i for i in range(10, -1, -1) if i != w - 3 for s 
                   for w in range(3, 14)}
 
 
-def _value(t: int, wild: int) -> int:
-    if t == JOKER_INDEX:
-        return 50
-    rank = t % 11 + 3
-    return 20 if rank == wild else rank
-
-
 def _candidate_deadwoods(row: npt.NDArray[np.uint8], wild: int, decks: int,
                          order: list[int]) -> npt.NDArray[np.int32]:
     """Deadwood of the hand without each card of ``order`` (one batched solver call)."""
@@ -84,34 +77,15 @@ def _candidate_deadwoods(row: npt.NDArray[np.uint8], wild: int, decks: int,
 
 def best_discard_choice(row: npt.NDArray[np.uint8], wild: int,
                         decks: int = 2) -> tuple[int, int]:
-    """``(deadwood, card type)`` of the best discard from a hand of n + 1 cards.
-
-    The same answer as ``fivecrowns.best_discard(row, wild)`` (its deadwood and card),
-    found the same way (candidates in :func:`discard_order`; removing a card of value v
-    lowers the deadwood by at most v, which prunes the rest), but without building the
-    melds: only :func:`fivecrowns.deadwood` calls, usually a handful. ``row`` must be a
-    writable (56,) ``uint8`` row; it is restored before returning.
+    """``(deadwood, card type)`` of the best discard from a hand of n + 1 cards: the
+    answer of :func:`fivecrowns.best_discard`, as two ints for the bots' hot loops.
 
     >>> from fivecrowns import to_counts
     >>> best_discard_choice(to_counts("5C 6C 7C KD"), 13)
     (0, 21)
     """
-    deadwood = solver.deadwood
-    whole = deadwood(row, wild, decks=decks)
-    best, best_card = -1, -1
-    for t in discard_order(row, wild):
-        if best_card >= 0 and whole - _value(t, wild) >= best:
-            continue
-        row[t] -= 1
-        try:
-            d = deadwood(row, wild, decks=decks)
-        finally:
-            row[t] += 1
-        if best_card < 0 or d < best:
-            best, best_card = d, t
-            if best == 0:
-                break
-    return best, best_card
+    choice = solver.best_discard(row, wild, decks=decks)
+    return choice.deadwood, choice.card.index
 
 
 def _deck_drawable(obs: Observation) -> bool:

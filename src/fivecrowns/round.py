@@ -8,8 +8,8 @@ with a full sentence, ``can_draw`` answers True/False, and ``draw`` makes the mo
 returns a frozen record; the same for ``discard``. An illegal move changes nothing.
 
 Going out needs the n cards kept after the discard to have deadwood 0. After someone
-goes out every other player has exactly one more turn, and scores the deadwood of the
-n cards they keep; the player who went out scores 0. If nobody goes out within
+goes out every other player has exactly one more turn, and scores the best-discard
+deadwood of the n + 1 cards held on it; the player who went out scores 0. If nobody goes out within
 ``Rules.max_turns`` turns the round stops and everyone scores the deadwood of their
 hand; :attr:`RoundResult.hit_max_turns` reports it.
 
@@ -187,8 +187,9 @@ class RoundResult:
     Attributes
     ----------
     scores : tuple of int
-        Each player's round score (deadwood of the cards they kept; 0 for the player who
-        went out).
+        Each player's round score: 0 for the player who went out, the best-discard
+        deadwood of the n + 1 cards held on a final turn, the deadwood of the hand if the
+        round hit ``max_turns``.
     went_out : int or None
         Who went out (in a sudden-death round: the winner); ``None`` if the round hit
         ``max_turns``.
@@ -628,7 +629,8 @@ class Round:
         down all the other cards (they must form melds) and go out.
 
         On a final turn (someone has gone out) ``go_out=True`` just lays everything
-        down; the score is the deadwood of the cards kept either way.
+        down; either way the player scores the best-discard deadwood of the n + 1 cards
+        held before this discard (RULES.md: going out, end-of-round score).
 
         Raises
         ------
@@ -638,6 +640,11 @@ class Round:
         t = self.verify_discard(card, go_out, player=player)
         p = self._current
         row = self._hands[p]
+        final_score = 0
+        if self._went_out is not None and not go_out:
+            # RULES.md: a final turn scores the best-discard deadwood of the n + 1 cards
+            # held, so a careless discard on the last turn costs nothing.
+            final_score = solver.best_discard(row, self.wild, decks=self._decks).deadwood
         row[t] -= 1
         self.deck.discard(t)
         c = _CARDS[t]
@@ -655,8 +662,7 @@ class Round:
                 self._finish(hit_max_turns=True)
                 return DiscardRecord(p, c, bool(go_out), self._turn - 1, True)
         else:
-            self._scores[p] = 0 if go_out else solver.deadwood(row, self.wild,
-                                                                  decks=self._decks)
+            self._scores[p] = final_score
             self._final_left -= 1
             over = self._final_left == 0
         if over:
