@@ -34,13 +34,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import os
 import re
 import secrets
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import IO, Any, NoReturn, TextIO
 
@@ -298,45 +296,6 @@ def _entrant_seeds(seed: int, game: int, k: int) -> list[int]:
     return [int(s) >> 1 for s in state]
 
 
-def _sim_one(task: tuple[list[str], int, int, int, Rules, list[int] | None, bool]
-             ) -> tuple[list[int], list[float], int, str | None]:
-    """Play game ``g``: seat ``s`` holds entrant ``(s + g) % k``."""
-    from .players import play_game
-
-    names, seed, g, game_seed, rules, rounds, keep = task
-    k = len(names)
-    seeds = _entrant_seeds(seed, g, k)
-    entrant_at = [(s + g) % k for s in range(k)]
-    bots = [_bot_factory(names[e])(seeds[e]) for e in entrant_at]
-    res = play_game(bots, game_seed, rules, rounds)
-    scores = [0] * k
-    wins = [0.0] * k
-    for s, e in enumerate(entrant_at):
-        scores[e] = int(res.totals[s])
-        if s in res.winners:
-            wins[e] = 1.0 / len(res.winners)
-    line = None
-    if keep:
-        data = res.record.to_dict()
-        data["game"] = g
-        data["players"] = [f"{entrant_at[s] + 1}:{names[entrant_at[s]]}" for s in range(k)]
-        line = json.dumps(data)
-    return scores, wins, int(res.hit_max_turns), line
-
-
-def _sim_chunk(tasks: list[tuple[list[str], int, int, int, Rules, list[int] | None, bool]]
-               ) -> list[tuple[list[int], list[float], int, str | None]]:
-    return [_sim_one(t) for t in tasks]
-
-
-def _mean_ci(values: np.ndarray) -> tuple[float, float, float]:
-    mean = float(values.mean())
-    if values.size < 2:
-        return mean, mean, mean
-    half = 1.959964 * float(values.std(ddof=1)) / math.sqrt(values.size)
-    return mean, mean - half, mean + half
-
-
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     names = _parse_bots(args.bots, args.players)
     rules = Rules(decks=args.decks)
@@ -347,44 +306,28 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandError(f"a game takes 2 to {rules.max_players} players with {args.decks} "
                            f"decks, got {len(names)} (one player: use `{PROG} solitaire`)")
     try:
-        from .players import game_seeds
+        from .players import tournament
     except ImportError:
         raise CommandError(_ENGINE_MISSING) from None
-    for name in names:
-        _bot_factory(name)
+    factories = [_bot_factory(name) for name in names]
+    labels = [f"{e + 1}:{name}" for e, name in enumerate(names)]
     sink: IO[str] | None = None
     if args.out is not None:
         try:
             sink = open(args.out, "w", encoding="utf-8")
         except OSError as exc:
             raise CommandError(f"cannot write --out {args.out!r}: {exc.strerror}") from None
-    seeds = game_seeds(args.seed, args.games)
-    tasks = [(names, args.seed, g, seeds[g], rules, args.rounds, sink is not None)
-             for g in range(args.games)]
-    outcomes: list[tuple[list[int], list[float], int, str | None]] = []
     try:
         with _progress_bar(args.games, "simulate",
                            _show_progress(args.quiet, sys.stderr)) as update:
-            if args.jobs == 1:
-                for task in tasks:
-                    outcomes.append(_sim_one(task))
-                    update(1)
-            else:
-                size = max(1, min(16, args.games // (args.jobs * 4)))
-                chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
-                with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-                    for part in pool.map(_sim_chunk, chunks):
-                        outcomes.extend(part)
-                        update(len(part))
-        if sink is not None:
-            for *_, line in outcomes:
-                assert line is not None
-                sink.write(line + "\n")
+            result = tournament(
+                factories, args.games, args.seed, jobs=args.jobs, progress=update,
+                rules=rules, rounds=args.rounds, names=labels,
+                on_record=None if sink is None else
+                (lambda record: sink.write(json.dumps(record) + "\n")))
     finally:
         if sink is not None:
             sink.close()
-    scores = np.array([o[0] for o in outcomes], dtype=np.float64)
-    wins = np.array([o[1] for o in outcomes], dtype=np.float64)
     rounds = args.rounds or list(range(1, N_ROUNDS + 1))
     consecutive = len(rounds) > 2 and rounds == list(range(rounds[0], rounds[-1] + 1))
     plan = f"{rounds[0]}-{rounds[-1]}" if consecutive else ",".join(map(str, rounds))
@@ -392,18 +335,16 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
           f"seats rotate from game to game", file=out)
     print(f"{'entrant':<12} {'win rate':>9} {'(95% CI)':>17} {'mean score':>11} "
           f"{'(95% CI)':>17}", file=out)
-    for e, name in enumerate(names):
-        w, wlo, whi = _mean_ci(wins[:, e])
-        wlo, whi = max(0.0, wlo), min(1.0, whi)
-        m, mlo, mhi = _mean_ci(scores[:, e])
-        print(f"{f'{e + 1}:{name}':<12} {100 * w:>8.2f}% ({100 * wlo:6.2f}..{100 * whi:6.2f}%) "
-              f"{m:>11.1f} ({mlo:7.1f}..{mhi:7.1f})", file=out)
+    for e in result.entrants:
+        (wlo, whi), (mlo, mhi) = e.win_ci, e.score_ci
+        print(f"{e.name:<12} {100 * e.win_rate:>8.2f}% ({100 * wlo:6.2f}..{100 * whi:6.2f}%) "
+              f"{e.mean_score:>11.1f} ({mlo:7.1f}..{mhi:7.1f})", file=out)
     print("win rate: mean share of victory (a tie for the lowest total shares it)", file=out)
-    stopped = sum(o[2] for o in outcomes)
-    if stopped:
-        print(f"{stopped} round(s) were stopped by the max_turns safety limit", file=out)
+    if result.hit_max_turns:
+        print(f"{result.hit_max_turns} round(s) were stopped by the max_turns safety limit",
+              file=out)
     if args.out is not None:
-        print(f"wrote {len(outcomes)} game records to {args.out}", file=out)
+        print(f"wrote {args.games} game records to {args.out}", file=out)
     return 0
 
 

@@ -224,8 +224,9 @@ def _ci(values: np.ndarray) -> tuple[float, tuple[float, float]]:
 
 
 def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | None,
-                             Sequence[int] | None]) -> tuple[list[int], list[float], int]:
-    factories, g, game_seed, bot_seed, rules, rounds = args
+                             Sequence[int] | None, Sequence[str] | None]
+                 ) -> tuple[list[int], list[float], int, dict[str, Any] | None]:
+    factories, g, game_seed, bot_seed, rules, rounds, record_names = args
     k = len(factories)
     # seat s holds entrant (s + g) % k
     entrant_at = [(s + g) % k for s in range(k)]
@@ -238,17 +239,24 @@ def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | Non
         scores[e] = res.totals[s]
         if s in res.winners:
             wins[e] = 1.0 / len(res.winners)
-    return scores, wins, res.hit_max_turns
+    record = None
+    if record_names is not None:
+        record = res.record.to_dict()
+        record["game"] = g
+        record["players"] = [record_names[e] for e in entrant_at]
+    return scores, wins, res.hit_max_turns, record
 
 
-def _play_chunk(chunk: list[tuple[Any, ...]]) -> list[tuple[list[int], list[float], int]]:
+def _play_chunk(chunk: list[tuple[Any, ...]]
+                ) -> list[tuple[list[int], list[float], int, dict[str, Any] | None]]:
     return [_play_seated(args) for args in chunk]
 
 
 def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,
                jobs: int = 1, progress: Callable[[int], Any] | None = None,
                rules: Rules | None = None, rounds: Sequence[int] | None = None,
-               names: Sequence[str] | None = None) -> TournamentResult:
+               names: Sequence[str] | None = None,
+               on_record: Callable[[dict[str, Any]], Any] | None = None) -> TournamentResult:
     """Play ``games`` seeded games between the entrants and summarise them.
 
     Each entrant takes one seat; seats rotate from game to game so that every entrant
@@ -273,6 +281,10 @@ def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,
         Round numbers of every game (default all 11).
     names : sequence of str, optional
         Entrant names (default: the factories' names).
+    on_record : callable, optional
+        Called, in game order, with each game's record as a JSON-ready dict
+        (:meth:`GameRecord.to_dict`, plus ``game``, its number, and ``players``, the
+        entrant's name in each seat); it replays with :meth:`Game.replay`.
 
     Examples
     --------
@@ -297,21 +309,29 @@ def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,
         raise ValueError(f"names has {len(names)} entries for {len(factories)} entrants")
     seeds = game_seeds(seed, games)
     bot_seed = int(np.random.SeedSequence([seed, 1]).generate_state(1, dtype=np.uint64)[0] >> 1)
-    work = [(factories, g, seeds[g], bot_seed, rules, rounds) for g in range(games)]
-    outcomes: list[tuple[list[int], list[float], int]] = []
+    record_names = [str(n) for n in names] if on_record is not None else None
+    work = [(factories, g, seeds[g], bot_seed, rules, rounds, record_names)
+            for g in range(games)]
+    outcomes: list[tuple[list[int], list[float], int, dict[str, Any] | None]] = []
+
+    def finished(part: list[tuple[list[int], list[float], int, dict[str, Any] | None]]) -> None:
+        outcomes.extend(part)
+        if on_record is not None:
+            for *_, record in part:
+                assert record is not None
+                on_record(record)
+        if progress is not None:
+            progress(len(part))
+
     if jobs == 1:
         for args in work:
-            outcomes.append(_play_seated(args))
-            if progress is not None:
-                progress(1)
+            finished([_play_seated(args)])
     else:
         size = max(1, min(16, games // (jobs * 4)))
         chunks = [work[i:i + size] for i in range(0, games, size)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for part in pool.map(_play_chunk, chunks):
-                outcomes.extend(part)
-                if progress is not None:
-                    progress(len(part))
+                finished(part)
     scores = np.array([o[0] for o in outcomes], dtype=np.int64)
     wins = np.array([o[1] for o in outcomes], dtype=np.float64)
     entrants = []

@@ -45,6 +45,7 @@ from .cards import JOKER_INDEX, N_TYPES, Card, CardLike, HandLike, format_cards,
 from .errors import HandError, IllegalMoveError
 from .rules import Rules
 from .solver import best_discard_many, deadwood, deadwood_many, draw_table
+from .stats import wilson_interval
 
 __all__ = [
     "PILE_SIZES",
@@ -1013,23 +1014,6 @@ def play_solitaire(strategy: str | SolitaireStrategy, seed: SeedLike,
 def _rng_check_int(seed: Any) -> int:
     _rng(seed)  # raises the same errors as the game itself
     return int(seed)
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% by default).
-
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
-    hi = 1.0 if successes >= trials else min(1.0, centre + half)
-    return (lo, hi)
 
 
 @dataclass(frozen=True)
