@@ -215,12 +215,13 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def _ci(values: np.ndarray) -> tuple[float, tuple[float, float]]:
+def _score_ci(values: np.ndarray) -> tuple[float, tuple[float, float]]:
+    """Mean score and its 95% normal-approximation interval (scores are never negative)."""
     mean = float(values.mean())
     if values.size < 2:
         return mean, (mean, mean)
     half = 1.96 * float(values.std(ddof=1)) / math.sqrt(values.size)
-    return mean, (mean - half, mean + half)
+    return mean, (max(0.0, mean - half), mean + half)
 
 
 def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | None,
@@ -338,7 +339,7 @@ def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,
     for e, name in enumerate(names):
         w = float(wins[:, e].mean())
         wci = wilson_interval(float(wins[:, e].sum()), int(wins.shape[0]))
-        m, mci = _ci(scores[:, e].astype(np.float64))
+        m, mci = _score_ci(scores[:, e].astype(np.float64))
         entrants.append(EntrantStats(str(name), games, w, wci, m, mci))
     return TournamentResult(tuple(entrants), tuple(seeds), scores, wins,
                             sum(o[2] for o in outcomes))
