@@ -21,6 +21,10 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
+cimport numpy as cnp
+
+cnp.import_array()
+
 from ._solver_py import book_savings
 from ._threads import run_threaded
 from ._validate import MAX_HAND_SIZE, check_batch, check_decks, check_row, check_wild
@@ -451,35 +455,58 @@ cdef int _wild(object wild) except -1:
     return wild
 
 
-cdef const uint8_t[::1] _checked_row(object row, int decks, int min_cards,
-                                     int max_cards) except *:
-    cdef const uint8_t[::1] mv
-    try:
-        mv = row
-    except (TypeError, ValueError, BufferError):
-        check_row(row, decks, min_cards, max_cards)
-        raise
-    if mv.shape[0] != 56 or row_problem(&mv[0], decks, min_cards, max_cards):
-        check_row(np.asarray(row), decks, min_cards, max_cards)
-        raise AssertionError("check_row accepted a row the core rejects")
-    return mv
+cdef const uint8_t* _row_data(object row, int decks, int min_cards,
+                              int max_cards) except? NULL:
+    """The counts of a valid (56,) uint8 row; NULL for a valid row that is not contiguous.
+
+    Single-hand calls sit in bots' inner loops, so this checks the array through numpy's
+    C API (a few nanoseconds) rather than acquiring a memoryview (hundreds). Anything
+    wrong is reported by ``check_row``, the twin's own check, for the same message.
+    """
+    cdef cnp.ndarray arr
+    cdef const uint8_t* data
+    if cnp.PyArray_Check(row):
+        arr = <cnp.ndarray>row
+        if (cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8 and cnp.PyArray_NDIM(arr) == 1
+                and cnp.PyArray_DIM(arr, 0) == 56):
+            if not cnp.PyArray_IS_C_CONTIGUOUS(arr):
+                check_row(row, decks, min_cards, max_cards)
+                return NULL
+            data = <const uint8_t*>cnp.PyArray_DATA(arr)
+            if not row_problem(data, decks, min_cards, max_cards):
+                return data
+    check_row(row, decks, min_cards, max_cards)
+    raise AssertionError("check_row accepted a row the core rejects")
+
+
+cdef object _contiguous(object row, int decks, int min_cards, int max_cards,
+                        const uint8_t** data):
+    """Point ``data`` at the counts of ``row``, copied if it is a strided view; the
+    returned object keeps them alive."""
+    data[0] = _row_data(row, decks, min_cards, max_cards)
+    if data[0] == NULL:
+        row = np.ascontiguousarray(row)
+        data[0] = _row_data(row, decks, min_cards, max_cards)
+    return row
 
 
 def deadwood_row(row, wild, decks):
     """Least deadwood of one hand given as a (56,) uint8 row of counts."""
     cdef int d = _decks(decks), w = _wild(wild)
-    cdef const uint8_t[::1] mv = _checked_row(row, d, 0, MAX_CARDS)
-    return solve_deadwood(&mv[0], w)
+    cdef const uint8_t* data
+    row = _contiguous(row, d, 0, MAX_CARDS, &data)
+    return solve_deadwood(data, w)
 
 
 def plan_row(row, wild, decks):
     """(deadwood, runs as (suit, lo_rank, hi_rank), booked ranks) of one hand."""
     cdef int d = _decks(decks), w = _wild(wild)
-    cdef const uint8_t[::1] mv = _checked_row(row, d, 0, MAX_CARDS)
+    cdef const uint8_t* data
     cdef Search S
     cdef int k, budget, lo, hi
     cdef uint16_t taken
-    setup(&S, &mv[0], w)
+    row = _contiguous(row, d, 0, MAX_CARDS, &data)
+    setup(&S, data, w)
     S.record = True
     search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
     dead = finish(&S)
@@ -501,11 +528,11 @@ def plan_row(row, wild, decks):
 def best_discard_row(row, wild, decks):
     """(least deadwood after one discard, the card type to discard) of a non-empty hand."""
     cdef int d = _decks(decks), w = _wild(wild), card = -1, dead
-    cdef const uint8_t[::1] mv = _checked_row(row, d, 1, MAX_CARDS)
+    cdef const uint8_t* data
     cdef uint8_t buf[56]
-    memcpy(buf, &mv[0], 56)
-    with nogil:
-        dead = solve_best_discard(buf, w, &card)
+    row = _contiguous(row, d, 1, MAX_CARDS, &data)
+    memcpy(buf, data, 56)
+    dead = solve_best_discard(buf, w, &card)
     return dead, card
 
 
@@ -544,11 +571,12 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
 def draw_table_row(row, wild, decks):
     """Best-discard deadwood after drawing each card type (-1: none left to draw)."""
     cdef int d = _decks(decks), w = _wild(wild)
-    cdef const uint8_t[::1] mv = _checked_row(row, d, 0, MAX_CARDS - 1)
+    cdef const uint8_t* data
     cdef uint8_t buf[56]
     out = np.empty(56, dtype=np.int32)
     cdef int32_t[::1] ov = out
-    memcpy(buf, &mv[0], 56)
+    row = _contiguous(row, d, 0, MAX_CARDS - 1, &data)
+    memcpy(buf, data, 56)
     with nogil:
         fill_draw_table(buf, w, d, &ov[0])
     return out

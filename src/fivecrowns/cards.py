@@ -284,6 +284,20 @@ def card_value(card: Card, wild: int) -> int:
     return 20 if rank == wild else rank
 
 
+# Every accepted spelling of every card, upper-cased: parsing a hand is a lookup per card.
+_BY_TEXT: dict[str, Card] = {"JK": Card.JOKER, "JOKER": Card.JOKER}
+for _card in Card._ALL[:JOKER_INDEX]:
+    assert _card.rank is not None and _card.suit is not None
+    _BY_TEXT[f"{_card.rank.label}{_card.suit.letter}"] = _card
+    _BY_TEXT[f"{_card.rank.label}{_card.suit.symbol}"] = _card
+del _card
+
+
+def _parse_one(text: str) -> Card:
+    card = _BY_TEXT.get(text.upper())
+    return card if card is not None else Card.parse(text)  # Card.parse explains the error
+
+
 def parse_cards(hand: HandLike) -> tuple[Card, ...]:
     """Parse a hand: a string like ``"3C 10H JK"`` (spaces or commas), or a
     sequence of :class:`Card` objects and card strings.
@@ -292,7 +306,7 @@ def parse_cards(hand: HandLike) -> tuple[Card, ...]:
     (Card.parse('3C'), Card.parse('10H'), Card.parse('JK'))
     """
     if isinstance(hand, str):
-        return tuple(Card.parse(tok) for tok in re.split(r"[\s,]+", hand.strip()) if tok)
+        return tuple(_parse_one(tok) for tok in hand.replace(",", " ").split())
     if isinstance(hand, (bytes, bytearray)):
         raise TypeError("a hand must be a str or a sequence of cards, got bytes")
     if isinstance(hand, np.ndarray):
@@ -308,7 +322,7 @@ def parse_cards(hand: HandLike) -> tuple[Card, ...]:
         if isinstance(item, Card):
             out.append(item)
         elif isinstance(item, str):
-            out.append(Card.parse(item))
+            out.append(_parse_one(item.strip()))
         else:
             raise TypeError(f"a hand's cards must be Card or str, got {type(item).__name__} "
                             f"({item!r})")
@@ -330,12 +344,12 @@ def to_counts(hand: HandLike) -> npt.NDArray[np.uint8]:
     >>> to_counts("3C 3C JK")[[0, 55]]
     array([2, 1], dtype=uint8)
     """
-    row = np.zeros(N_TYPES, dtype=np.uint8)
+    counts = [0] * N_TYPES
     for card in parse_cards(hand):
-        if row[card.index] == 255:
-            raise HandError("a hand holds at most 255 copies of a card")
-        row[card.index] += 1
-    return row
+        counts[card._index] += 1
+    if max(counts) > 255:
+        raise HandError("a hand holds at most 255 copies of a card")
+    return np.frombuffer(bytearray(counts), dtype=np.uint8)  # writable, and quicker to make
 
 
 def from_counts(counts: Sequence[int] | npt.ArrayLike) -> tuple[Card, ...]:

@@ -93,11 +93,17 @@ def hand_counts(hand: HandLike | npt.NDArray[np.uint8], decks: int = 2) -> npt.N
     return row
 
 
+_UINT8 = np.dtype(np.uint8)
+
+
 def _row(hand: Any, decks: int) -> npt.NDArray[np.uint8]:
-    # The fast path: a well-formed row goes straight to the core, which validates it.
-    if type(hand) is np.ndarray and hand.dtype == np.uint8 and hand.flags.c_contiguous:
+    # The fast path: a uint8 array goes straight to the core, which checks its shape,
+    # counts and layout (and raises the same messages as hand_counts).
+    if type(hand) is np.ndarray and hand.dtype is _UINT8:
         return hand
-    return hand_counts(hand, decks)
+    if isinstance(hand, np.ndarray):
+        return hand_counts(hand, decks)
+    return to_counts(hand)  # cards of the deck, in any number: the core checks copies
 
 
 def deadwood(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2) -> int:
