@@ -149,6 +149,15 @@ def test_simulate_table_and_records(capsys: pytest.CaptureFixture[str], tmp_path
     assert code == 0 and again == out.replace(f"wrote 3 game records to {path}\n", "")
 
 
+def test_simulate_runs_on_its_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's main job: no --players or --bots plays the default lineup."""
+    pytest.importorskip("fivecrowns.players")
+    code, out, _ = run(capsys, "simulate", "--games", "2", "--rounds", "1", "--quiet")
+    assert code == 0
+    assert all(f"{i}:{name}" in out for i, name in enumerate(
+        ("strong", "greedy", "greedy", "random"), start=1))
+
+
 def test_simulate_bad_out_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     pytest.importorskip("fivecrowns.players")
     code, _, err = run(capsys, "simulate", "--games", "1", "--players", "2", "--rounds", "1",

@@ -296,8 +296,15 @@ def _entrant_seeds(seed: int, game: int, k: int) -> list[int]:
     return [int(s) >> 1 for s in state]
 
 
+#: The lineup ``simulate`` plays when given neither --players nor --bots.
+DEFAULT_LINEUP = ("strong", "greedy", "greedy", "random")
+
+
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
-    names = _parse_bots(args.bots, args.players)
+    if args.bots is None and args.players is None:
+        names = list(DEFAULT_LINEUP)
+    else:
+        names = _parse_bots(args.bots, args.players)
     rules = Rules(decks=args.decks)
     if args.players is not None and args.bots is not None and args.players != len(names):
         raise CommandError(f"--players {args.players} does not match the {len(names)} bots "
@@ -621,7 +628,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_positive, default=1000, help="games to play (1000)")
     p.add_argument("--players", type=_positive, help="players per game (default: one per bot)")
     p.add_argument("--bots", help="comma-separated bots, one per player: random, greedy, "
-                   "strong (default: greedy for every player)")
+                   "strong (default: greedy for every player given --players, else "
+                   f"{','.join(DEFAULT_LINEUP)})")
     p.add_argument("--seed", type=_seed, default=1, help="tournament seed (1)")
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes (1)")
     p.add_argument("--rounds", type=parse_rounds, help="rounds to play, e.g. 1-3,11 (all 11)")
