@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .bots import GreedyBot, RandomBot, StrongBot
 from .cards import (
     JOKER_INDEX,
     N_TYPES,
@@ -26,7 +27,6 @@ from .cards import (
     parse_cards,
     to_counts,
 )
-from .bots import GreedyBot, RandomBot, StrongBot
 from .deck import Deck
 from .errors import (
     BotError,

@@ -27,15 +27,22 @@ cnp.import_array()
 
 from ._solver_py import book_savings
 from ._threads import run_threaded
-from ._validate import MAX_HAND_SIZE, check_batch, check_decks, check_row, check_wild
+from ._validate import MAX_HAND_SIZE as _MAX_HAND_SIZE
+from ._validate import check_batch, check_decks, check_row, check_wild
 
 cdef extern from *:
     """
     #if defined(_MSC_VER)
     #include <intrin.h>
-    static inline int fc_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
-    static inline int fc_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static inline int fc_high(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+    static inline int fc_ctz(unsigned int x) {
+        unsigned long i; _BitScanForward(&i, x); return (int)i;
+    }
+    static inline int fc_ctz64(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    static inline int fc_high(unsigned int x) {
+        unsigned long i; _BitScanReverse(&i, x); return (int)i;
+    }
     #else
     static inline int fc_ctz(unsigned int x) { return __builtin_ctz(x); }
     static inline int fc_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
@@ -53,7 +60,7 @@ cdef enum:
     MAX_RUNS = 24
     ALL_RANKS = 0x7FF
 
-cdef int MAX_CARDS = MAX_HAND_SIZE
+cdef int MAX_CARDS = _MAX_HAND_SIZE
 
 # VALUE[m]: total value of the naturals at the positions of mask m (rank = position + 3);
 # COUNT[m]: how many positions m holds (a table: wheels cannot assume a popcnt instruction).
