@@ -12,7 +12,8 @@ import numpy as np
 
 from .errors import HandError
 
-__all__ = ["MAX_HAND_SIZE", "check_wild", "check_decks", "check_row", "check_batch"]
+__all__ = ["MAX_HAND_SIZE", "check_wild", "check_wild_array", "check_decks", "check_row",
+           "check_batch"]
 
 #: Most cards a solver call takes: a 13-card hand, the drawn card, and slack for tests
 #: and variants. Bigger inputs are rejected rather than risk a slow search.
@@ -82,6 +83,19 @@ def check_row(row: Any, decks: int, min_cards: int = 0,
         raise HandError(problem)
 
 
+def check_wild_array(wilds: Any, n: int) -> None:
+    """Raise unless ``wilds`` is an (n,) integer array of ranks 3..13."""
+    if not isinstance(wilds, np.ndarray) or wilds.shape != (n,):
+        shape = getattr(wilds, "shape", None)
+        raise ValueError(f"wild must be an int or an array of shape ({n},), got shape {shape}")
+    if not np.issubdtype(wilds.dtype, np.integer):
+        raise TypeError(f"wild must be an int or an integer array, got dtype {wilds.dtype}")
+    bad = np.flatnonzero((wilds < 3) | (wilds > 13))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"wild[{i}] must be a rank 3..13, got {int(wilds[i])}")
+
+
 def check_batch(counts: Any, wilds: Any, decks: int, min_cards: int = 0,
                 max_cards: int = MAX_HAND_SIZE) -> None:
     """Raise unless ``counts`` is (N, 56) uint8 and ``wilds`` (N,) ranks 3..13, all valid."""
@@ -91,14 +105,7 @@ def check_batch(counts: Any, wilds: Any, decks: int, min_cards: int = 0,
         raise TypeError(f"counts must have dtype uint8, got {counts.dtype}")
     if counts.ndim != 2 or counts.shape[1] != 56:
         raise ValueError(f"counts must have shape (N, 56), got {counts.shape}")
-    if not isinstance(wilds, np.ndarray) or wilds.shape != (counts.shape[0],):
-        shape = getattr(wilds, "shape", None)
-        raise ValueError(f"wild must be an int or an array of shape ({counts.shape[0]},), "
-                         f"got shape {shape}")
-    bad = np.flatnonzero((wilds < 3) | (wilds > 13))
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"wild[{i}] must be a rank 3..13, got {int(wilds[i])}")
+    check_wild_array(wilds, counts.shape[0])
     sizes = counts.sum(axis=1, dtype=np.int64)
     for i in range(counts.shape[0]):
         problem = (_copies_problem(counts[i], decks)

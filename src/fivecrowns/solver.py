@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _solver_py
-from ._validate import MAX_HAND_SIZE, check_decks, check_row, check_wild
+from ._validate import MAX_HAND_SIZE, check_decks, check_row, check_wild, check_wild_array
 from .cards import Card, HandLike, Rank, Suit, to_counts
 from .errors import HandError
 from .melds import Discard, Meld, MeldKind, Solution
@@ -295,15 +295,7 @@ def _batch(counts: Any, wild: Any, decks: int) -> tuple[npt.NDArray[np.uint8], A
         for i, h in enumerate(hands):
             arr[i] = hand_counts(h, decks)
     if isinstance(wild, np.ndarray):
-        if not np.issubdtype(wild.dtype, np.integer):
-            raise TypeError(f"wild must be an int or an integer array, got dtype {wild.dtype}")
-        if wild.shape != (arr.shape[0],):
-            raise ValueError(f"wild must be an int or an array of shape ({arr.shape[0]},), "
-                             f"got shape {wild.shape}")
-        bad = np.flatnonzero((wild < 3) | (wild > 13))
-        if bad.size:
-            i = int(bad[0])
-            raise ValueError(f"wild[{i}] must be a rank 3..13, got {int(wild[i])}")
+        check_wild_array(wild, arr.shape[0])
         wilds = wild.astype(np.int8)
     else:
         wilds = np.full(arr.shape[0], check_wild(wild), dtype=np.int8)
