@@ -73,6 +73,9 @@ cdef uint64_t LANES = 0x0001000100010001ULL
 cdef uint64_t COPIES[5]
 cdef uint8_t SUIT_OF[56]
 cdef uint8_t POS_OF[56]
+# STARTS[b][m]: positions of m where a run could start with b spare wilds (b capped at 9,
+# past which every position with a natural above it qualifies); see ``startable``.
+cdef uint16_t STARTS[N_RANKS - 1][1 << N_RANKS]
 
 
 cdef void _init_tables() noexcept:
@@ -92,6 +95,9 @@ cdef void _init_tables() noexcept:
     for i in range(56):
         SUIT_OF[i] = i // N_RANKS
         POS_OF[i] = i % N_RANKS
+    for n in range(N_RANKS - 1):
+        for m in range(1 << N_RANKS):
+            STARTS[n][m] = startable_slow(<uint16_t>m, n)
 
 
 _init_tables()
@@ -224,7 +230,7 @@ cdef int books(const Search* S, int budget) noexcept nogil:
     return S.free_value + best
 
 
-cdef inline uint16_t startable(uint16_t m, int budget) noexcept nogil:
+cdef uint16_t startable_slow(uint16_t m, int budget) noexcept nogil:
     """Positions of ``m`` where a run could start: a natural of the same suit above it
     within ``budget + 1`` places (with no wild to spare, the next two places held)."""
     cdef int k
@@ -236,6 +242,11 @@ cdef inline uint16_t startable(uint16_t m, int budget) noexcept nogil:
     for k in range(1, budget + 2):
         near |= m >> k
     return m & near
+
+
+cdef inline uint16_t startable(uint16_t m, int budget) noexcept nogil:
+    """``startable_slow`` from a table: it runs for every suit at every search node."""
+    return STARTS[budget if budget < N_RANKS - 2 else N_RANKS - 2][m]
 
 
 cdef inline uint16_t take_run(Search* S, int s, uint16_t span_mask) noexcept nogil:
