@@ -158,6 +158,23 @@ def test_simulate_runs_on_its_defaults(capsys: pytest.CaptureFixture[str]) -> No
         ("strong", "greedy", "greedy", "random"), start=1))
 
 
+def test_play_tie_break_round(capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --tie-break, a tie for the lowest total is settled by a 6-card round (seed 1:
+    both players score 0 in round 1, then the bot goes out first in the tie-break)."""
+    pytest.importorskip("fivecrowns.game")
+    feed(monkeypatch, "\n" * 500)
+    code, out, _ = run(capsys, "play", "--players", "2", "--rounds", "1", "--tie-break",
+                       "--seed", "1", "--ascii")
+    assert code == 0
+    assert "Tie-break round: 6 cards, 6s wild" in out
+    assert out.rstrip().endswith("Player 1 wins!")
+    feed(monkeypatch, "\n" * 500)
+    code, out, _ = run(capsys, "play", "--players", "2", "--rounds", "1", "--seed", "1",
+                       "--ascii")
+    assert code == 0 and "Tie-break" not in out and out.rstrip().endswith("share the win!")
+
+
 def test_simulate_bad_out_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     pytest.importorskip("fivecrowns.players")
     code, _, err = run(capsys, "simulate", "--games", "1", "--players", "2", "--rounds", "1",

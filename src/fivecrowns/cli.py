@@ -305,7 +305,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         names = list(DEFAULT_LINEUP)
     else:
         names = _parse_bots(args.bots, args.players)
-    rules = Rules(decks=args.decks)
+    rules = Rules(decks=args.decks, tie_break=args.tie_break)
     if args.players is not None and args.bots is not None and args.players != len(names):
         raise CommandError(f"--players {args.players} does not match the {len(names)} bots "
                            f"of --bots {args.bots!r}")
@@ -515,7 +515,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         from .game import Game
     except ImportError:
         raise CommandError(_ENGINE_MISSING) from None
-    rules = Rules(decks=args.decks)
+    rules = Rules(decks=args.decks, tie_break=args.tie_break)
     n = args.players
     if not 2 <= n <= rules.max_players:
         raise CommandError(f"a game takes 2 to {rules.max_players} players with {args.decks} "
@@ -634,6 +634,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes (1)")
     p.add_argument("--rounds", type=parse_rounds, help="rounds to play, e.g. 1-3,11 (all 11)")
     p.add_argument("--decks", type=_decks, default=2, help="2 (default) or 4")
+    p.add_argument("--tie-break", action="store_true",
+                   help="players tied for the lowest total play a 6-card round (6s wild); "
+                        "by default they share the victory")
     p.add_argument("--out", metavar="FILE", help="write every game record as a JSON line")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -645,6 +648,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, help="seed of the deal (default: a random one, shown)")
     p.add_argument("--rounds", type=parse_rounds, help="rounds to play, e.g. 1-3 (all 11)")
     p.add_argument("--decks", type=_decks, default=2, help="2 (default) or 4")
+    p.add_argument("--tie-break", action="store_true",
+                   help="players tied for the lowest total play a 6-card round (6s wild); "
+                        "by default they share the victory")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
     p = sub.add_parser("bench", help="print the benchmark table",
