@@ -419,10 +419,20 @@ def _human_turn(game: Any, seat: int, term: _Terminal) -> None:
     if obs.final_turn:
         term.say("Someone has gone out: this is your last turn.")
     top_text = term.card(top) if top is not None else "-"
+    suggested = "deck"
+    if top is not None:  # GreedyBot's rule: take the card if it lowers the best discard
+        with_top = best_discard(list(hand) + [top], wild, decks=obs.decks).deadwood
+        if with_top < sol.deadwood:
+            suggested = "discard"
+            term.say(f"Suggested: take {top_text} (your best discard then leaves deadwood "
+                     f"{with_top}).")
     while True:
-        answer = term.ask(f"Draw from the deck [d] or take {top_text} from the pile [p]? ")
+        answer = term.ask(f"Draw from the deck [d] or take {top_text} from the pile [p]? "
+                          f"(Enter = {'p' if suggested == 'discard' else 'd'}) ")
         choice = answer.lower()
-        if choice in ("", "d", "deck"):
+        if choice == "":
+            source = suggested
+        elif choice in ("d", "deck"):
             source = "deck"
         elif choice in ("p", "pile", "t", "take", "discard"):
             source = "discard"
