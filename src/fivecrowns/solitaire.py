@@ -777,7 +777,19 @@ class RandomSolitaire:
         return size, Card.from_index(int(cards[int(rng.integers(len(cards)))]))
 
 
-class GreedySolitaire:
+class _CachedSolver:
+    """A strategy's memo of solver answers, rebuilt when the number of decks changes and
+    dropped when the strategy is pickled (see the strategies' ``__setstate__``)."""
+
+    _cache: _Cache | None
+
+    def _cache_for(self, decks: int) -> _Cache:
+        if self._cache is None or self._cache.decks != decks:
+            self._cache = _Cache(decks)
+        return self._cache
+
+
+class GreedySolitaire(_CachedSolver):
     """Puts the card where the pile's best-discard deadwood drops most.
 
     In order: close a pile that needed this card; else lower some pile's deadwood the most;
@@ -804,9 +816,7 @@ class GreedySolitaire:
         top = observation.top
         assert top is not None
         decks = observation.rules.decks
-        if self._cache is None or self._cache.decks != decks:
-            self._cache = _Cache(decks)
-        cache = self._cache
+        cache = self._cache_for(decks)
         sizes = observation.open_piles
         rows = np.array([observation.pile_counts[n - 3] for n in sizes], dtype=np.uint8)
         before = [cache.deadwood(rows[i], n) for i, n in enumerate(sizes)]
@@ -844,7 +854,7 @@ def _best_discard_card(row: npt.NDArray[np.uint8], wild: int, decks: int, cache:
     return Card.from_index(max(choices, key=lambda t: (Card.from_index(t).value(wild), t)))
 
 
-class StrongSolitaire:
+class StrongSolitaire(_CachedSolver):
     """A look-ahead player that counts its outs in the cards it has not seen.
 
     Every open pile gets an estimate of the draws it still needs:
@@ -919,9 +929,7 @@ class StrongSolitaire:
         top = observation.top
         assert top is not None
         decks = observation.rules.decks
-        if self._cache is None or self._cache.decks != decks:
-            self._cache = _Cache(decks)
-        cache = self._cache
+        cache = self._cache_for(decks)
         unseen = observation.unseen
         total = int(unseen.sum())
         best: tuple[float, int, int] | None = None
