@@ -19,13 +19,12 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable, Iterator
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import fivecrowns.solver
-from fivecrowns import _solver_py
+from fivecrowns.bench import core
 from fivecrowns.bots import GreedyBot, RandomBot
 from fivecrowns.players import Player, play_game
 
@@ -33,17 +32,6 @@ PLAYERS = 4
 #: Games per timed batch: enough for a stable figure, few enough for the Python core.
 GAMES = {("compiled", "greedy"): 50, ("compiled", "random"): 5,
          ("python", "greedy"): 3, ("python", "random"): 1}
-
-
-def core(name: str) -> ModuleType | None:
-    """The solver core called ``name``, or None if it is not built."""
-    if name == "python":
-        return _solver_py
-    try:
-        from fivecrowns import _solver  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _solver  # type: ignore[no-any-return]
 
 
 @contextlib.contextmanager

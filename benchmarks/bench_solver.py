@@ -10,25 +10,14 @@ Run with::
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 
-from fivecrowns import _solver_py
-from fivecrowns.bench import adversarial_hands, random_hands
+from fivecrowns.bench import adversarial_hands, core, random_hands
 
-
-def _compiled() -> ModuleType | None:
-    try:
-        from fivecrowns import _solver
-    except ImportError:
-        return None
-    return _solver
-
-
-CORES = {"compiled": _compiled(), "python": _solver_py}
+CORES = {"compiled": core("compiled"), "python": core("python")}
 # The pure-Python twin is ~1000x slower: it gets a slice of each workload.
 SIZE = {"compiled": 20_000, "python": 200}
 

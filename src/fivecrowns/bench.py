@@ -22,7 +22,7 @@ import numpy.typing as npt
 from . import _solver_py, solver
 from .cards import N_TYPES
 
-__all__ = ["random_hands", "adversarial_hands", "report", "Row"]
+__all__ = ["random_hands", "adversarial_hands", "report", "core", "Row"]
 
 Row = tuple[str, str, str]
 
@@ -89,7 +89,8 @@ def _rate(n: int, seconds: float) -> str:
     return f"{n / seconds:,.0f} /s  ({per * 1e9:.0f} ns each)"
 
 
-def _core(name: str) -> ModuleType | None:
+def core(name: str) -> ModuleType | None:
+    """The solver core ``"compiled"`` or ``"python"``, or None if it is not built."""
     if name == "python":
         return _solver_py
     try:
@@ -119,7 +120,7 @@ def report(quick: bool = False) -> str:
     reps = 3 if quick else 5
     n_bulk = int(200_000 * scale)
     rows: list[Row] = []
-    compiled = _core("compiled")
+    compiled = core("compiled")
 
     h13 = random_hands(n_bulk, 13, seed=1)
     h7 = random_hands(n_bulk, 7, seed=2)
@@ -163,7 +164,7 @@ def report(quick: bool = False) -> str:
                  f"hand {where}"))
 
     py_n = int(2_000 * scale) or 1
-    py = _core("python")
+    py = core("python")
     assert py is not None
     w13 = np.full(py_n, 13, dtype=np.int8)
     tp = _best(lambda: py.deadwood_many(h13[:py_n], w13, 2, 1), 1)
