@@ -58,6 +58,7 @@ cdef enum:
     JOKER = 55
     MAX_LAYERS = 4     # party mode: 4 copies of a card
     MAX_RUNS = 24
+    N_SLICES = 5       # bits of a rank's natural count: at most 20, in party mode
     ALL_RANKS = 0x7FF
 
 cdef int MAX_CARDS = _MAX_HAND_SIZE
@@ -70,12 +71,18 @@ cdef uint8_t COUNT[1 << N_RANKS]
 # more than k copies free of runs. LANES spreads a position mask over every lane;
 # COPIES[c] has lanes 0..c-1 set, to add c copies of one position.
 cdef uint64_t LANES = 0x0001000100010001ULL
+cdef uint64_t BYTES = 0x0101010101010101ULL  # one in every byte
+cdef uint64_t TOPS = 0x8080808080808080ULL   # the top bit of every byte
 cdef uint64_t COPIES[5]
 cdef uint8_t SUIT_OF[56]
 cdef uint8_t POS_OF[56]
 # STARTS[b][m]: positions of m where a run could start with b spare wilds (b capped at 9,
 # past which every position with a natural above it qualifies); see ``startable``.
 cdef uint16_t STARTS[N_RANKS - 1][1 << N_RANKS]
+# NEED[m]: the fewest spare wilds with which some position of m can start a run (99: none).
+# Suits after the current one are untouched by the search, so this settles whether the
+# search must stop in them without looking up STARTS.
+cdef uint8_t NEED[1 << N_RANKS]
 
 
 cdef void _init_tables() noexcept:
@@ -98,6 +105,11 @@ cdef void _init_tables() noexcept:
     for n in range(N_RANKS - 1):
         for m in range(1 << N_RANKS):
             STARTS[n][m] = startable_slow(<uint16_t>m, n)
+    for m in range(1 << N_RANKS):
+        NEED[m] = 99
+        for n in range(N_RANKS - 2, -1, -1):
+            if STARTS[n][m]:
+                NEED[m] = n
 
 
 _init_tables()
@@ -105,12 +117,13 @@ _init_tables()
 
 cdef struct Search:
     uint64_t layers[5]         # per suit: 4 lanes of copies free of runs (see LANES)
-    int pool[N_RANKS]          # naturals per rank position not taken by runs
-    # The book knapsack's view of the pool, kept up to date as runs take cards:
-    int free_value             # value of the ranks holding 3+ naturals (booked for free)
-    uint16_t pairs             # positions holding exactly 2 naturals (1 wild books them)
-    uint16_t singles           # positions holding exactly 1 natural (2 wilds book it)
+    # The pool (naturals per rank position not taken by runs) as a bit-sliced counter:
+    # bit j of count[i] is bit i of cnt[j]. A run takes one card from each position of
+    # a mask, so it decrements all of them at once, without a branch.
+    uint16_t cnt[N_SLICES]
+    int pool_value             # value of the naturals in the pool
     uint16_t ends[5]           # per suit, positions where a run on the current path ends
+    uint8_t need[5]            # per suit, NEED of its naturals
     int total                  # value of all naturals
     int best                   # most natural value melded so far
     int n_wilds
@@ -130,68 +143,81 @@ cdef inline int card_value(int t, int wild) noexcept nogil:
     return t % N_RANKS + 3
 
 
-cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
-    cdef int i, k, c, t, w = wild - 3, rank_wilds = 0
+cdef inline uint64_t load8(const uint8_t* p) noexcept nogil:
     cdef uint64_t word
+    memcpy(&word, p, 8)
+    return word
+
+
+cdef inline unsigned int gather(uint64_t tops) noexcept nogil:
+    """The top bits of the 8 bytes of ``tops`` (nothing else set) as an 8-bit mask."""
+    return <unsigned int>(((tops >> 7) * 0x0102040810204080ULL) >> 56)
+
+
+cdef inline unsigned int at_least(uint64_t lo, uint64_t hi, int k) noexcept nogil:
+    """Positions 0..10 whose count is at least ``k`` >= 1, from the bytes of positions
+    0..7 (``lo``) and 3..10 (``hi``); counts are validated small, so no byte carries."""
+    cdef uint64_t bias = (128 - k) * BYTES
+    return gather((lo + bias) & TOPS) | gather((hi + bias) & TOPS) << 3
+
+
+cdef inline unsigned int bit_slice(uint64_t lo, uint64_t hi, int j) noexcept nogil:
+    """Positions 0..10 whose count has bit ``j`` set."""
+    return gather((lo >> j & BYTES) << 7) | gather((hi >> j & BYTES) << 7) << 3
+
+
+cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
+    """Masks and counters of a validated row, eight counts at a time and branch-free:
+    a data-dependent branch per card cost more than all of this."""
+    cdef int s, j, w = wild - 3, rank_wilds = 0
+    cdef uint64_t lo, hi, sum_lo = 0, sum_hi = 0, over = 0
+    cdef uint64_t bias3 = (128 - 3) * BYTES
+    cdef unsigned int naturals = ALL_RANKS & ~(1 << w), m1, m2
     memset(S, 0, sizeof(Search))
-    # A hand fills few of the 55 suited slots: visit only the non-zero bytes.
-    for k in range(7):
-        memcpy(&word, row + 8 * k, 8)
-        if k == 6:
-            word &= 0x00FFFFFFFFFFFFFFULL  # byte 55 is the joker
-        while word:
-            t = 8 * k + (fc_ctz64(word) >> 3)
-            word &= ~(<uint64_t>0xFF << (8 * (t - 8 * k)))
-            c = row[t]
-            i = POS_OF[t]
-            if i == w:
-                rank_wilds += c
-                continue
-            S.pool[i] += c
-            S.total += c * (i + 3)
-            S.layers[SUIT_OF[t]] |= COPIES[c if c < MAX_LAYERS else MAX_LAYERS] << i
+    for s in range(5):
+        lo = load8(row + N_RANKS * s)       # positions 0..7
+        hi = load8(row + N_RANKS * s + 3)   # positions 3..10 (stays inside the row)
+        sum_lo += lo
+        sum_hi += hi
+        rank_wilds += row[N_RANKS * s + w]
+        m1 = at_least(lo, hi, 1) & naturals
+        m2 = at_least(lo, hi, 2) & naturals
+        S.layers[s] = m1 | <uint64_t>m2 << 16
+        S.need[s] = NEED[m1]
+        over |= (lo + bias3) | (hi + bias3)
+    if over & TOPS:
+        # Party mode may hold 3 or 4 copies of a card: fill the upper lanes.
+        for s in range(5):
+            lo = load8(row + N_RANKS * s)
+            hi = load8(row + N_RANKS * s + 3)
+            S.layers[s] |= (<uint64_t>(at_least(lo, hi, 3) & naturals) << 32
+                            | <uint64_t>(at_least(lo, hi, 4) & naturals) << 48)
+    for j in range(N_SLICES):
+        S.cnt[j] = <uint16_t>(bit_slice(sum_lo, sum_hi, j) & naturals)
+        S.total += VALUE[S.cnt[j]] << j
+    S.pool_value = S.total
     S.n_wilds = rank_wilds + row[JOKER]
     S.wild_value = 20 * rank_wilds + 50 * row[JOKER]
-    for i in range(N_RANKS):
-        c = S.pool[i]
-        if c >= 3:
-            S.free_value += c * (i + 3)
-        elif c == 2:
-            S.pairs |= <uint16_t>(1 << i)
-        elif c == 1:
-            S.singles |= <uint16_t>(1 << i)
 
 
-cdef inline void pool_take(Search* S, int i) noexcept nogil:
-    cdef int k = S.pool[i]
-    cdef uint16_t bit = <uint16_t>(1 << i)
-    S.pool[i] = k - 1
-    if k >= 4:
-        S.free_value -= i + 3
-    elif k == 3:
-        S.free_value -= 3 * (i + 3)
-        S.pairs |= bit
-    elif k == 2:
-        S.pairs &= ~bit
-        S.singles |= bit
-    else:
-        S.singles &= ~bit
+cdef inline void pool_take(Search* S, uint16_t taken) noexcept nogil:
+    """Take one natural from the pool at each position of ``taken`` (all present)."""
+    cdef uint16_t borrow = taken, old
+    cdef int j
+    for j in range(N_SLICES):
+        old = S.cnt[j]
+        S.cnt[j] = old ^ borrow
+        borrow &= ~old
+    S.pool_value -= VALUE[taken]
 
 
-cdef inline void pool_give(Search* S, int i) noexcept nogil:
-    cdef int k = S.pool[i]
-    cdef uint16_t bit = <uint16_t>(1 << i)
-    S.pool[i] = k + 1
-    if k >= 3:
-        S.free_value += i + 3
-    elif k == 2:
-        S.free_value += 3 * (i + 3)
-        S.pairs &= ~bit
-    elif k == 1:
-        S.singles &= ~bit
-        S.pairs |= bit
-    else:
-        S.singles |= bit
+cdef inline uint16_t pool_high(const Search* S) noexcept nogil:
+    """Positions holding 4 or more naturals."""
+    cdef uint16_t m = 0
+    cdef int j
+    for j in range(2, N_SLICES):
+        m |= S.cnt[j]
+    return m
 
 
 cdef int books(const Search* S, int budget) noexcept nogil:
@@ -201,13 +227,20 @@ cdef int books(const Search* S, int budget) noexcept nogil:
     each) that the rest of the budget buys, for the best j. Both kinds are taken from
     the highest rank down, which is optimal within a kind.
     """
-    cdef int i, j, n_pairs = 0, best, value, take
+    cdef int i, j, n_pairs = 0, best, value, take, free
     cdef int pair_sum[N_RANKS + 1]
-    cdef uint16_t m
-    if budget <= 0 or not (S.pairs | S.singles):
-        return S.free_value
+    cdef uint16_t m, high = pool_high(S)
+    cdef uint16_t singles = S.cnt[0] & ~(S.cnt[1] | high)
+    cdef uint16_t pairs = S.cnt[1] & ~(S.cnt[0] | high)
+    free = S.pool_value - VALUE[singles] - 2 * VALUE[pairs]
+    if budget <= 0 or not (pairs | singles):
+        return free
+    if 2 * COUNT[singles] + COUNT[pairs] <= budget:
+        return S.pool_value
+    if budget == 1:
+        return free + (2 * (fc_high(pairs) + 3) if pairs else 0)
     pair_sum[0] = 0
-    m = S.pairs
+    m = pairs
     while m and n_pairs < budget:
         i = fc_high(m)
         m &= <uint16_t>~(1 << i)
@@ -215,7 +248,7 @@ cdef int books(const Search* S, int budget) noexcept nogil:
         n_pairs += 1
     best = pair_sum[n_pairs]
     value = 0
-    m = S.singles
+    m = singles
     j = 1
     while m and 2 * j <= budget:
         i = fc_high(m)
@@ -227,7 +260,7 @@ cdef int books(const Search* S, int budget) noexcept nogil:
         if value + pair_sum[take] > best:
             best = value + pair_sum[take]
         j += 1
-    return S.free_value + best
+    return free + best
 
 
 cdef uint16_t startable_slow(uint16_t m, int budget) noexcept nogil:
@@ -253,11 +286,9 @@ cdef inline uint16_t take_run(Search* S, int s, uint16_t span_mask) noexcept nog
     """Give a run of suit ``s`` over ``span_mask`` one free copy of each natural there;
     return the positions it took."""
     cdef uint64_t spread = span_mask * LANES, L = S.layers[s]
-    cdef uint16_t taken = <uint16_t>L & span_mask, t = taken
+    cdef uint16_t taken = <uint16_t>L & span_mask
     S.layers[s] = (L & ~spread) | ((L >> 16) & spread)  # every lane drops one copy
-    while t:
-        pool_take(S, fc_ctz(t))
-        t &= t - 1
+    pool_take(S, taken)
     return taken
 
 
@@ -273,10 +304,11 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
     explored recursively, longest first), then leave the copies there out of runs and
     move on.
     """
-    cdef uint16_t cand, m, span_mask, taken, t, ends
+    cdef uint16_t cand, m, span_mask, taken, ends, ended, avail, holes
+    cdef uint16_t kept_cnt[N_SLICES]
     cdef uint64_t kept
     cdef uint64_t entry[5]
-    cdef int b, gaps, last, need, span, value
+    cdef int b, k, need, span, value
     memcpy(entry, S.layers, sizeof(entry))  # leaving copies out changes layers: undo on exit
     while S.best < S.total:
         # Find the next position that can start a run; copies passed over stay out of runs.
@@ -290,10 +322,12 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
                     x = b
                 break
             s += 1
+            while s < 5 and S.need[s] > budget:
+                s += 1
             x = 0
             max_end = N_RANKS - 1
         if s == 5:
-            value = saved + (books(S, budget) if budget > 0 else S.free_value)
+            value = saved + books(S, budget)
             if value > S.best:
                 S.best = value
                 if S.record:
@@ -305,20 +339,20 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
         # Either a(nother) run starts at x, ending at a natural b (longest first) ...
         # A run starting right where another ends is never needed: the merged run holds
         # the same naturals with no more wilds, and it is tried when the first one starts.
-        last = x
-        gaps = 0
         if x > 0 and S.ends[s] >> (x - 1) & 1:
-            max_end = x
-        for b in range(x + 1, max_end + 1):
-            if m >> b & 1:
-                last = b
-            else:
-                gaps += 1
-                if gaps > budget:
-                    break
-        for b in range(last, x, -1):
-            if not (m >> b & 1):
-                continue
+            ends = 0
+        else:
+            # Ends reachable from x: naturals below the (budget + 1)-th hole above x.
+            avail = span_of(x + 1, max_end)
+            holes = avail & ~m
+            k = budget
+            while k > 0 and holes:
+                holes &= holes - 1
+                k -= 1
+            ends = m & avail & ((holes & -holes) - 1 if holes else avail)
+        while ends:
+            b = fc_high(ends)
+            ends &= ~(1 << b)
             span_mask = span_of(x, b)
             taken = m & span_mask
             span = b - x + 1
@@ -326,21 +360,20 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
             if need > budget:
                 continue
             kept = S.layers[s]
+            memcpy(kept_cnt, S.cnt, sizeof(kept_cnt))
             take_run(S, s, span_mask)
             if S.n_runs < MAX_RUNS:
                 S.runs[S.n_runs][0] = <int8_t>s
                 S.runs[S.n_runs][1] = <int8_t>x
                 S.runs[S.n_runs][2] = <int8_t>b
             S.n_runs += 1
-            ends = S.ends[s]
+            ended = S.ends[s]
             S.ends[s] |= <uint16_t>(1 << b)
             search(S, s, x, budget - need, b, saved + VALUE[taken])
-            S.ends[s] = ends
+            S.ends[s] = ended
             S.n_runs -= 1
-            t = taken
-            while t:
-                pool_give(S, fc_ctz(t))
-                t &= t - 1
+            memcpy(S.cnt, kept_cnt, sizeof(kept_cnt))
+            S.pool_value += VALUE[taken]
             S.layers[s] = kept
             if S.best == S.total:
                 break
@@ -361,7 +394,7 @@ cdef inline int finish(Search* S) noexcept nogil:
 cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
     cdef Search S
     setup(&S, row, wild)
-    if S.total > 0 and 2 * COUNT[S.singles] + COUNT[S.pairs] <= S.n_wilds:
+    if S.total > 0 and books(&S, S.n_wilds) == S.total:
         return 0  # enough wilds to book every natural
     S.record = False
     search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
@@ -539,7 +572,8 @@ def plan_row(row, wild, decks):
         taken = take_run(&S, S.best_runs[k][0], span_of(lo, hi))
         budget -= (hi - lo + 1 if hi - lo + 1 > 3 else 3) - COUNT[taken]
         runs.append((int(S.best_runs[k][0]), lo + 3, hi + 3))
-    books = book_savings([S.pool[k] for k in range(N_RANKS)], budget)[1]
+    pool = [sum((S.cnt[j] >> k & 1) << j for j in range(N_SLICES)) for k in range(N_RANKS)]
+    books = book_savings(pool, budget)[1]
     return dead, runs, sorted(i + 3 for i in books)
 
 
