@@ -58,6 +58,7 @@ cdef enum:
     JOKER = 55
     MAX_LAYERS = 4     # party mode: 4 copies of a card
     MAX_RUNS = 24
+    MAX_TOP = 4
     N_SLICES = 5       # bits of a rank's natural count: at most 20, in party mode
     ALL_RANKS = 0x7FF
 
@@ -83,6 +84,8 @@ cdef uint16_t STARTS[N_RANKS - 1][1 << N_RANKS]
 # Suits after the current one are untouched by the search, so this settles whether the
 # search must stop in them without looking up STARTS.
 cdef uint8_t NEED[1 << N_RANKS]
+# TOP[k][m]: value of the k highest positions of m (all of them if fewer), for the books.
+cdef uint8_t TOP[MAX_TOP + 1][1 << N_RANKS]
 
 
 cdef void _init_tables() noexcept:
@@ -106,6 +109,17 @@ cdef void _init_tables() noexcept:
         for m in range(1 << N_RANKS):
             STARTS[n][m] = startable_slow(<uint16_t>m, n)
     for m in range(1 << N_RANKS):
+        v = 0
+        n = 0
+        for i in range(N_RANKS - 1, -1, -1):
+            if n <= MAX_TOP:
+                TOP[n][m] = v
+            if m >> i & 1:
+                v += i + 3
+                n += 1
+        while n <= MAX_TOP:
+            TOP[n][m] = v
+            n += 1
         NEED[m] = 99
         for n in range(N_RANKS - 2, -1, -1):
             if STARTS[n][m]:
@@ -123,7 +137,9 @@ cdef struct Search:
     uint16_t cnt[N_SLICES]
     int pool_value             # value of the naturals in the pool
     uint16_t ends[5]           # per suit, positions where a run on the current path ends
-    uint8_t need[5]            # per suit, NEED of its naturals
+    # Byte s (s < 5) is the NEED of suit s's naturals, byte 5 is 0 (a sentinel suit that
+    # every budget reaches), bytes 6 and 7 never reached: suits_within() compares all at once.
+    uint64_t needs
     int total                  # value of all naturals
     int best                   # most natural value melded so far
     int n_wilds
@@ -173,7 +189,15 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     cdef uint64_t lo, hi, sum_lo = 0, sum_hi = 0, over = 0
     cdef uint64_t bias3 = (128 - 3) * BYTES
     cdef unsigned int naturals = ALL_RANKS & ~(1 << w), m1, m2
-    memset(S, 0, sizeof(Search))
+    # Only the fields a search reads before writing; the run lists are filled as it goes.
+    memset(S.layers, 0, sizeof(S.layers))
+    memset(S.ends, 0, sizeof(S.ends))
+    S.needs = 0
+    S.total = 0
+    S.best = 0
+    S.n_runs = 0
+    S.best_n_runs = 0
+    S.record = False
     for s in range(5):
         lo = load8(row + N_RANKS * s)       # positions 0..7
         hi = load8(row + N_RANKS * s + 3)   # positions 3..10 (stays inside the row)
@@ -183,7 +207,7 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
         m1 = at_least(lo, hi, 1) & naturals
         m2 = at_least(lo, hi, 2) & naturals
         S.layers[s] = m1 | <uint64_t>m2 << 16
-        S.need[s] = NEED[m1]
+        S.needs |= <uint64_t>NEED[m1] << (8 * s)
         over |= (lo + bias3) | (hi + bias3)
     if over & TOPS:
         # Party mode may hold 3 or 4 copies of a card: fill the upper lanes.
@@ -192,6 +216,7 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
             hi = load8(row + N_RANKS * s + 3)
             S.layers[s] |= (<uint64_t>(at_least(lo, hi, 3) & naturals) << 32
                             | <uint64_t>(at_least(lo, hi, 4) & naturals) << 48)
+    S.needs |= 0x7F7F000000000000ULL
     for j in range(N_SLICES):
         S.cnt[j] = <uint16_t>(bit_slice(sum_lo, sum_hi, j) & naturals)
         S.total += VALUE[S.cnt[j]] << j
@@ -227,40 +252,38 @@ cdef int books(const Search* S, int budget) noexcept nogil:
     each) that the rest of the budget buys, for the best j. Both kinds are taken from
     the highest rank down, which is optimal within a kind.
     """
-    cdef int i, j, n_pairs = 0, best, value, take, free
-    cdef int pair_sum[N_RANKS + 1]
-    cdef uint16_t m, high = pool_high(S)
+    cdef int j, best, value, take
+    cdef uint16_t high = pool_high(S)
     cdef uint16_t singles = S.cnt[0] & ~(S.cnt[1] | high)
     cdef uint16_t pairs = S.cnt[1] & ~(S.cnt[0] | high)
-    free = S.pool_value - VALUE[singles] - 2 * VALUE[pairs]
-    if budget <= 0 or not (pairs | singles):
-        return free
+    cdef int free = S.pool_value - VALUE[singles] - 2 * VALUE[pairs]
+    if budget <= 1:  # the common cases, without a branch on the pool
+        return free + 2 * TOP[budget][pairs]
     if 2 * COUNT[singles] + COUNT[pairs] <= budget:
         return S.pool_value
-    if budget == 1:
-        return free + (2 * (fc_high(pairs) + 3) if pairs else 0)
-    pair_sum[0] = 0
-    m = pairs
-    while m and n_pairs < budget:
-        i = fc_high(m)
-        m &= <uint16_t>~(1 << i)
-        pair_sum[n_pairs + 1] = pair_sum[n_pairs] + 2 * (i + 3)
-        n_pairs += 1
-    best = pair_sum[n_pairs]
+    best = 0
+    for j in range(budget // 2 + 1):
+        if j > COUNT[singles]:
+            break
+        take = budget - 2 * j
+        value = top_value(singles, j) + 2 * top_value(pairs, take)
+        if value > best:
+            best = value
+    return free + best
+
+
+cdef inline int top_value(uint16_t m, int k) noexcept nogil:
+    """Value of the ``k`` highest positions of ``m`` (all of them if fewer)."""
+    cdef int i, value
+    if k <= MAX_TOP:
+        return TOP[k][m]
     value = 0
-    m = singles
-    j = 1
-    while m and 2 * j <= budget:
+    while m and k > 0:
         i = fc_high(m)
         m &= <uint16_t>~(1 << i)
         value += i + 3
-        take = budget - 2 * j
-        if take > n_pairs:
-            take = n_pairs
-        if value + pair_sum[take] > best:
-            best = value + pair_sum[take]
-        j += 1
-    return free + best
+        k -= 1
+    return value
 
 
 cdef uint16_t startable_slow(uint16_t m, int budget) noexcept nogil:
@@ -275,6 +298,11 @@ cdef uint16_t startable_slow(uint16_t m, int budget) noexcept nogil:
     for k in range(1, budget + 2):
         near |= m >> k
     return m & near
+
+
+cdef inline unsigned int suits_within(const Search* S, int budget) noexcept nogil:
+    """Suits (bit 5: the end sentinel) where ``budget`` wilds can start some run."""
+    return gather(((budget + 128) * BYTES - S.needs) & TOPS)
 
 
 cdef inline uint16_t startable(uint16_t m, int budget) noexcept nogil:
@@ -314,16 +342,14 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
         # Find the next position that can start a run; copies passed over stay out of runs.
         while s < 5:
             m = <uint16_t>S.layers[s] >> x << x
-            cand = startable(m, budget) if COUNT[m] >= 2 else 0
+            cand = startable(m, budget)
             if cand:
                 b = fc_ctz(cand)
                 if b != x:  # only further runs from the same start are bound by max_end
                     max_end = N_RANKS - 1
                     x = b
                 break
-            s += 1
-            while s < 5 and S.need[s] > budget:
-                s += 1
+            s = fc_ctz(suits_within(S, budget) >> (s + 1) << (s + 1))
             x = 0
             max_end = N_RANKS - 1
         if s == 5:
@@ -345,11 +371,16 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
             # Ends reachable from x: naturals below the (budget + 1)-th hole above x.
             avail = span_of(x + 1, max_end)
             holes = avail & ~m
-            k = budget
+            # Drop the lowest ``budget`` holes (without a branch for up to 4 wilds).
+            holes &= holes - (budget > 0)
+            holes &= holes - (budget > 1)
+            holes &= holes - (budget > 2)
+            holes &= holes - (budget > 3)
+            k = budget - 4
             while k > 0 and holes:
                 holes &= holes - 1
                 k -= 1
-            ends = m & avail & ((holes & -holes) - 1 if holes else avail)
+            ends = m & avail & ((holes & -holes) - 1)  # no hole left: all of avail
         while ends:
             b = fc_high(ends)
             ends &= ~(1 << b)
