@@ -62,6 +62,8 @@ def check_against_reference(cards: list[Card], wild: int, decks: int = 2) -> Non
     best, winners = reference_best_discard(cards, wild)
     discard = fc.best_discard(cards, wild, decks=decks)
     assert discard.deadwood == best, where
+    # Bulk best discard runs one search for all discards, not one per discard.
+    assert fc.best_discard_many([cards], wild, decks=decks).tolist() == [best], where
     assert discard.card in winners, f"{where}: discarding {discard.card} is not optimal"
     # Documented tie rule: ties go to the highest-value card.
     assert card_value(discard.card, wild) == max(card_value(c, wild) for c in winners), where
@@ -260,6 +262,8 @@ def test_large_hands_compiled_matches_python(compiled: ModuleType, kind: str,
     best, _ = _solver_py.best_discard_row(row, wild, decks)
     discard = _through(compiled, fc.best_discard, row, wild, decks=decks)
     assert discard.deadwood == best, where
+    assert compiled.best_discard_many(row[None, :], np.array([wild], np.int8), decks,
+                                      1).tolist() == [best], where
     rest = minus(cards, discard.card)
     assert _solver_py.deadwood_row(fc.to_counts(rest), wild, decks) == best, where
     check_solution(rest, wild, discard.solution)
@@ -282,6 +286,7 @@ def test_large_hands_are_consistent(impl: str, kind: str, data: st.DataObject) -
         assert whole <= dead + card_value(card, wild), f"{where}: without {card}"
     discard = fc.best_discard(cards, wild, decks=decks)
     assert discard.deadwood == min(by_discard.values()), where
+    assert fc.best_discard_many([cards], wild, decks=decks).tolist() == [discard.deadwood], where
     assert by_discard[discard.card] == discard.deadwood, where
     check_solution(minus(cards, discard.card), wild, discard.solution)
 

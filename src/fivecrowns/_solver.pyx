@@ -145,6 +145,7 @@ cdef struct Search:
     int n_wilds
     int wild_value
     bint record                # keep the runs of the best solution?
+    bint discard               # score leaves for a best discard (``discard_leaf``)?
     int n_runs
     int8_t runs[MAX_RUNS][3]   # (suit, lo, hi) of the runs on the current path
     int best_n_runs
@@ -198,6 +199,7 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     S.n_runs = 0
     S.best_n_runs = 0
     S.record = False
+    S.discard = False
     for s in range(5):
         lo = load8(row + N_RANKS * s)       # positions 0..7
         hi = load8(row + N_RANKS * s + 3)   # positions 3..10 (stays inside the row)
@@ -225,42 +227,44 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     S.wild_value = 20 * rank_wilds + 50 * row[JOKER]
 
 
-cdef inline void pool_take(Search* S, uint16_t taken) noexcept nogil:
-    """Take one natural from the pool at each position of ``taken`` (all present)."""
+cdef inline void slices_take(uint16_t* cnt, uint16_t taken) noexcept nogil:
+    """Decrement the bit-sliced counts at each position of ``taken`` (all non-zero)."""
     cdef uint16_t borrow = taken, old
     cdef int j
     for j in range(N_SLICES):
-        old = S.cnt[j]
-        S.cnt[j] = old ^ borrow
+        old = cnt[j]
+        cnt[j] = old ^ borrow
         borrow &= ~old
+
+
+cdef inline void pool_take(Search* S, uint16_t taken) noexcept nogil:
+    """Take one natural from the pool at each position of ``taken`` (all present)."""
+    slices_take(S.cnt, taken)
     S.pool_value -= VALUE[taken]
 
 
-cdef inline uint16_t pool_high(const Search* S) noexcept nogil:
-    """Positions holding 4 or more naturals."""
-    cdef uint16_t m = 0
-    cdef int j
-    for j in range(2, N_SLICES):
-        m |= S.cnt[j]
-    return m
+cdef inline int books(const Search* S, int budget) noexcept nogil:
+    """Most value the books can meld from the pool with at most ``budget`` wilds."""
+    return books_of(S.cnt, S.pool_value, budget)
 
 
-cdef int books(const Search* S, int budget) noexcept nogil:
-    """Most value the books can meld from the pool with at most ``budget`` wilds.
+cdef int books_of(const uint16_t* cnt, int pool_value, int budget) noexcept nogil:
+    """Most value the books can meld from a pool (bit slices ``cnt``, total value
+    ``pool_value``) with at most ``budget`` wilds.
 
     Ranks of 3+ are free; then j singles (2 wilds each) and the best pairs (1 wild
     each) that the rest of the budget buys, for the best j. Both kinds are taken from
     the highest rank down, which is optimal within a kind.
     """
     cdef int j, best, value, take
-    cdef uint16_t high = pool_high(S)
-    cdef uint16_t singles = S.cnt[0] & ~(S.cnt[1] | high)
-    cdef uint16_t pairs = S.cnt[1] & ~(S.cnt[0] | high)
-    cdef int free = S.pool_value - VALUE[singles] - 2 * VALUE[pairs]
+    cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
+    cdef uint16_t singles = cnt[0] & ~(cnt[1] | high)
+    cdef uint16_t pairs = cnt[1] & ~(cnt[0] | high)
+    cdef int free = pool_value - VALUE[singles] - 2 * VALUE[pairs]
     if budget <= 1:  # the common cases, without a branch on the pool
         return free + 2 * TOP[budget][pairs]
     if 2 * COUNT[singles] + COUNT[pairs] <= budget:
-        return S.pool_value
+        return pool_value
     best = 0
     for j in range(budget // 2 + 1):
         if j > COUNT[singles]:
@@ -270,6 +274,33 @@ cdef int books(const Search* S, int budget) noexcept nogil:
         if value > best:
             best = value
     return free + best
+
+
+cdef int discard_leaf(const Search* S, int saved, int budget) noexcept nogil:
+    """Best of keeping these runs and discarding one card (see ``best_discard_search``):
+    the most value melded plus the value of a natural discarded from the pool, or the
+    most value melded with one spare wild discarded; only options that meld something
+    count (-1: none)."""
+    cdef int best = -1, value, whole, i
+    cdef uint16_t present = S.cnt[0] | S.cnt[1] | S.cnt[2] | S.cnt[3] | S.cnt[4]
+    cdef uint16_t cnt[N_SLICES]
+    if budget >= 1:
+        value = saved + books(S, budget - 1)
+        if value > 0:
+            best = value
+    whole = saved + books(S, budget)
+    while present:
+        i = fc_high(present)
+        present &= <uint16_t>~(1 << i)
+        # Books only lose value when the pool loses a card: nothing lower can beat best.
+        if whole + i + 3 <= best:
+            break
+        memcpy(cnt, S.cnt, sizeof(cnt))
+        slices_take(cnt, <uint16_t>(1 << i))
+        value = saved + books_of(cnt, S.pool_value - (i + 3), budget)
+        if value > 0 and value + i + 3 > best:
+            best = value + i + 3
+    return best
 
 
 cdef inline int top_value(uint16_t m, int k) noexcept nogil:
@@ -335,9 +366,7 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
     cdef uint16_t cand, m, span_mask, taken, ends, ended, avail, holes
     cdef uint16_t kept_cnt[N_SLICES]
     cdef uint64_t kept
-    cdef uint64_t entry[5]
     cdef int b, k, need, span, value
-    memcpy(entry, S.layers, sizeof(entry))  # leaving copies out changes layers: undo on exit
     while S.best < S.total:
         # Find the next position that can start a run; copies passed over stay out of runs.
         while s < 5:
@@ -353,7 +382,7 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
             x = 0
             max_end = N_RANKS - 1
         if s == 5:
-            value = saved + books(S, budget)
+            value = discard_leaf(S, saved, budget) if S.discard else saved + books(S, budget)
             if value > S.best:
                 S.best = value
                 if S.record:
@@ -408,11 +437,10 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
             S.layers[s] = kept
             if S.best == S.total:
                 break
-        # ... or the copies still at x stay out of runs.
-        S.layers[s] &= ~((<uint64_t>1 << x) * LANES)
+        # ... or the copies still at x stay out of runs: nothing below x is read again,
+        # since later runs of the suit start above x.
         x += 1
         max_end = N_RANKS - 1
-    memcpy(S.layers, entry, sizeof(entry))
 
 
 cdef inline int finish(Search* S) noexcept nogil:
@@ -430,6 +458,41 @@ cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
     S.record = False
     search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
     return finish(&S)
+
+
+cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept nogil:
+    """Least deadwood after one discard from a non-empty ``row``, if below ``bound``;
+    otherwise ``bound``. One search, not one per discard:
+
+    * discarding a wild is the search with one wild fewer: each leaf with a spare wild;
+    * discarding a natural d: the runs of the best partition of row - d are a canonical
+      run set of row with d left in the pool, except where a run holds a wild in d's
+      place, and then discarding that wild instead is as good. So each leaf may also
+      discard any natural of its pool, the books then solved without it.
+
+    Options that meld nothing are scored apart (``whole - v(d)`` plus the wilds, as in
+    ``finish``); they only bound the answer from above, and are exact when nothing melds.
+    """
+    cdef Search S
+    cdef int result = bound, floor, k, high = -1, jokers = row[JOKER]
+    setup(&S, row, wild)
+    S.discard = True
+    floor = S.total - bound if S.total > bound else 0
+    S.best = floor
+    search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
+    if S.best > floor:
+        result = S.total - S.best
+    # Options that meld nothing: discard the highest natural, or the dearest wild.
+    for k in range(N_SLICES):
+        if S.cnt[k]:
+            high = fc_high(S.cnt[k]) if fc_high(S.cnt[k]) > high else high
+    if high >= 0:
+        k = S.total - (high + 3) + (0 if S.n_wilds >= 3 else S.wild_value)
+        result = k if k < result else result
+    if S.n_wilds > 0:
+        k = S.total + (0 if S.n_wilds >= 4 else S.wild_value - (50 if jokers else 20))
+        result = k if k < result else result
+    return result
 
 
 cdef int solve_best_discard(uint8_t* row, int wild, int* card) noexcept nogil:
@@ -624,13 +687,13 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
 
     With t drawn, keeping t as deadwood after the hand's own best discard, or discarding
     t, are always open: ``min(D(h), BD(h) + v(t))`` bounds the entry from above, and is
-    exact when t can join no meld. Only discards that could beat it are solved.
+    exact when t can join no meld; a search only looks for what beats it.
     """
-    cdef int t, card, w = wild - 3, wild_entry = -2, whole, bd, bound, n = 0
+    cdef int t, w = wild - 3, wild_entry = -2, whole, bd, bound, n = 0
     for t in range(56):
         n += row[t]
     whole = solve_deadwood(row, wild)
-    bd = solve_best_discard(row, wild, &card) if n > 0 else 0
+    bd = best_discard_search(row, wild, 1 << 30) if n > 0 else 0
     for t in range(56):
         if row[t] >= (3 * decks if t == JOKER else decks):
             out[t] = -1
@@ -643,7 +706,7 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
             bound = bd + card_value(t, wild)
         if t == JOKER or t % N_RANKS == w or may_meld(row, wild, t):
             row[t] += 1
-            out[t] = discard_below(row, wild, bound, &card)
+            out[t] = best_discard_search(row, wild, bound)
             row[t] -= 1
         else:
             out[t] = bound
@@ -698,12 +761,9 @@ def _deadwood_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32
 def _best_discard_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds,
                         int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop):
     cdef Py_ssize_t i
-    cdef int card
-    cdef uint8_t buf[56]
     with nogil:
         for i in range(start, stop):
-            memcpy(buf, &counts[i, 0], 56)
-            out[i] = solve_best_discard(buf, wilds[i], &card)
+            out[i] = best_discard_search(&counts[i, 0], wilds[i], 1 << 30)
 
 
 def deadwood_many(counts, wilds, decks, threads):
