@@ -280,15 +280,15 @@ cdef int discard_leaf(const Search* S, int saved, int budget) noexcept nogil:
     """Best of keeping these runs and discarding one card (see ``best_discard_search``):
     the most value melded plus the value of a natural discarded from the pool, or the
     most value melded with one spare wild discarded; only options that meld something
-    count (-1: none)."""
-    cdef int best = -1, value, whole, i
+    count. Returns ``S.best`` unless some option beats it."""
+    cdef int best = S.best, value, whole, i
     cdef uint16_t present = S.cnt[0] | S.cnt[1] | S.cnt[2] | S.cnt[3] | S.cnt[4]
     cdef uint16_t cnt[N_SLICES]
+    whole = saved + books(S, budget)
     if budget >= 1:
         value = saved + books(S, budget - 1)
-        if value > 0:
+        if value > best:  # best >= 0: options that meld nothing never count
             best = value
-    whole = saved + books(S, budget)
     while present:
         i = fc_high(present)
         present &= <uint16_t>~(1 << i)
@@ -689,9 +689,21 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
     t, are always open: ``min(D(h), BD(h) + v(t))`` bounds the entry from above, and is
     exact when t can join no meld; a search only looks for what beats it.
     """
-    cdef int t, w = wild - 3, wild_entry = -2, whole, bd, bound, n = 0
+    cdef int t, w = wild - 3, wild_entry = -2, whole, bd, bound, n = 0, n_wilds = row[JOKER]
+    cdef int r, reach
+    cdef int lone_entry[N_RANKS]   # the entry shared by natural draws that join no run
+    cdef uint16_t suit_mask[5]
+    cdef bint lone
     for t in range(56):
         n += row[t]
+    for r in range(5):
+        n_wilds += row[r * N_RANKS + w]
+        suit_mask[r] = 0
+    for t in range(55):
+        if row[t] and t % N_RANKS != w:
+            suit_mask[t // N_RANKS] |= <uint16_t>(1 << (t % N_RANKS))
+    for r in range(N_RANKS):
+        lone_entry[r] = -2
     whole = solve_deadwood(row, wild)
     bd = best_discard_search(row, wild, 1 << 30) if n > 0 else 0
     for t in range(56):
@@ -701,6 +713,18 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
         if t != JOKER and t % N_RANKS == w and wild_entry != -2:
             out[t] = wild_entry  # every wild-rank card adds the same wild
             continue
+        # A natural with no natural of its suit within n_wilds + 1 places can join no run:
+        # it only adds to its rank's pool, the same in every such suit.
+        lone = False
+        if t != JOKER and t % N_RANKS != w:
+            r = t % N_RANKS
+            reach = n_wilds + 1
+            lone = (suit_mask[t // N_RANKS] & <uint16_t>~(1 << r)
+                    & span_of(r - reach if r > reach else 0,
+                              r + reach if r + reach < N_RANKS else N_RANKS - 1)) == 0
+            if lone and lone_entry[r] != -2:
+                out[t] = lone_entry[r]
+                continue
         bound = whole
         if n > 0 and bd + card_value(t, wild) < bound:
             bound = bd + card_value(t, wild)
@@ -712,6 +736,8 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
             out[t] = bound
         if t != JOKER and t % N_RANKS == w:
             wild_entry = out[t]
+        elif lone:
+            lone_entry[t % N_RANKS] = out[t]
 
 
 def draw_table_row(row, wild, decks):
