@@ -242,6 +242,8 @@ def best_discard(counts: Sequence[int], wild: int) -> tuple[int, int]:
 
     Removing a card of value v lowers the deadwood by at most v, so once a discard
     reaching ``deadwood(hand) - v`` is known, no card worth v or less can beat it.
+    (The compiled core's ``best_discard_many`` and ``draw_table`` get the same values
+    from a single search instead; see ``best_discard_search`` in ``_solver.pyx``.)
     """
     whole = deadwood(counts, wild)
     hand = list(counts)
