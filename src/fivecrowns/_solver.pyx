@@ -237,6 +237,11 @@ cdef inline void slices_take(uint16_t* cnt, uint16_t taken) noexcept nogil:
         borrow &= ~old
 
 
+cdef inline uint16_t pool_ranks(const uint16_t* cnt) noexcept nogil:
+    """Positions where the bit-sliced counts ``cnt`` are non-zero."""
+    return cnt[0] | cnt[1] | cnt[2] | cnt[3] | cnt[4]
+
+
 cdef inline void pool_take(Search* S, uint16_t taken) noexcept nogil:
     """Take one natural from the pool at each position of ``taken`` (all present)."""
     slices_take(S.cnt, taken)
@@ -282,7 +287,7 @@ cdef int discard_leaf(const Search* S, int saved, int budget) noexcept nogil:
     most value melded with one spare wild discarded; only options that meld something
     count. Returns ``S.best`` unless some option beats it."""
     cdef int best = S.best, value, whole, i
-    cdef uint16_t present = S.cnt[0] | S.cnt[1] | S.cnt[2] | S.cnt[3] | S.cnt[4]
+    cdef uint16_t present = pool_ranks(S.cnt)
     cdef uint16_t cnt[N_SLICES]
     whole = saved + books(S, budget)
     if budget >= 1:
@@ -455,7 +460,6 @@ cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
     setup(&S, row, wild)
     if S.total > 0 and books(&S, S.n_wilds) == S.total:
         return 0  # enough wilds to book every natural
-    S.record = False
     search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
     return finish(&S)
 
@@ -474,7 +478,8 @@ cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept n
     ``finish``); they only bound the answer from above, and are exact when nothing melds.
     """
     cdef Search S
-    cdef int result = bound, floor, k, high = -1, jokers = row[JOKER]
+    cdef int result = bound, floor, k, jokers = row[JOKER]
+    cdef uint16_t present
     setup(&S, row, wild)
     S.discard = True
     floor = S.total - bound if S.total > bound else 0
@@ -483,11 +488,9 @@ cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept n
     if S.best > floor:
         result = S.total - S.best
     # Options that meld nothing: discard the highest natural, or the dearest wild.
-    for k in range(N_SLICES):
-        if S.cnt[k]:
-            high = fc_high(S.cnt[k]) if fc_high(S.cnt[k]) > high else high
-    if high >= 0:
-        k = S.total - (high + 3) + (0 if S.n_wilds >= 3 else S.wild_value)
+    present = pool_ranks(S.cnt)
+    if present:
+        k = S.total - (fc_high(present) + 3) + (0 if S.n_wilds >= 3 else S.wild_value)
         result = k if k < result else result
     if S.n_wilds > 0:
         k = S.total + (0 if S.n_wilds >= 4 else S.wild_value - (50 if jokers else 20))
@@ -689,19 +692,15 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
     t, are always open: ``min(D(h), BD(h) + v(t))`` bounds the entry from above, and is
     exact when t can join no meld; a search only looks for what beats it.
     """
-    cdef int t, w = wild - 3, wild_entry = -2, whole, bd, bound, n = 0, n_wilds = row[JOKER]
+    cdef int t, w = wild - 3, wild_entry = -2, whole, bd, bound, n = 0, n_wilds
     cdef int r, reach
     cdef int lone_entry[N_RANKS]   # the entry shared by natural draws that join no run
-    cdef uint16_t suit_mask[5]
+    cdef Search H                  # the hand's own masks: lane 0 holds each suit's naturals
     cdef bint lone
+    setup(&H, row, wild)
+    n_wilds = H.n_wilds
     for t in range(56):
         n += row[t]
-    for r in range(5):
-        n_wilds += row[r * N_RANKS + w]
-        suit_mask[r] = 0
-    for t in range(55):
-        if row[t] and t % N_RANKS != w:
-            suit_mask[t // N_RANKS] |= <uint16_t>(1 << (t % N_RANKS))
     for r in range(N_RANKS):
         lone_entry[r] = -2
     whole = solve_deadwood(row, wild)
@@ -719,7 +718,7 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
         if t != JOKER and t % N_RANKS != w:
             r = t % N_RANKS
             reach = n_wilds + 1
-            lone = (suit_mask[t // N_RANKS] & <uint16_t>~(1 << r)
+            lone = (<uint16_t>H.layers[t // N_RANKS] & <uint16_t>~(1 << r)
                     & span_of(r - reach if r > reach else 0,
                               r + reach if r + reach < N_RANKS else N_RANKS - 1)) == 0
             if lone and lone_entry[r] != -2:
