@@ -271,6 +271,34 @@ def test_large_hands_compiled_matches_python(compiled: ModuleType, kind: str,
 
 @pytest.mark.parametrize("kind", HAND_KINDS)
 @given(data=st.data())
+def test_suit_options_match_search(compiled: ModuleType, kind: str, data: st.DataObject) -> None:
+    """The compiled core's two routes to the same leaves, its suits' option lists and its
+    plain search, agree on deadwood and best discard, up to the largest hands."""
+    cards, wild, decks = generate_hand(DataChooser(data), kind, 0, 20)
+    by_options, discard_by_options, by_search, discard_by_search = compiled._routes_row(
+        fc.to_counts(cards), wild, decks)
+    where = f"hand {' '.join(map(str, cards))}, wild {wild}, decks {decks}"
+    assert by_options == by_search, where
+    assert discard_by_options == discard_by_search, where
+
+
+def test_crowded_suit_falls_back_to_search(compiled: ModuleType) -> None:
+    """Eight ranks of one suit held twice: no table lists that suit's run sets, so the
+    core runs its search, and agrees with the twin."""
+    from fivecrowns import _solver_py
+
+    cards = fc.parse_cards("3C 4C 5C 5C 6C 6C 7C 7C 8C 8C 9C 9C 10C 10C JC JC QC QC 3H 7S")
+    row = fc.to_counts(cards)
+    assert compiled._routes_row(row, 13, 2) == (10, 3, 10, 3)
+    assert compiled.deadwood_row(row, 13, 2) == _solver_py.deadwood_row(row, 13, 2) == 10
+    assert _solver_py.best_discard_row(row, 13, 2)[0] == 3
+    assert compiled.best_discard_many(row[None, :], np.array([13], np.int8), 2,
+                                      1).tolist() == [3]
+    check_solution(cards, 13, _through(compiled, fc.solve, row, 13))
+
+
+@pytest.mark.parametrize("kind", HAND_KINDS)
+@given(data=st.data())
 def test_large_hands_are_consistent(impl: str, kind: str, data: st.DataObject) -> None:
     """Beyond the reference's reach: partitions validate, best_discard is the minimum of
     deadwood over every discard, and adding a card never raises deadwood by more than

@@ -17,3 +17,6 @@ def deadwood_many(
 def best_discard_many(
     counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8], decks: Any, threads: int
 ) -> npt.NDArray[np.int32]: ...
+def _routes_row(
+    row: npt.NDArray[np.uint8], wild: Any, decks: Any
+) -> tuple[int, int | None, int, int | None]: ...

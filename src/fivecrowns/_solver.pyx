@@ -11,6 +11,10 @@ why the search is exact) on bit masks:
 * A position can start a run only if another natural of its suit lies close
   enough for the wild budget; the search jumps straight to such positions, so a
   hand without run candidates costs one pass and one book knapsack.
+* Deadwood and best discards take each suit's canonical run sets from tables built
+  at import (``combine``), and try every choice of one per suit that the wilds
+  allow: the leaves of ``search``, without rescanning suits. ``search`` itself
+  records partitions, and serves the hands the tables do not cover.
 
 Entry points validate their inputs (raising through ``_validate`` so that both
 implementations give the same messages) and then run without the GIL.
@@ -127,6 +131,8 @@ cdef void _init_tables() noexcept:
 
 
 _init_tables()
+if _init_options() < 0:
+    raise ImportError("fivecrowns._solver: a suit option table overflowed")
 
 
 cdef struct Search:
@@ -146,6 +152,7 @@ cdef struct Search:
     int wild_value
     bint record                # keep the runs of the best solution?
     bint discard               # score leaves for a best discard (``discard_leaf``)?
+    bint deep                  # some count is 3 or more (party mode: lanes 2 and 3 used)
     int n_runs
     int8_t runs[MAX_RUNS][3]   # (suit, lo, hi) of the runs on the current path
     int best_n_runs
@@ -211,7 +218,8 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
         S.layers[s] = m1 | <uint64_t>m2 << 16
         S.needs |= <uint64_t>NEED[m1] << (8 * s)
         over |= (lo + bias3) | (hi + bias3)
-    if over & TOPS:
+    S.deep = (over & TOPS) != 0
+    if S.deep:
         # Party mode may hold 3 or 4 copies of a card: fill the upper lanes.
         for s in range(5):
             lo = load8(row + N_RANKS * s)
@@ -266,8 +274,17 @@ cdef int books_of(const uint16_t* cnt, int pool_value, int budget) noexcept nogi
     cdef uint16_t singles = cnt[0] & ~(cnt[1] | high)
     cdef uint16_t pairs = cnt[1] & ~(cnt[0] | high)
     cdef int free = pool_value - VALUE[singles] - 2 * VALUE[pairs]
-    if budget <= 1:  # the common cases, without a branch on the pool
-        return free + 2 * TOP[budget][pairs]
+    cdef int one, two
+    if budget <= MAX_TOP:
+        # The common cases, without a branch on the pool or the budget: no single, one
+        # (two wilds) or, with four wilds, two, each with the best pairs the rest buys.
+        best = 2 * TOP[budget][pairs]
+        take = budget - 2 if budget >= 2 else 0
+        one = TOP[1][singles] + 2 * TOP[take][pairs] if budget >= 2 else 0
+        two = TOP[2][singles] if budget >= 4 else 0
+        best = one if one > best else best
+        best = two if two > best else best
+        return free + best
     if 2 * COUNT[singles] + COUNT[pairs] <= budget:
         return pool_value
     best = 0
@@ -281,17 +298,22 @@ cdef int books_of(const uint16_t* cnt, int pool_value, int budget) noexcept nogi
     return free + best
 
 
-cdef int discard_leaf(const Search* S, int saved, int budget) noexcept nogil:
+cdef inline int discard_leaf(const Search* S, int saved, int budget) noexcept nogil:
+    return discard_leaf_of(S.cnt, S.pool_value, S.best, saved, budget)
+
+
+cdef int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int saved,
+                         int budget) noexcept nogil:
     """Best of keeping these runs and discarding one card (see ``best_discard_search``):
-    the most value melded plus the value of a natural discarded from the pool, or the
-    most value melded with one spare wild discarded; only options that meld something
-    count. Returns ``S.best`` unless some option beats it."""
-    cdef int best = S.best, value, whole, i
-    cdef uint16_t present = pool_ranks(S.cnt)
+    the most value melded plus the value of a natural discarded from the pool (bit
+    slices ``pool``), or the most value melded with one spare wild discarded; only
+    options that meld something count. Returns ``best`` unless some option beats it."""
+    cdef int value, whole, i
+    cdef uint16_t present = pool_ranks(pool)
     cdef uint16_t cnt[N_SLICES]
-    whole = saved + books(S, budget)
+    whole = saved + books_of(pool, pool_value, budget)
     if budget >= 1:
-        value = saved + books(S, budget - 1)
+        value = saved + books_of(pool, pool_value, budget - 1)
         if value > best:  # best >= 0: options that meld nothing never count
             best = value
     while present:
@@ -300,9 +322,9 @@ cdef int discard_leaf(const Search* S, int saved, int budget) noexcept nogil:
         # Books only lose value when the pool loses a card: nothing lower can beat best.
         if whole + i + 3 <= best:
             break
-        memcpy(cnt, S.cnt, sizeof(cnt))
+        memcpy(cnt, pool, sizeof(cnt))
         slices_take(cnt, <uint16_t>(1 << i))
-        value = saved + books_of(cnt, S.pool_value - (i + 3), budget)
+        value = saved + books_of(cnt, pool_value - (i + 3), budget)
         if value > 0 and value + i + 3 > best:
             best = value + i + 3
     return best
@@ -360,6 +382,30 @@ cdef inline uint16_t span_of(int lo, int hi) noexcept nogil:
     return <uint16_t>(((1 << (hi + 1)) - 1) & ~((1 << lo) - 1))
 
 
+cdef inline uint16_t run_ends(uint16_t m, int x, int max_end, int budget,
+                              uint16_t ended) noexcept nogil:
+    """Where a run of the suit's naturals ``m`` starting at ``x`` may end: a natural
+    up to ``max_end`` and below the (budget + 1)-th hole above x. None if a run of the
+    suit ends at x - 1 (``ended``): the merged run holds the same naturals with no more
+    wilds, and it is tried when the first one starts."""
+    cdef uint16_t avail, holes
+    cdef int k
+    if x > 0 and ended >> (x - 1) & 1:
+        return 0
+    avail = span_of(x + 1, max_end)
+    holes = avail & ~m
+    # Drop the lowest ``budget`` holes (without a branch for up to 4 wilds).
+    holes &= holes - (budget > 0)
+    holes &= holes - (budget > 1)
+    holes &= holes - (budget > 2)
+    holes &= holes - (budget > 3)
+    k = budget - 4
+    while k > 0 and holes:
+        holes &= holes - 1
+        k -= 1
+    return m & avail & ((holes & -holes) - 1)  # no hole left: all of avail
+
+
 cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) noexcept nogil:
     """Try every canonical run set from suit ``s``, position ``x`` on, with ``budget``
     wilds; ``saved`` is the value of the runs chosen so far.
@@ -368,10 +414,10 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
     explored recursively, longest first), then leave the copies there out of runs and
     move on.
     """
-    cdef uint16_t cand, m, span_mask, taken, ends, ended, avail, holes
+    cdef uint16_t cand, m, span_mask, taken, ends, ended
     cdef uint16_t kept_cnt[N_SLICES]
     cdef uint64_t kept
-    cdef int b, k, need, span, value
+    cdef int b, need, span, value
     while S.best < S.total:
         # Find the next position that can start a run; copies passed over stay out of runs.
         while s < 5:
@@ -397,24 +443,7 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
 
         m = <uint16_t>S.layers[s]
         # Either a(nother) run starts at x, ending at a natural b (longest first) ...
-        # A run starting right where another ends is never needed: the merged run holds
-        # the same naturals with no more wilds, and it is tried when the first one starts.
-        if x > 0 and S.ends[s] >> (x - 1) & 1:
-            ends = 0
-        else:
-            # Ends reachable from x: naturals below the (budget + 1)-th hole above x.
-            avail = span_of(x + 1, max_end)
-            holes = avail & ~m
-            # Drop the lowest ``budget`` holes (without a branch for up to 4 wilds).
-            holes &= holes - (budget > 0)
-            holes &= holes - (budget > 1)
-            holes &= holes - (budget > 2)
-            holes &= holes - (budget > 3)
-            k = budget - 4
-            while k > 0 and holes:
-                holes &= holes - 1
-                k -= 1
-            ends = m & avail & ((holes & -holes) - 1)  # no hole left: all of avail
+        ends = run_ends(m, x, max_end, budget, S.ends[s])
         while ends:
             b = fc_high(ends)
             ends &= ~(1 << b)
@@ -448,6 +477,284 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
         max_end = N_RANKS - 1
 
 
+# ---------------------------------------------------------------------------------------
+# The same leaves, listed suit by suit. A suit's canonical run sets depend on its own
+# naturals and on the wilds left, nothing else, and a set that fits b wilds fits more.
+# ``search`` rescans a suit for every choice made in the suits before it; here each
+# suit's sets ("options") are listed once, by the wilds they need, mostly from tables
+# built at import, and the leaves are the choices of one option per suit that the wilds
+# allow (``over_suits``), as in the pure-Python twin's ``plan``.
+
+cdef struct Option:
+    uint16_t once      # positions where the suit's runs take at least one natural
+    uint16_t twice     # ... two naturals (both copies of two decks)
+    uint8_t need       # wilds the runs need
+    uint8_t value      # value of the naturals they take
+
+
+cdef enum:
+    TABLE_SIZE = 1 << 16          # room for the options of every single-copy suit (50,094)
+    DOUBLE_TABLE_SIZE = 1 << 15   # ... of every listed suit holding a natural twice (25,755)
+    MAX_DOUBLE = 4                # those suits are listed up to this many naturals
+    DOUBLE_KEYS = 1 << 12         # room for their keys (2,322)
+    MAX_OPTIONS = 256             # a hand's options copied from DOUBLE_OPTIONS
+
+
+# SUIT_OPTIONS[OPTIONS_AT[m]:OPTIONS_AT[m + 1]]: the options of a suit whose naturals are
+# the single copies of mask m, by need (then value, highest first), without repeats.
+cdef Option SUIT_OPTIONS[TABLE_SIZE]
+cdef int OPTIONS_AT[(1 << N_RANKS) + 1]
+# A suit holding some natural twice, up to MAX_DOUBLE naturals: canonical run sets do not
+# change when a suit's naturals all move down by the same number of places, so these are
+# listed with the lowest natural at position 0. DOUBLE_KEY[m] (-1: not listed) numbers the
+# suits with naturals m (m odd): key DOUBLE_KEY[m] + j for the subsets j of m held twice,
+# as ``squeeze`` numbers them; their options are DOUBLE_OPTIONS[DOUBLE_AT[key]:...].
+cdef Option DOUBLE_OPTIONS[DOUBLE_TABLE_SIZE]
+cdef int DOUBLE_KEY[1 << N_RANKS]
+cdef int DOUBLE_AT[DOUBLE_KEYS + 1]
+
+
+cdef int gen_options(uint64_t L, int x, int budget, int max_end, uint16_t ends_at,
+                     uint64_t took, int need, int value, Option* out, int n,
+                     int room) noexcept nogil:
+    """Append to ``out[:n]`` every canonical run set of one suit (lanes ``L``, as in
+    ``search``) from position ``x`` on, with ``budget`` wilds; ``took`` holds the copies
+    taken so far, one lane per copy. Returns the new count, or -1 past ``room``.
+
+    The loop is ``search``'s within one suit, step for step, so that both reach the
+    same leaves; it runs only at import, to fill the tables."""
+    cdef uint16_t m, cand, ends, span_mask, taken
+    cdef uint64_t spread
+    cdef int b, run_need, span
+    while True:
+        m = <uint16_t>L >> x << x
+        cand = startable(m, budget)
+        if not cand:
+            if n >= room:
+                return -1
+            out[n].once = <uint16_t>took
+            out[n].twice = <uint16_t>(took >> 16)
+            out[n].need = <uint8_t>need
+            out[n].value = <uint8_t>value
+            return n + 1
+        b = fc_ctz(cand)
+        if b != x:
+            max_end = N_RANKS - 1
+            x = b
+        m = <uint16_t>L
+        ends = run_ends(m, x, max_end, budget, ends_at)
+        while ends:
+            b = fc_high(ends)
+            ends &= ~(1 << b)
+            span_mask = span_of(x, b)
+            taken = m & span_mask
+            span = b - x + 1
+            run_need = (span if span > 3 else 3) - COUNT[taken]
+            if run_need > budget:
+                continue
+            spread = span_mask * LANES
+            n = gen_options((L & ~spread) | ((L >> 16) & spread), x, budget - run_need, b,
+                            ends_at | <uint16_t>(1 << b),
+                            took | (((took << 16) | taken) & (taken * LANES)),
+                            need + run_need, value + VALUE[taken], out, n, room)
+            if n < 0:
+                return -1
+        x += 1
+        max_end = N_RANKS - 1
+
+
+cdef inline bint ahead(const Option* a, const Option* b) noexcept nogil:
+    """The order of a suit's options: "no run" first, then by need, then by value
+    (highest first)."""
+    if a.value == 0 or b.value == 0:
+        return b.value != 0
+    return a.need < b.need or (a.need == b.need and a.value > b.value)
+
+
+cdef int tidy_options(Option* opts, int n) noexcept nogil:
+    """Sort options (see ``ahead``); drop one that takes the same naturals as an earlier
+    one (it needs no fewer wilds). Returns the new count."""
+    cdef Option o
+    cdef int i, j, kept = 0
+    for i in range(1, n):
+        o = opts[i]
+        j = i
+        while j > 0 and ahead(&o, &opts[j - 1]):
+            opts[j] = opts[j - 1]
+            j -= 1
+        opts[j] = o
+    for i in range(n):
+        for j in range(kept):
+            if opts[j].once == opts[i].once and opts[j].twice == opts[i].twice:
+                break
+        else:
+            opts[kept] = opts[i]
+            kept += 1
+    return kept
+
+
+cdef inline unsigned int squeeze(uint16_t sub, uint16_t m) noexcept nogil:
+    """The positions of ``sub`` (a subset of ``m``) as bits of their ranks within ``m``."""
+    cdef unsigned int j = 0
+    while sub:
+        j |= 1u << COUNT[m & ((sub & -sub) - 1)]
+        sub &= sub - 1
+    return j
+
+
+cdef int _init_options() noexcept:
+    cdef int m, n, j, bits, key = 0, at = 0
+    cdef uint16_t sub, rest
+    for m in range(1 << N_RANKS):
+        OPTIONS_AT[m] = at
+        n = gen_options(m, 0, N_RANKS, N_RANKS - 1, 0, 0, 0, 0, SUIT_OPTIONS + at, 0,
+                        TABLE_SIZE - at)
+        if n < 0:
+            return -1
+        at += tidy_options(SUIT_OPTIONS + at, n)
+    OPTIONS_AT[1 << N_RANKS] = at
+    at = 0
+    for m in range(1 << N_RANKS):
+        DOUBLE_KEY[m] = -1
+        if not m & 1 or COUNT[m] > MAX_DOUBLE:
+            continue
+        if key + (1 << COUNT[m]) > DOUBLE_KEYS:
+            return -1
+        DOUBLE_KEY[m] = key
+        for j in range(1 << COUNT[m]):
+            sub = 0  # the subset of m numbered j
+            rest = <uint16_t>m
+            bits = j
+            while rest:
+                if bits & 1:
+                    sub |= rest & -rest
+                bits >>= 1
+                rest &= rest - 1
+            DOUBLE_AT[key] = at
+            n = gen_options(m | <uint64_t>sub << 16, 0, N_RANKS, N_RANKS - 1, 0, 0, 0, 0,
+                            DOUBLE_OPTIONS + at, 0, DOUBLE_TABLE_SIZE - at)
+            if n < 0:
+                return -1
+            at += tidy_options(DOUBLE_OPTIONS + at, n)
+            key += 1
+    DOUBLE_AT[key] = at
+    return at
+
+
+cdef struct Combo:
+    const Option* opts[6]      # the options of each suit that has more than "no run"
+    int n_opts[6]
+    int levels
+    int best                   # as ``Search.best``
+    int total
+
+
+cdef inline void slices_take4(uint16_t* cnt, uint16_t taken) noexcept nogil:
+    """``slices_take`` for counts below 16: no party hand with 3+ copies gets here."""
+    cdef uint16_t borrow = taken, old
+    cdef int j
+    for j in range(4):
+        old = cnt[j]
+        cnt[j] = old ^ borrow
+        borrow &= ~old
+
+
+cdef void over_suits(Combo* C, int level, const uint16_t* cnt, int pool_value, int budget,
+                     int saved, bint discard) noexcept nogil:
+    """Every choice of options from ``level`` on that the ``budget`` allows; the pool
+    (bit slices ``cnt``, value ``pool_value``) goes to the books at the last level.
+    Option 0 of every list is "no run", which leaves the pool as it is."""
+    cdef const Option* o = C.opts[level] + 1
+    cdef const Option* end = C.opts[level] + C.n_opts[level]
+    cdef uint16_t c[N_SLICES]
+    cdef int value
+    cdef bint last = level + 1 == C.levels
+    if last:
+        if discard:
+            C.best = discard_leaf_of(cnt, pool_value, C.best, saved, budget)
+        else:
+            value = saved + books_of(cnt, pool_value, budget)
+            C.best = value if value > C.best else C.best
+    else:
+        over_suits(C, level + 1, cnt, pool_value, budget, saved, discard)
+    c[4] = 0
+    while o < end and o.need <= budget and C.best < C.total:
+        memcpy(c, cnt, 4 * sizeof(uint16_t))
+        slices_take4(c, o.once)
+        if o.twice:
+            slices_take4(c, o.twice)
+        if last:
+            if discard:
+                C.best = discard_leaf_of(c, pool_value - o.value, C.best, saved + o.value,
+                                         budget - o.need)
+            else:
+                value = saved + o.value + books_of(c, pool_value - o.value, budget - o.need)
+                C.best = value if value > C.best else C.best
+        else:
+            over_suits(C, level + 1, c, pool_value - o.value, budget - o.need,
+                       saved + o.value, discard)
+        o += 1
+
+
+cdef bint combine(Search* S) noexcept nogil:
+    """Set ``S.best`` as ``search`` would, from the suits' options; False (and ``S``
+    untouched) if some suit is not in the tables."""
+    cdef Option buf[MAX_OPTIONS]
+    cdef Combo C
+    cdef const Option* src
+    cdef int s, n, j, low, key, used = 0
+    cdef uint16_t once, twice
+    cdef unsigned int suits = suits_within(S, S.n_wilds) & 0x1F
+    C.levels = 0
+    C.best = S.best
+    C.total = S.total
+    while suits:
+        s = fc_ctz(suits)
+        suits &= suits - 1
+        once = <uint16_t>S.layers[s]
+        twice = <uint16_t>(S.layers[s] >> 16)
+        low = fc_ctz(once)
+        key = DOUBLE_KEY[once >> low]
+        if twice == 0:
+            C.opts[C.levels] = SUIT_OPTIONS + OPTIONS_AT[once]
+            n = OPTIONS_AT[once + 1] - OPTIONS_AT[once]
+        elif key >= 0:
+            # Move the listed options up to the suit's lowest natural.
+            key += squeeze(twice >> low, once >> low)
+            n = DOUBLE_AT[key + 1] - DOUBLE_AT[key]
+            if n > MAX_OPTIONS - used:
+                return False
+            src = DOUBLE_OPTIONS + DOUBLE_AT[key]
+            for j in range(n):
+                buf[used + j].once = src[j].once << low
+                buf[used + j].twice = src[j].twice << low
+                buf[used + j].need = src[j].need
+                buf[used + j].value = <uint8_t>(
+                    src[j].value + low * (COUNT[src[j].once] + COUNT[src[j].twice]))
+            C.opts[C.levels] = buf + used
+            used += n
+        else:
+            # A crowded suit: listing its sets at run time cost more than ``search``,
+            # whose longest runs first often meld everything at once and stop.
+            return False
+        C.n_opts[C.levels] = n
+        if n > 1:
+            C.levels += 1
+    if C.levels == 0:
+        if S.discard:
+            C.best = discard_leaf(S, 0, S.n_wilds)
+        else:
+            C.best = books(S, S.n_wilds)
+    else:
+        # Two calls with constant flags: compilers specialise the search for each.
+        if S.discard:
+            over_suits(&C, 0, S.cnt, S.pool_value, S.n_wilds, 0, True)
+        else:
+            over_suits(&C, 0, S.cnt, S.pool_value, S.n_wilds, 0, False)
+    S.best = C.best
+    return True
+
+
 cdef inline int finish(Search* S) noexcept nogil:
     """Deadwood from the search result (see ``_solver_py.plan``)."""
     if S.best == 0:
@@ -455,16 +762,34 @@ cdef inline int finish(Search* S) noexcept nogil:
     return S.total - S.best
 
 
+cdef inline bint listed(Search* S, bint by_options) noexcept nogil:
+    """Run ``combine`` where it applies: not with 3+ copies of a card (party mode), for
+    which the option entries have no room, nor for suits the tables do not hold;
+    False if ``search`` must run instead. ``by_options`` False forces the search, for
+    the tests to compare the two."""
+    return by_options and not S.deep and combine(S)
+
+
 cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
+    return deadwood_by(row, wild, True)
+
+
+cdef inline int deadwood_by(const uint8_t* row, int wild, bint by_options) noexcept nogil:
     cdef Search S
     setup(&S, row, wild)
-    if S.total > 0 and books(&S, S.n_wilds) == S.total:
-        return 0  # enough wilds to book every natural
-    search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
+    if not listed(&S, by_options):
+        if S.total > 0 and books(&S, S.n_wilds) == S.total:
+            return 0  # enough wilds to book every natural
+        search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
     return finish(&S)
 
 
 cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept nogil:
+    return best_discard_by(row, wild, bound, True)
+
+
+cdef inline int best_discard_by(const uint8_t* row, int wild, int bound,
+                                bint by_options) noexcept nogil:
     """Least deadwood after one discard from a non-empty ``row``, if below ``bound``;
     otherwise ``bound``. One search, not one per discard:
 
@@ -484,7 +809,8 @@ cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept n
     S.discard = True
     floor = S.total - bound if S.total > bound else 0
     S.best = floor
-    search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
+    if not listed(&S, by_options):
+        search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
     if S.best > floor:
         result = S.total - S.best
     # Options that meld nothing: discard the highest natural, or the dearest wild.
@@ -683,6 +1009,18 @@ def best_discard_row(row, wild, decks):
     memcpy(buf, data, 56)
     dead = solve_best_discard(buf, w, &card)
     return dead, card
+
+
+def _routes_row(row, wild, decks):
+    """For the tests: (deadwood, best-discard deadwood) of a hand by suit options where
+    they apply, then the same by ``search`` alone; the two must agree."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    row = _contiguous(row, d, 0, MAX_CARDS, &data)
+    if not row.any():
+        return deadwood_by(data, w, True), None, deadwood_by(data, w, False), None
+    return (deadwood_by(data, w, True), best_discard_by(data, w, 1 << 30, True),
+            deadwood_by(data, w, False), best_discard_by(data, w, 1 << 30, False))
 
 
 cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
