@@ -21,6 +21,7 @@ implementations give the same messages) and then run without the GIL.
 """
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport qsort
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -510,6 +511,7 @@ cdef int OPTIONS_AT[(1 << N_RANKS) + 1]
 # suits with naturals m (m odd): key DOUBLE_KEY[m] + j for the subsets j of m held twice,
 # as ``squeeze`` numbers them; their options are DOUBLE_OPTIONS[DOUBLE_AT[key]:...].
 cdef Option DOUBLE_OPTIONS[DOUBLE_TABLE_SIZE]
+cdef int KEPT_AT[1 << N_RANKS]     # for ``tidy_options``: -1 between calls
 cdef int DOUBLE_KEY[1 << N_RANKS]
 cdef int DOUBLE_AT[DOUBLE_KEYS + 1]
 
@@ -563,33 +565,50 @@ cdef int gen_options(uint64_t L, int x, int budget, int max_end, uint16_t ends_a
         max_end = N_RANKS - 1
 
 
-cdef inline bint ahead(const Option* a, const Option* b) noexcept nogil:
-    """The order of a suit's options: "no run" first, then by need, then by value
-    (highest first)."""
-    if a.value == 0 or b.value == 0:
-        return b.value != 0
-    return a.need < b.need or (a.need == b.need and a.value > b.value)
+cdef int option_order(const void* x, const void* y) noexcept nogil:
+    """The order of a suit's options, for ``qsort``: "no run" first, then by need, then
+    by value (highest first); ties by the naturals taken, so that every platform's sort
+    gives the same lists."""
+    cdef const Option* a = <const Option*>x
+    cdef const Option* b = <const Option*>y
+    if (a.value == 0) != (b.value == 0):
+        return -1 if a.value == 0 else 1
+    if a.need != b.need:
+        return a.need - b.need
+    if a.value != b.value:
+        return b.value - a.value
+    if a.once != b.once:
+        return a.once - b.once
+    return a.twice - b.twice
 
 
 cdef int tidy_options(Option* opts, int n) noexcept nogil:
-    """Sort options (see ``ahead``); drop one that takes the same naturals as an earlier
-    one (it needs no fewer wilds). Returns the new count."""
-    cdef Option o
+    """Drop an option that takes the same naturals as another with no more wilds, then
+    sort (see ``option_order``). Returns the new count."""
     cdef int i, j, kept = 0
-    for i in range(1, n):
-        o = opts[i]
-        j = i
-        while j > 0 and ahead(&o, &opts[j - 1]):
-            opts[j] = opts[j - 1]
-            j -= 1
-        opts[j] = o
+    cdef bint single = True
     for i in range(n):
-        for j in range(kept):
-            if opts[j].once == opts[i].once and opts[j].twice == opts[i].twice:
-                break
+        single = single and opts[i].twice == 0
+    for i in range(n):
+        if single:  # (the long lists: a look-up, not a scan)
+            j = KEPT_AT[opts[i].once]
         else:
+            j = 0
+            while j < kept and (opts[j].once != opts[i].once or opts[j].twice != opts[i].twice):
+                j += 1
+            j = j if j < kept else -1
+        if j >= 0:
+            if opts[i].need < opts[j].need:
+                opts[j].need = opts[i].need
+        else:
+            if single:
+                KEPT_AT[opts[i].once] = kept
             opts[kept] = opts[i]
             kept += 1
+    if single:
+        for i in range(kept):
+            KEPT_AT[opts[i].once] = -1
+    qsort(opts, kept, sizeof(Option), option_order)
     return kept
 
 
@@ -605,6 +624,8 @@ cdef inline unsigned int squeeze(uint16_t sub, uint16_t m) noexcept nogil:
 cdef int _init_options() noexcept:
     cdef int m, n, j, bits, key = 0, at = 0
     cdef uint16_t sub, rest
+    for m in range(1 << N_RANKS):
+        KEPT_AT[m] = -1
     for m in range(1 << N_RANKS):
         OPTIONS_AT[m] = at
         n = gen_options(m, 0, N_RANKS, N_RANKS - 1, 0, 0, 0, 0, SUIT_OPTIONS + at, 0,
@@ -803,14 +824,19 @@ cdef inline int best_discard_by(const uint8_t* row, int wild, int bound,
     ``finish``); they only bound the answer from above, and are exact when nothing melds.
     """
     cdef Search S
-    cdef int result = bound, floor, k, jokers = row[JOKER]
-    cdef uint16_t present
     setup(&S, row, wild)
+    return best_discard_of(&S, row[JOKER], bound, by_options)
+
+
+cdef int best_discard_of(Search* S, int jokers, int bound, bint by_options) noexcept nogil:
+    """``best_discard_by`` from the ``setup`` of the row, which holds ``jokers`` jokers."""
+    cdef int result = bound, floor, k
+    cdef uint16_t present
     S.discard = True
     floor = S.total - bound if S.total > bound else 0
     S.best = floor
-    if not listed(&S, by_options):
-        search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
+    if not listed(S, by_options):
+        search(S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
     if S.best > floor:
         result = S.total - S.best
     # Options that meld nothing: discard the highest natural, or the dearest wild.
@@ -1023,7 +1049,31 @@ def _routes_row(row, wild, decks):
             deadwood_by(data, w, False), best_discard_by(data, w, 1 << 30, False))
 
 
-cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
+cdef void add_card(Search* S, int t, int wild) noexcept nogil:
+    """Turn the ``setup`` of a row into that of the row plus card ``t``: a draw table
+    solves 56 such rows, and this is a few instructions where ``setup`` is hundreds."""
+    cdef int p = t % N_RANKS, s = t // N_RANKS, j
+    cdef uint16_t bit = <uint16_t>(1 << p), carry = bit, old
+    cdef uint64_t L
+    if t == JOKER or p == wild - 3:
+        S.n_wilds += 1
+        S.wild_value += 50 if t == JOKER else 20
+        return
+    L = S.layers[s]
+    L |= ((L << 16) | bit) & (bit * LANES)  # one more copy: the next lane up gains p
+    S.layers[s] = L
+    S.deep = S.deep or (L >> 32 & bit) != 0
+    S.needs = ((S.needs & ~(<uint64_t>0xFF << (8 * s)))
+               | <uint64_t>NEED[<uint16_t>L] << (8 * s))
+    for j in range(N_SLICES):  # the pool counts one more at p
+        old = S.cnt[j]
+        S.cnt[j] = old ^ carry
+        carry &= old
+    S.total += p + 3
+    S.pool_value = S.total
+
+
+cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
     """out[t] = best discard of row + t, or -1 where the deck has no copy of t left.
 
     With t drawn, keeping t as deadwood after the hand's own best discard, or discarding
@@ -1034,6 +1084,7 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
     cdef int r, reach
     cdef int lone_entry[N_RANKS]   # the entry shared by natural draws that join no run
     cdef Search H                  # the hand's own masks: lane 0 holds each suit's naturals
+    cdef Search T                  # the same with the drawn card
     cdef bint lone
     setup(&H, row, wild)
     n_wilds = H.n_wilds
@@ -1066,9 +1117,9 @@ cdef void fill_draw_table(uint8_t* row, int wild, int decks, int32_t* out) noexc
         if n > 0 and bd + card_value(t, wild) < bound:
             bound = bd + card_value(t, wild)
         if t == JOKER or t % N_RANKS == w or may_meld(row, wild, t):
-            row[t] += 1
-            out[t] = best_discard_search(row, wild, bound)
-            row[t] -= 1
+            T = H
+            add_card(&T, t, wild)
+            out[t] = best_discard_of(&T, row[JOKER] + (t == JOKER), bound, True)
         else:
             out[t] = bound
         if t != JOKER and t % N_RANKS == w:
@@ -1081,13 +1132,11 @@ def draw_table_row(row, wild, decks):
     """Best-discard deadwood after drawing each card type (-1: none left to draw)."""
     cdef int d = _decks(decks), w = _wild(wild)
     cdef const uint8_t* data
-    cdef uint8_t buf[56]
     out = np.empty(56, dtype=np.int32)
     cdef int32_t[::1] ov = out
     row = _contiguous(row, d, 0, MAX_CARDS - 1, &data)
-    memcpy(buf, data, 56)
     with nogil:
-        fill_draw_table(buf, w, d, &ov[0])
+        fill_draw_table(data, w, d, &ov[0])
     return out
 
 
