@@ -680,37 +680,62 @@ cdef inline void slices_take4(uint16_t* cnt, uint16_t taken) noexcept nogil:
         borrow &= ~old
 
 
-cdef void over_suits(Combo* C, int level, const uint16_t* cnt, int pool_value, int budget,
-                     int saved, bint discard) noexcept nogil:
-    """Every choice of options from ``level`` on that the ``budget`` allows; the pool
-    (bit slices ``cnt``, value ``pool_value``) goes to the books at the last level.
-    Option 0 of every list is "no run", which leaves the pool as it is."""
+cdef inline void pool_without(uint16_t* c, const uint16_t* cnt, const Option* o) noexcept nogil:
+    """``c`` = the pool ``cnt`` less the naturals option ``o`` takes (top slice: see
+    ``slices_take4``)."""
+    memcpy(c, cnt, 4 * sizeof(uint16_t))
+    slices_take4(c, o.once)
+    if o.twice:
+        slices_take4(c, o.twice)
+
+
+cdef inline void leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
+                        int budget, int saved, bint discard) noexcept nogil:
+    """The last level of ``over_suits``: score each option the ``budget`` allows."""
     cdef const Option* o = C.opts[level] + 1
     cdef const Option* end = C.opts[level] + C.n_opts[level]
     cdef uint16_t c[N_SLICES]
     cdef int value
-    cdef bint last = level + 1 == C.levels
-    if last:
+    if discard:
+        C.best = discard_leaf_of(cnt, pool_value, C.best, saved, budget)
+    else:
+        value = saved + books_of(cnt, pool_value, budget)
+        C.best = value if value > C.best else C.best
+    c[4] = 0
+    while o < end and o.need <= budget and C.best < C.total:
+        pool_without(c, cnt, o)
         if discard:
-            C.best = discard_leaf_of(cnt, pool_value, C.best, saved, budget)
+            C.best = discard_leaf_of(c, pool_value - o.value, C.best, saved + o.value,
+                                     budget - o.need)
         else:
-            value = saved + books_of(cnt, pool_value, budget)
+            value = saved + o.value + books_of(c, pool_value - o.value, budget - o.need)
             C.best = value if value > C.best else C.best
+        o += 1
+
+
+cdef void over_suits(Combo* C, int level, const uint16_t* cnt, int pool_value, int budget,
+                     int saved, bint discard) noexcept nogil:
+    """Every choice of options from ``level`` on that the ``budget`` allows; the pool
+    (bit slices ``cnt``, value ``pool_value``) goes to the books at the last level,
+    which ``leaves`` scores without another call.
+    Option 0 of every list is "no run", which leaves the pool as it is."""
+    cdef const Option* o = C.opts[level] + 1
+    cdef const Option* end = C.opts[level] + C.n_opts[level]
+    cdef uint16_t c[N_SLICES]
+    cdef bint next_last = level + 2 == C.levels
+    if level + 1 == C.levels:
+        leaves(C, level, cnt, pool_value, budget, saved, discard)
+        return
+    if next_last:
+        leaves(C, level + 1, cnt, pool_value, budget, saved, discard)
     else:
         over_suits(C, level + 1, cnt, pool_value, budget, saved, discard)
     c[4] = 0
     while o < end and o.need <= budget and C.best < C.total:
-        memcpy(c, cnt, 4 * sizeof(uint16_t))
-        slices_take4(c, o.once)
-        if o.twice:
-            slices_take4(c, o.twice)
-        if last:
-            if discard:
-                C.best = discard_leaf_of(c, pool_value - o.value, C.best, saved + o.value,
-                                         budget - o.need)
-            else:
-                value = saved + o.value + books_of(c, pool_value - o.value, budget - o.need)
-                C.best = value if value > C.best else C.best
+        pool_without(c, cnt, o)
+        if next_last:
+            leaves(C, level + 1, c, pool_value - o.value, budget - o.need, saved + o.value,
+                   discard)
         else:
             over_suits(C, level + 1, c, pool_value - o.value, budget - o.need,
                        saved + o.value, discard)
