@@ -726,6 +726,8 @@ cdef void over_suits(Combo* C, int level, const uint16_t* cnt, int pool_value, i
     if level + 1 == C.levels:
         leaves(C, level, cnt, pool_value, budget, saved, discard)
         return
+    if level >= 4:  # never (five suits): tells the compiler the lists stay in bounds
+        return
     if next_last:
         leaves(C, level + 1, cnt, pool_value, budget, saved, discard)
     else:
