@@ -264,30 +264,30 @@ cdef inline int books(const Search* S, int budget) noexcept nogil:
 
 cdef int books_of(const uint16_t* cnt, int pool_value, int budget) noexcept nogil:
     """Most value the books can meld from a pool (bit slices ``cnt``, total value
-    ``pool_value``) with at most ``budget`` wilds.
-
-    Ranks of 3+ are free; then j singles (2 wilds each) and the best pairs (1 wild
-    each) that the rest of the budget buys, for the best j. Both kinds are taken from
-    the highest rank down, which is optimal within a kind.
-    """
-    cdef int j, best, value, take
+    ``pool_value``) with at most ``budget`` wilds: ranks of 3+ are free, then the
+    ``knapsack`` of the singles and pairs."""
     cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
     cdef uint16_t singles = cnt[0] & ~(cnt[1] | high)
     cdef uint16_t pairs = cnt[1] & ~(cnt[0] | high)
-    cdef int free = pool_value - VALUE[singles] - 2 * VALUE[pairs]
-    cdef int one, two
+    return pool_value - VALUE[singles] - 2 * VALUE[pairs] + knapsack(singles, pairs, budget)
+
+
+cdef inline int knapsack(uint16_t singles, uint16_t pairs, int budget) noexcept nogil:
+    """Most value of single naturals (2 wilds make a book) and pairs (1 wild) that
+    ``budget`` wilds book: j singles and the best pairs the rest buys, for the best j.
+    Both kinds go from the highest rank down, which is optimal within a kind."""
+    cdef int j, best, value, take, one, two
     if budget <= MAX_TOP:
-        # The common cases, without a branch on the pool or the budget: no single, one
-        # (two wilds) or, with four wilds, two, each with the best pairs the rest buys.
+        # The common cases, from the TOP tables: no single, one or (four wilds) two.
         best = 2 * TOP[budget][pairs]
         take = budget - 2 if budget >= 2 else 0
         one = TOP[1][singles] + 2 * TOP[take][pairs] if budget >= 2 else 0
         two = TOP[2][singles] if budget >= 4 else 0
         best = one if one > best else best
         best = two if two > best else best
-        return free + best
+        return best
     if 2 * COUNT[singles] + COUNT[pairs] <= budget:
-        return pool_value
+        return VALUE[singles] + 2 * VALUE[pairs]
     best = 0
     for j in range(budget // 2 + 1):
         if j > COUNT[singles]:
@@ -296,7 +296,7 @@ cdef int books_of(const uint16_t* cnt, int pool_value, int budget) noexcept nogi
         value = top_value(singles, j) + 2 * top_value(pairs, take)
         if value > best:
             best = value
-    return free + best
+    return best
 
 
 cdef inline int discard_leaf(const Search* S, int saved, int budget) noexcept nogil:
@@ -308,26 +308,40 @@ cdef int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int sav
     """Best of keeping these runs and discarding one card (see ``best_discard_search``):
     the most value melded plus the value of a natural discarded from the pool (bit
     slices ``pool``), or the most value melded with one spare wild discarded; only
-    options that meld something count. Returns ``best`` unless some option beats it."""
-    cdef int value, whole, i
-    cdef uint16_t present = pool_ranks(pool)
-    cdef uint16_t cnt[N_SLICES]
-    whole = saved + books_of(pool, pool_value, budget)
+    options that meld something count. Returns ``best`` unless some option beats it.
+
+    A discard changes one rank's count, so the books are re-solved from the pool's
+    classes: a single leaves, a pair becomes a single, three become a pair, and from
+    four on the rank stays a free book."""
+    cdef uint16_t high = pool[2] | pool[3] | pool[4]  # 4 or more
+    cdef uint16_t singles = pool[0] & ~(pool[1] | high)
+    cdef uint16_t pairs = pool[1] & ~(pool[0] | high)
+    cdef uint16_t threes = pool[0] & pool[1] & ~high
+    cdef uint16_t present = singles | pairs | threes | high, bit
+    cdef int base = saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]  # runs, free books
+    cdef int whole = base + knapsack(singles, pairs, budget), value, v, i
     if budget >= 1:
-        value = saved + books_of(pool, pool_value, budget - 1)
+        value = base + knapsack(singles, pairs, budget - 1)
         if value > best:  # best >= 0: options that meld nothing never count
             best = value
     while present:
         i = fc_high(present)
-        present &= <uint16_t>~(1 << i)
+        bit = <uint16_t>(1 << i)
+        present &= ~bit
+        v = i + 3
         # Books only lose value when the pool loses a card: nothing lower can beat best.
-        if whole + i + 3 <= best:
+        if whole + v <= best:
             break
-        memcpy(cnt, pool, sizeof(cnt))
-        slices_take(cnt, <uint16_t>(1 << i))
-        value = saved + books_of(cnt, pool_value - (i + 3), budget)
-        if value > 0 and value + i + 3 > best:
-            best = value + i + 3
+        if singles & bit:
+            value = base + knapsack(singles & ~bit, pairs, budget)
+        elif pairs & bit:
+            value = base + knapsack(singles | bit, pairs & ~bit, budget)
+        elif threes & bit:
+            value = base - 3 * v + knapsack(singles, pairs | bit, budget)
+        else:
+            value = whole - v
+        if value > 0 and value + v > best:
+            best = value + v
     return best
 
 
@@ -1159,11 +1173,13 @@ def draw_table_row(row, wild, decks):
     """Best-discard deadwood after drawing each card type (-1: none left to draw)."""
     cdef int d = _decks(decks), w = _wild(wild)
     cdef const uint8_t* data
-    out = np.empty(56, dtype=np.int32)
-    cdef int32_t[::1] ov = out
+    cdef cnp.npy_intp size = 56
     row = _contiguous(row, d, 0, MAX_CARDS - 1, &data)
+    # Through numpy's C API: a typed memoryview of the result cost a microsecond.
+    out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT32, 0)
+    cdef int32_t* entries = <int32_t*>cnp.PyArray_DATA(out)
     with nogil:
-        fill_draw_table(data, w, d, &ov[0])
+        fill_draw_table(data, w, d, entries)
     return out
 
 
