@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import passes
 from .cards import Card
 from .errors import CardError, IllegalMoveError, ReplayError
 from .round import (
@@ -487,11 +488,7 @@ class Game:
 
     def can_apply(self, action: int, *, player: int | None = None) -> bool:
         """True if :meth:`apply_action` would succeed."""
-        try:
-            self.verify_action(action, player=player)
-        except (ValueError, TypeError):
-            return False
-        return True
+        return passes(self.verify_action, action, player=player)
 
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:
@@ -512,11 +509,7 @@ class Game:
 
     def can_draw(self, source: SourceLike, *, player: int | None = None) -> bool:
         """True if :meth:`draw` would succeed."""
-        try:
-            self.verify_draw(source, player=player)
-        except (ValueError, TypeError):
-            return False
-        return True
+        return passes(self.verify_draw, source, player=player)
 
     def draw(self, source: SourceLike, *, player: int | None = None) -> DrawRecord:
         """Draw from ``"deck"`` or ``"discard"`` (or a :class:`Source`)."""
@@ -532,11 +525,7 @@ class Game:
     def can_discard(self, card: CardArg, go_out: bool = False, *,
                     player: int | None = None) -> bool:
         """True if :meth:`discard` would succeed."""
-        try:
-            self.verify_discard(card, go_out, player=player)
-        except (ValueError, TypeError):
-            return False
-        return True
+        return passes(self.verify_discard, card, go_out, player=player)
 
     def discard(self, card: CardArg, go_out: bool = False, *,
                 player: int | None = None) -> DiscardRecord:

@@ -54,6 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
+from ._checks import passes
 from .cards import N_TYPES, Card
 from .deck import Deck, SeedLike
 from .errors import CardError, IllegalMoveError
@@ -551,11 +552,7 @@ class Round:
 
     def can_draw(self, source: SourceLike, *, player: int | None = None) -> bool:
         """True if :meth:`draw` with these arguments would succeed."""
-        try:
-            self.verify_draw(source, player=player)
-        except (ValueError, TypeError):
-            return False
-        return True
+        return passes(self.verify_draw, source, player=player)
 
     def draw(self, source: SourceLike, *, player: int | None = None) -> DrawRecord:
         """Draw from ``source`` (the deck or the discard pile) for the current player.
@@ -617,11 +614,7 @@ class Round:
     def can_discard(self, card: CardArg, go_out: bool = False, *,
                     player: int | None = None) -> bool:
         """True if :meth:`discard` with these arguments would succeed."""
-        try:
-            self.verify_discard(card, go_out, player=player)
-        except (ValueError, TypeError):
-            return False
-        return True
+        return passes(self.verify_discard, card, go_out, player=player)
 
     def discard(self, card: CardArg, go_out: bool = False, *,
                 player: int | None = None) -> DiscardRecord:
@@ -725,11 +718,7 @@ class Round:
 
     def can_apply(self, action: int, *, player: int | None = None) -> bool:
         """True if :meth:`apply_action` would succeed."""
-        try:
-            self.verify_action(action, player=player)
-        except (ValueError, TypeError):
-            return False
-        return True
+        return passes(self.verify_action, action, player=player)
 
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:

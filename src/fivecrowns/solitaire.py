@@ -41,6 +41,7 @@ from typing import Any, Protocol, Union, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import passes
 from .cards import JOKER_INDEX, N_TYPES, Card, CardLike, HandLike, format_cards, parse_cards
 from .errors import HandError, IllegalMoveError
 from .rules import Rules
@@ -471,11 +472,7 @@ class Solitaire:
 
     def can_play(self, pile: int, discard: CardLike) -> bool:
         """True if ``play(pile, discard)`` is legal now."""
-        try:
-            self.verify_play(pile, discard)
-        except (ValueError, TypeError):
-            return False
-        return True
+        return passes(self.verify_play, pile, discard)
 
     def play(self, pile: int, discard: CardLike) -> SolitairePlay:
         """Turn up the top card, add it to ``pile`` and discard ``discard`` from that pile.
