@@ -31,6 +31,16 @@ def greedy(n: int) -> list[GreedyBot]:
     return [GreedyBot() for _ in range(n)]
 
 
+def bot_move(game: Game, bots: list[GreedyBot]) -> None:
+    """The current seat's bot makes its move (a draw or a discard)."""
+    seat = game.current_player
+    obs = game.observation(seat)
+    if game.phase is Phase.DRAW:
+        game.draw(bots[seat].choose_draw(obs))
+    else:
+        game.discard(*bots[seat].choose_discard(obs))
+
+
 def test_dealer_rotates_and_first_player_is_at_dealers_left() -> None:
     g = Game(3, seed=5, rounds=[1, 2, 3, 4], first_dealer=1)
     dealers, firsts, numbers = [], [], []
@@ -40,12 +50,7 @@ def test_dealer_rotates_and_first_player_is_at_dealers_left() -> None:
             dealers.append(g.round.dealer)
             firsts.append(g.current_player)
             numbers.append(g.round_number)
-        seat = g.current_player
-        obs = g.observation(seat)
-        if g.phase is Phase.DRAW:
-            g.draw(bots[seat].choose_draw(obs))
-        else:
-            g.discard(*bots[seat].choose_discard(obs))
+        bot_move(g, bots)
     assert dealers == [1, 2, 0, 1] and firsts == [2, 0, 1, 2] and numbers == [1, 2, 3, 4]
 
 
@@ -139,21 +144,11 @@ def test_pickle_and_continue() -> None:
     g = Game(3, seed=4, rounds=[1, 2])
     bots = greedy(3)
     for _ in range(5):
-        seat = g.current_player
-        obs = g.observation(seat)
-        if g.phase is Phase.DRAW:
-            g.draw(bots[seat].choose_draw(obs))
-        else:
-            g.discard(*bots[seat].choose_discard(obs))
+        bot_move(g, bots)
     h = pickle.loads(pickle.dumps(g))
     for game in (g, h):
         while not game.is_over:
-            seat = game.current_player
-            obs = game.observation(seat)
-            if game.phase is Phase.DRAW:
-                game.draw(bots[seat].choose_draw(obs))
-            else:
-                game.discard(*bots[seat].choose_discard(obs))
+            bot_move(game, bots)
     assert g.result == h.result
 
 
@@ -315,14 +310,7 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(lambda self: not self.g.is_over)
     @rule()
     def greedy_move(self) -> None:
-        g = self.g
-        seat = g.current_player
-        bot = GreedyBot()
-        obs = g.observation(seat)
-        if g.phase is Phase.DRAW:
-            g.draw(bot.choose_draw(obs))
-        else:
-            g.discard(*bot.choose_discard(obs))
+        bot_move(self.g, greedy(self.g.n_players))
 
     @rule(action=st.integers(0, 113))
     def maybe_illegal(self, action: int) -> None:
