@@ -709,14 +709,30 @@ cdef inline void leaves(Combo* C, int level, const uint16_t* cnt, int pool_value
     cdef const Option* o = C.opts[level] + 1
     cdef const Option* end = C.opts[level] + C.n_opts[level]
     cdef uint16_t c[N_SLICES]
+    cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
+    cdef uint16_t ones = cnt[0] & ~(cnt[1] | high)
+    cdef uint16_t twos = cnt[1] & ~(cnt[0] | high)
+    cdef uint16_t threes = cnt[0] & cnt[1] & ~high
+    cdef uint16_t singles, pairs
     cdef int value
     if discard:
         C.best = discard_leaf_of(cnt, pool_value, C.best, saved, budget)
     else:
-        value = saved + books_of(cnt, pool_value, budget)
+        value = saved + pool_value - VALUE[ones] - 2 * VALUE[twos] + knapsack(ones, twos, budget)
         C.best = value if value > C.best else C.best
     c[4] = 0
     while o < end and o.need <= budget and C.best < C.total:
+        if not discard and not o.twice:
+            # The books straight from the pool's classes: where the runs take one
+            # natural, a pair becomes a single and three a pair (four or more stay free).
+            # The runs' value cancels: what they take leaves the pool.
+            singles = (twos & o.once) | (ones & ~o.once)
+            pairs = (threes & o.once) | (twos & ~o.once)
+            value = (saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]
+                     + knapsack(singles, pairs, budget - o.need))
+            C.best = value if value > C.best else C.best
+            o += 1
+            continue
         pool_without(c, cnt, o)
         if discard:
             C.best = discard_leaf_of(c, pool_value - o.value, C.best, saved + o.value,
