@@ -706,6 +706,17 @@ cdef inline void pool_without(uint16_t* c, const uint16_t* cnt, const Option* o)
 cdef inline void leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
                         int budget, int saved, bint discard) noexcept nogil:
     """The last level of ``over_suits``: score each option the ``budget`` allows."""
+    if discard:
+        discard_leaves(C, level, cnt, pool_value, budget, saved)
+    else:
+        book_leaves(C, level, cnt, pool_value, budget, saved)
+
+
+cdef inline void book_leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
+                             int budget, int saved) noexcept nogil:
+    """``leaves`` for the deadwood: each option's books straight from the pool's classes.
+    Where the runs take one natural, a pair becomes a single and three a pair (four or
+    more stay free); and the runs' value cancels, since what they take leaves the pool."""
     cdef const Option* o = C.opts[level] + 1
     cdef const Option* end = C.opts[level] + C.n_opts[level]
     cdef uint16_t c[N_SLICES]
@@ -714,32 +725,35 @@ cdef inline void leaves(Combo* C, int level, const uint16_t* cnt, int pool_value
     cdef uint16_t twos = cnt[1] & ~(cnt[0] | high)
     cdef uint16_t threes = cnt[0] & cnt[1] & ~high
     cdef uint16_t singles, pairs
-    cdef int value
-    if discard:
-        C.best = discard_leaf_of(cnt, pool_value, C.best, saved, budget)
-    else:
-        value = saved + pool_value - VALUE[ones] - 2 * VALUE[twos] + knapsack(ones, twos, budget)
-        C.best = value if value > C.best else C.best
+    cdef int value = (saved + pool_value - VALUE[ones] - 2 * VALUE[twos]
+                      + knapsack(ones, twos, budget))
+    C.best = value if value > C.best else C.best
     c[4] = 0
     while o < end and o.need <= budget and C.best < C.total:
-        if not discard and not o.twice:
-            # The books straight from the pool's classes: where the runs take one
-            # natural, a pair becomes a single and three a pair (four or more stay free).
-            # The runs' value cancels: what they take leaves the pool.
+        if o.twice:  # two copies taken from some rank: count them down in the slices
+            pool_without(c, cnt, o)
+            value = saved + o.value + books_of(c, pool_value - o.value, budget - o.need)
+        else:
             singles = (twos & o.once) | (ones & ~o.once)
             pairs = (threes & o.once) | (twos & ~o.once)
             value = (saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]
                      + knapsack(singles, pairs, budget - o.need))
-            C.best = value if value > C.best else C.best
-            o += 1
-            continue
+        C.best = value if value > C.best else C.best
+        o += 1
+
+
+cdef inline void discard_leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
+                                int budget, int saved) noexcept nogil:
+    """``leaves`` for a best discard (``discard_leaf_of``)."""
+    cdef const Option* o = C.opts[level] + 1
+    cdef const Option* end = C.opts[level] + C.n_opts[level]
+    cdef uint16_t c[N_SLICES]
+    C.best = discard_leaf_of(cnt, pool_value, C.best, saved, budget)
+    c[4] = 0
+    while o < end and o.need <= budget and C.best < C.total:
         pool_without(c, cnt, o)
-        if discard:
-            C.best = discard_leaf_of(c, pool_value - o.value, C.best, saved + o.value,
-                                     budget - o.need)
-        else:
-            value = saved + o.value + books_of(c, pool_value - o.value, budget - o.need)
-            C.best = value if value > C.best else C.best
+        C.best = discard_leaf_of(c, pool_value - o.value, C.best, saved + o.value,
+                                 budget - o.need)
         o += 1
 
 
