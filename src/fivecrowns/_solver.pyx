@@ -30,7 +30,6 @@ cimport numpy as cnp
 
 cnp.import_array()
 
-from ._solver_py import book_savings
 from ._threads import run_threaded
 from ._validate import MAX_HAND_SIZE as _MAX_HAND_SIZE
 from ._validate import check_batch, check_decks, check_row, check_wild
@@ -343,6 +342,35 @@ cdef int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int sav
         if value > 0 and value + v > best:
             best = value + v
     return best
+
+
+cdef uint16_t top_mask(uint16_t m, int k) noexcept nogil:
+    """The ``k`` highest positions of ``m`` (all of them if fewer)."""
+    cdef uint16_t out = 0
+    cdef int i
+    while m and k > 0:
+        i = fc_high(m)
+        m &= <uint16_t>~(1 << i)
+        out |= <uint16_t>(1 << i)
+        k -= 1
+    return out
+
+
+cdef uint16_t booked(const uint16_t* cnt, int budget) noexcept nogil:
+    """The ranks the books of a pool (bit slices ``cnt``) take with ``budget`` wilds,
+    chosen as ``_solver_py.book_savings`` chooses them (on a tie, the fewest singles),
+    so that both cores lay out the same partition."""
+    cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
+    cdef uint16_t singles = cnt[0] & ~(cnt[1] | high)
+    cdef uint16_t pairs = cnt[1] & ~(cnt[0] | high)
+    cdef int j, value, best = -1, best_j = 0
+    for j in range(min(COUNT[singles], budget // 2) + 1):
+        value = 2 * top_value(pairs, budget - 2 * j) + top_value(singles, j)
+        if value > best:
+            best = value
+            best_j = j
+    return ((cnt[0] & cnt[1]) | high | top_mask(pairs, budget - 2 * best_j)
+            | top_mask(singles, best_j))
 
 
 cdef inline int top_value(uint16_t m, int k) noexcept nogil:
@@ -1083,7 +1111,7 @@ def plan_row(row, wild, decks):
     dead = finish(&S)
     if S.best == 0:
         return dead, [], []
-    # Replay the best runs on the whole hand; the readable knapsack names the booked ranks.
+    # Replay the best runs on the whole hand, then name the ranks the books take.
     runs = []
     budget = S.n_wilds
     for k in range(S.best_n_runs):
@@ -1092,9 +1120,8 @@ def plan_row(row, wild, decks):
         taken = take_run(&S, S.best_runs[k][0], span_of(lo, hi))
         budget -= (hi - lo + 1 if hi - lo + 1 > 3 else 3) - COUNT[taken]
         runs.append((int(S.best_runs[k][0]), lo + 3, hi + 3))
-    pool = [sum((S.cnt[j] >> k & 1) << j for j in range(N_SLICES)) for k in range(N_RANKS)]
-    books = book_savings(pool, budget)[1]
-    return dead, runs, sorted(i + 3 for i in books)
+    books = booked(S.cnt, budget)
+    return dead, runs, [i + 3 for i in range(N_RANKS) if books >> i & 1]
 
 
 def best_discard_row(row, wild, decks):

@@ -130,13 +130,20 @@ def deadwood(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 
     return _core.deadwood_row(_row(hand, decks), wild, decks)
 
 
+# Cards, suits and ranks by number: _assemble runs in bots' loops, and these skip the
+# argument checks of Card.from_index, Suit(...) and Rank(...).
+_CARDS: tuple[Card, ...] = tuple(Card.from_index(t) for t in range(56))
+_SUITS: tuple[Suit, ...] = tuple(Suit(s) for s in range(5))
+_RANKS: dict[int, Rank] = {r: Rank(r) for r in range(3, 14)}
+
+
 def _assemble(row: npt.NDArray[np.uint8], wild: int, dead: int,
               runs: Sequence[tuple[int, int, int]], books: Sequence[int]) -> Solution:
     """Lay out the melds of a plan (runs by span, booked ranks) with the hand's cards."""
-    left = [int(x) for x in row]
+    left: list[int] = row.tolist()
     w = wild - 3
     # Leftover wilds should be the cheap ones, so melds take jokers last.
-    wilds = [Card.from_index(s * 11 + w) for s in range(5) for _ in range(left[s * 11 + w])]
+    wilds = [_CARDS[s * 11 + w] for s in range(5) for _ in range(left[s * 11 + w])]
     wilds += [Card.JOKER] * left[55]
     for s in range(5):
         left[s * 11 + w] = 0
@@ -153,7 +160,7 @@ def _assemble(row: npt.NDArray[np.uint8], wild: int, dead: int,
             t = suit * 11 + rank - 3
             if left[t] > 0:
                 left[t] -= 1
-                cards.append(Card.from_index(t))
+                cards.append(_CARDS[t])
             else:
                 cards.append(take_wild())
         start = lo
@@ -170,7 +177,7 @@ def _assemble(row: npt.NDArray[np.uint8], wild: int, dead: int,
         cards = []
         for s in range(5):
             t = s * 11 + rank - 3
-            cards.extend([Card.from_index(t)] * left[t])
+            cards.extend([_CARDS[t]] * left[t])
             left[t] = 0
         while len(cards) < 3:
             cards.append(take_wild())
@@ -180,13 +187,15 @@ def _assemble(row: npt.NDArray[np.uint8], wild: int, dead: int,
         _place_spare_wilds(wilds, run_cards, run_specs, book_cards, wild_book)
     elif len(wilds) >= 3:
         wild_book, wilds = wilds, []
-    melds = [Meld(MeldKind.RUN, tuple(c), Suit(s), Rank(start))
+    melds = [Meld(MeldKind.RUN, tuple(c), _SUITS[s], _RANKS[start])
              for c, (s, start) in zip(run_cards, run_specs)]
-    melds += [Meld(MeldKind.BOOK, tuple(c), None, Rank(r)) for c, r in zip(book_cards, books)]
+    melds += [Meld(MeldKind.BOOK, tuple(c), None, _RANKS[r]) for c, r in zip(book_cards, books)]
     if wild_book:
         melds.append(Meld(MeldKind.BOOK, tuple(wild_book), None, None))
-    leftover = tuple(sorted([Card.from_index(t) for t in range(56) for _ in range(left[t])]
-                            + wilds))
+    # Cards sort by their index: sort the numbers, then look the cards up.
+    kept = [t for t in range(56) if left[t] for _ in range(left[t])]
+    kept += [c.index for c in wilds]
+    leftover = tuple([_CARDS[t] for t in sorted(kept)])
     return Solution(dead, tuple(melds), leftover, wild)
 
 
