@@ -344,35 +344,6 @@ cdef int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int sav
     return best
 
 
-cdef uint16_t top_mask(uint16_t m, int k) noexcept nogil:
-    """The ``k`` highest positions of ``m`` (all of them if fewer)."""
-    cdef uint16_t out = 0
-    cdef int i
-    while m and k > 0:
-        i = fc_high(m)
-        m &= <uint16_t>~(1 << i)
-        out |= <uint16_t>(1 << i)
-        k -= 1
-    return out
-
-
-cdef uint16_t booked(const uint16_t* cnt, int budget) noexcept nogil:
-    """The ranks the books of a pool (bit slices ``cnt``) take with ``budget`` wilds,
-    chosen as ``_solver_py.book_savings`` chooses them (on a tie, the fewest singles),
-    so that both cores lay out the same partition."""
-    cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
-    cdef uint16_t singles = cnt[0] & ~(cnt[1] | high)
-    cdef uint16_t pairs = cnt[1] & ~(cnt[0] | high)
-    cdef int j, value, best = -1, best_j = 0
-    for j in range(min(COUNT[singles], budget // 2) + 1):
-        value = 2 * top_value(pairs, budget - 2 * j) + top_value(singles, j)
-        if value > best:
-            best = value
-            best_j = j
-    return ((cnt[0] & cnt[1]) | high | top_mask(pairs, budget - 2 * best_j)
-            | top_mask(singles, best_j))
-
-
 cdef inline int top_value(uint16_t m, int k) noexcept nogil:
     """Value of the ``k`` highest positions of ``m`` (all of them if fewer)."""
     cdef int i, value
@@ -1095,6 +1066,35 @@ def deadwood_row(row, wild, decks):
     cdef const uint8_t* data
     row = _contiguous(row, d, 0, MAX_CARDS, &data)
     return solve_deadwood(data, w)
+
+
+cdef uint16_t top_mask(uint16_t m, int k) noexcept nogil:
+    """The ``k`` highest positions of ``m`` (all of them if fewer)."""
+    cdef uint16_t out = 0
+    cdef int i
+    while m and k > 0:
+        i = fc_high(m)
+        m &= <uint16_t>~(1 << i)
+        out |= <uint16_t>(1 << i)
+        k -= 1
+    return out
+
+
+cdef uint16_t booked(const uint16_t* cnt, int budget) noexcept nogil:
+    """The ranks the books of a pool (bit slices ``cnt``) take with ``budget`` wilds,
+    chosen as ``_solver_py.book_savings`` chooses them (on a tie, the fewest singles),
+    so that both cores lay out the same partition."""
+    cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
+    cdef uint16_t singles = cnt[0] & ~(cnt[1] | high)
+    cdef uint16_t pairs = cnt[1] & ~(cnt[0] | high)
+    cdef int j, value, best = -1, best_j = 0
+    for j in range(min(COUNT[singles], budget // 2) + 1):
+        value = 2 * top_value(pairs, budget - 2 * j) + top_value(singles, j)
+        if value > best:
+            best = value
+            best_j = j
+    return ((cnt[0] & cnt[1]) | high | top_mask(pairs, budget - 2 * best_j)
+            | top_mask(singles, best_j))
 
 
 def plan_row(row, wild, decks):

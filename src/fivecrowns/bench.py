@@ -155,6 +155,8 @@ def report(quick: bool = False) -> str:
     bd_sample = [h14[i] for i in range(min(n_bd, 5_000))]
     tbc = _best(lambda: [solver.best_discard(r, 13) for r in bd_sample], reps)
     rows.append(("best_discard per call, 14 cards", _rate(len(bd_sample), tbc), "calls"))
+    tsv = _best(lambda: [solver.solve(r, 13) for r in bd_sample], reps)
+    rows.append(("solve per call (partition), 14 cards", _rate(len(bd_sample), tsv), "calls"))
     dt_sample = [h13[i] for i in range(int(2_000 * scale))]
     tdt = _best(lambda: [solver.draw_table(r, 13) for r in dt_sample], reps)
     rows.append(("draw_table per call, 13 cards", _rate(len(dt_sample), tdt), "calls"))
