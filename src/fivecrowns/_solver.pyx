@@ -515,7 +515,7 @@ cdef enum:
 
 
 # SUIT_OPTIONS[OPTIONS_AT[m]:OPTIONS_AT[m + 1]]: the options of a suit whose naturals are
-# the single copies of mask m, by need (then value, highest first), without repeats.
+# the single copies of mask m, without repeats, in ``option_order``: "no run", then by need.
 cdef Option SUIT_OPTIONS[TABLE_SIZE]
 cdef int OPTIONS_AT[(1 << N_RANKS) + 1]
 # A suit holding some natural twice, up to MAX_DOUBLE naturals: canonical run sets do not
