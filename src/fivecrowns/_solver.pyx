@@ -319,6 +319,9 @@ cdef int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int sav
     cdef uint16_t present = singles | pairs | threes | high, bit
     cdef int base = saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]  # runs, free books
     cdef int whole = base + knapsack(singles, pairs, budget), value, v, i
+    # Every option here scores at most whole + the value of the pool's highest rank.
+    if whole + (fc_high(present) + 3 if present else 0) <= best:
+        return best
     if budget >= 1:
         value = base + knapsack(singles, pairs, budget - 1)
         if value > best:  # best >= 0: options that meld nothing never count
