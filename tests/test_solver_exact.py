@@ -387,3 +387,29 @@ def test_draw_table_compiled_matches_python(compiled: ModuleType, kind: str) -> 
         assert np.array_equal(compiled.draw_table_row(row, wild, decks),
                               _solver_py.draw_table_row(row, wild, decks)), (
             f"hand {' '.join(map(str, cards))}, wild {wild}, decks {decks}")
+
+
+def test_soak_script_runs_and_catches_a_difference(compiled: ModuleType,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``tests/soak.py`` (the long core comparison) on a small round, then on a core made
+    wrong by one point on 9-card hands: it must pass the first and fail the second."""
+    import types
+
+    import soak
+
+    monkeypatch.setattr(soak, "HANDS_PER_SIZE", 8)
+    monkeypatch.setattr(soak, "TABLES_PER_SIZE", 1)
+    monkeypatch.setattr(soak, "compiled", compiled)
+    assert soak.main(["--rounds", "1", "--seed", "3"]) == 0
+
+    def off_by_one(counts: Any, wilds: Any, decks: Any, threads: int) -> Any:
+        return compiled.deadwood_many(counts, wilds, decks, threads) + (counts.sum(axis=1) == 9)
+
+    wrong = types.SimpleNamespace(deadwood_many=off_by_one,
+                                  best_discard_many=compiled.best_discard_many,
+                                  draw_table_row=compiled.draw_table_row)
+    monkeypatch.setattr(soak, "compiled", wrong)
+    capsys.readouterr()
+    assert soak.main(["--rounds", "1", "--seed", "3"]) == 1
+    assert "DIFFERENT deadwood_many, 9 cards, 2 decks" in capsys.readouterr().out
