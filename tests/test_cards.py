@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 
 import numpy as np
 import pytest
@@ -197,6 +198,32 @@ def test_counts_round_trip(indices: list[int]) -> None:
     assert np.array_equal(to_counts(format_cards(cards)), row)
 
 
+def _spellings(card: Card) -> list[str]:
+    """Every way to write ``card`` that parsing accepts, up to letter case."""
+    if card.is_joker:
+        return ["JK", "JOKER"]
+    return [str(card), card.symbol]
+
+
+@given(st.lists(st.tuples(st.integers(0, 55), st.integers(0, 1), st.randoms()), max_size=30),
+       st.sampled_from([" ", ",", ", ", "  "]))
+def test_text_to_counts_any_spelling(picks: list[tuple[int, int, random.Random]],
+                                     sep: str) -> None:
+    # to_counts reads a string without making Card objects: it must agree with the card path
+    # on every spelling and letter case.
+    words = []
+    for index, form, rnd in picks:
+        options = _spellings(Card.from_index(index))
+        word = options[form % len(options)]
+        words.append("".join(c.upper() if rnd.random() < 0.5 else c.lower() for c in word))
+    text = sep.join(words)
+    expected = [0] * N_TYPES
+    for index, _, _ in picks:
+        expected[index] += 1
+    assert to_counts(text).tolist() == expected
+    assert to_counts(text).tolist() == to_counts(parse_cards(text)).tolist()
+
+
 # -- errors ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("bad", [
@@ -275,3 +302,7 @@ def test_counts_errors() -> None:
     with pytest.raises(HandError, match="255"):
         to_counts(["3C"] * 256)
     assert to_counts(["3C"] * 255)[0] == 255
+    with pytest.raises(HandError, match="255"):
+        to_counts(" ".join(["3c"] * 256))
+    with pytest.raises(CardError, match="'11H'"):
+        to_counts("3c 11H")

@@ -291,6 +291,11 @@ for _card in Card._ALL[:JOKER_INDEX]:
     _BY_TEXT[f"{_card.rank.label}{_card.suit.letter}"] = _card
     _BY_TEXT[f"{_card.rank.label}{_card.suit.symbol}"] = _card
 del _card
+# Card numbers by text, in upper and lower case, for the quickest path from a string to counts.
+_INDEX_BY_TEXT: dict[str, int] = {}
+for _text, _card in _BY_TEXT.items():
+    _INDEX_BY_TEXT[_text] = _INDEX_BY_TEXT[_text.lower()] = _card._index
+del _text, _card
 
 
 def _parse_one(text: str) -> Card:
@@ -345,8 +350,13 @@ def to_counts(hand: HandLike) -> npt.NDArray[np.uint8]:
     array([2, 1], dtype=uint8)
     """
     counts = [0] * N_TYPES
-    for card in parse_cards(hand):
-        counts[card._index] += 1
+    if isinstance(hand, str):  # the common text case, without making Card objects
+        for tok in hand.replace(",", " ").split():
+            i = _INDEX_BY_TEXT.get(tok)
+            counts[i if i is not None else _parse_one(tok)._index] += 1
+    else:
+        for card in parse_cards(hand):
+            counts[card._index] += 1
     if max(counts) > 255:
         raise HandError("a hand holds at most 255 copies of a card")
     return np.frombuffer(bytearray(counts), dtype=np.uint8)  # writable, and quicker to make
