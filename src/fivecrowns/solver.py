@@ -94,12 +94,13 @@ def hand_counts(hand: HandLike | npt.NDArray[np.uint8], decks: int = 2) -> npt.N
 
 
 _UINT8 = np.dtype(np.uint8)
+_NDARRAY = np.ndarray
 
 
 def _row(hand: Any, decks: int) -> npt.NDArray[np.uint8]:
     # The fast path: a uint8 array goes straight to the core, which checks its shape,
     # counts and layout (and raises the same messages as hand_counts).
-    if type(hand) is np.ndarray and hand.dtype is _UINT8:
+    if type(hand) is _NDARRAY and hand.dtype is _UINT8:
         return hand
     if isinstance(hand, np.ndarray):
         return hand_counts(hand, decks)
@@ -127,7 +128,11 @@ def deadwood(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 
     >>> deadwood("3C 5D JK", wild=9)
     58
     """
-    return _core.deadwood_row(_row(hand, decks), wild, decks)
+    # _row's first test, inlined: bots call this in their loops, and the call to _row was
+    # a fifth of the time of a call on a uint8 row (356 -> 268 ns with _NDARRAY).
+    if type(hand) is not _NDARRAY or hand.dtype is not _UINT8:
+        hand = _row(hand, decks)
+    return _core.deadwood_row(hand, wild, decks)
 
 
 # Cards, suits and ranks by number: _assemble runs in bots' loops, and these skip the
