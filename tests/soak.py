@@ -7,7 +7,7 @@ Each round deals seeded hands of every size from 1 to 16 cards, from two decks a
 four (party mode), each with a random wild rank, plus a share of the adversarial set of
 ``fivecrowns.bench``, and compares both cores' ``deadwood_many``, ``best_discard_many``
 and ``draw_table_row`` answers. The compiled core runs its bulk paths on two threads.
-A round is about 19,000 hands and takes about 7 seconds, most of it in the twin. Exits 1
+A round is about 19,000 hands and takes about 8 seconds, most of it in the twin. Exits 1
 and prints the first differing hand of each workload that differs.
 """
 

@@ -85,7 +85,7 @@ def _best_pair(fa: Callable[[], object], fb: Callable[[], object],
     """Best times of two workloads timed in turn, so a ratio of them sees the same machine.
 
     Timing all of one and then all of the other lets a burst of load, or a clock that has
-    not yet ramped up, fall on one side only: the two-thread ratio swung from x1.5 to x1.8.
+    not yet ramped up, fall on one side only: the two-thread ratio swung from x1.15 to x1.8.
     """
     best_a = best_b = float("inf")
     for _ in range(repeats):

@@ -303,6 +303,11 @@ def _parse_one(text: str) -> Card:
     return card if card is not None else Card.parse(text)  # Card.parse explains the error
 
 
+def _words(text: str) -> list[str]:
+    """The card words of a hand's text: spaces or commas separate them."""
+    return text.replace(",", " ").split()
+
+
 def parse_cards(hand: HandLike) -> tuple[Card, ...]:
     """Parse a hand: a string like ``"3C 10H JK"`` (spaces or commas), or a
     sequence of :class:`Card` objects and card strings.
@@ -311,7 +316,7 @@ def parse_cards(hand: HandLike) -> tuple[Card, ...]:
     (Card.parse('3C'), Card.parse('10H'), Card.parse('JK'))
     """
     if isinstance(hand, str):
-        return tuple(_parse_one(tok) for tok in hand.replace(",", " ").split())
+        return tuple(_parse_one(tok) for tok in _words(hand))
     if isinstance(hand, (bytes, bytearray)):
         raise TypeError("a hand must be a str or a sequence of cards, got bytes")
     if isinstance(hand, np.ndarray):
@@ -351,7 +356,7 @@ def to_counts(hand: HandLike) -> npt.NDArray[np.uint8]:
     """
     counts = [0] * N_TYPES
     if isinstance(hand, str):  # the common text case, without making Card objects
-        for tok in hand.replace(",", " ").split():
+        for tok in _words(hand):
             i = _INDEX_BY_TEXT.get(tok)
             counts[i if i is not None else _parse_one(tok)._index] += 1
     else:
