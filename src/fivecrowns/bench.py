@@ -144,8 +144,8 @@ def report(quick: bool = False) -> str:
     def bulk(counts: npt.NDArray[np.uint8], wild: object, threads: int) -> float:
         return _best(lambda: solver.deadwood_many(counts, wild, threads=threads), reps)
 
-    # The thread rows run five times the hands: a run of a few tens of milliseconds on a
-    # shared machine gave ratios from x1.15 to x1.8, a longer one x1.7 to x1.9.
+    # The thread rows run five times the hands: on a shared machine, blocks of runs of a few
+    # tens of milliseconds gave ratios from x1.15 to x1.8; these, timed in turn, x1.56 to x1.87.
     h13_long = np.tile(h13, (5, 1))
     n_long = h13_long.shape[0]
     t1, t2 = _best_pair(lambda: solver.deadwood_many(h13_long, 13, threads=1),
