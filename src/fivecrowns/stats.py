@@ -1,13 +1,19 @@
-"""Confidence intervals for the simulators' reports."""
+"""Confidence intervals for the simulators' reports: one for proportions, one for means."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-__all__ = ["wilson_interval"]
+import numpy as np
+
+__all__ = ["Z95", "wilson_interval", "mean_interval"]
+
+#: The two-sided 95% normal quantile, used by every interval in fivecrowns.
+Z95 = 1.959964
 
 
-def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a proportion (95% by default).
 
     ``successes`` may be fractional (a shared victory counts 1/k). Unlike the normal
@@ -28,3 +34,29 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
     hi = 1.0 if successes >= trials else min(1.0, centre + half)
     return (lo, hi)
 
+
+def mean_interval(values: Sequence[float] | np.ndarray, *, floor: float | None = None,
+                  z: float = Z95) -> tuple[float, tuple[float, float]]:
+    """The mean of ``values`` and its normal-approximation interval (95% by default).
+
+    ``floor`` clips the interval's low end at a bound the values cannot go below (scores
+    are never negative). One value gives a zero-width interval; none gives ``nan``.
+
+    >>> m, (lo, hi) = mean_interval([1.0, 2.0, 3.0])
+    >>> m, round(lo, 3), round(hi, 3)
+    (2.0, 0.868, 3.132)
+    >>> mean_interval([1.0, 2.0, 3.0], floor=1.0)[1][0]
+    1.0
+    """
+    arr = np.asarray(values, dtype=np.float64)
+    n = arr.size
+    if n == 0:
+        return math.nan, (math.nan, math.nan)
+    mean = float(arr.mean())
+    if n < 2:
+        return mean, (mean, mean)
+    half = z * float(arr.std(ddof=1)) / math.sqrt(n)
+    lo = mean - half
+    if floor is not None:
+        lo = max(floor, lo)
+    return mean, (lo, mean + half)

@@ -1,0 +1,126 @@
+"""Every way fivecrowns turns a seed into randomness, in one place.
+
+Randomness comes only from an explicit seed or :class:`numpy.random.Generator`; there is
+no global state, so the same seed gives the same game on every platform. The named
+derivations below are the schemes the simulators use to give each game, deal and bot its
+own stream: recorded results depend on them, so each is written once, here.
+
+>>> game_seeds(1, 3) == game_seeds(1, 3)
+True
+>>> bool(make_rng(3).integers(100) == make_rng(3).integers(100))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import numpy as np
+
+__all__ = [
+    "SeedLike",
+    "make_rng",
+    "check_seed",
+    "game_seeds",
+    "bot_seeds",
+    "solitaire_streams",
+    "play_seeds",
+]
+
+#: What a shuffle accepts: an int seed, a :class:`numpy.random.SeedSequence`, or a
+#: :class:`numpy.random.Generator` (used as is, and advanced).
+SeedLike = Union[int, np.integer, np.random.SeedSequence, np.random.Generator]
+
+
+def check_seed(seed: object, name: str = "seed") -> SeedLike:
+    """Return ``seed`` if it is a :data:`SeedLike`, else raise a ``TypeError`` or
+    ``ValueError`` that says what is expected.
+
+    >>> check_seed(5)
+    5
+    """
+    if seed is None:
+        raise TypeError(f"{name} is required: pass an int, a numpy.random.SeedSequence or a "
+                        f"numpy.random.Generator (fivecrowns never shuffles from hidden or "
+                        f"global state)")
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(
+            seed, (int, np.integer, np.random.SeedSequence, np.random.Generator)):
+        raise TypeError(f"{name} must be an int, a numpy.random.SeedSequence or a "
+                        f"numpy.random.Generator, got {type(seed).__name__}")
+    if isinstance(seed, (int, np.integer)) and seed < 0:
+        raise ValueError(f"{name} must be a non-negative int, got {seed}")
+    return seed
+
+
+def make_rng(seed: SeedLike) -> np.random.Generator:
+    """``numpy.random.default_rng(seed)``, refusing ``None`` and other hidden-state sources.
+
+    A :class:`~numpy.random.Generator` is returned as is (and advanced by its user).
+
+    >>> make_rng(None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: seed is required: pass an int, a numpy.random.SeedSequence or ...
+    """
+    seed = check_seed(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def _ints(seq: np.random.SeedSequence, n: int) -> list[int]:
+    # 63-bit ints: they fit a signed 64-bit field in any record or language.
+    return [int(s) >> 1 for s in seq.generate_state(n, dtype=np.uint64)]
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The deal seeds of a run of ``games`` games, derived from ``seed``.
+
+    Game ``g`` of a simulation is dealt from ``game_seeds(seed, games)[g]``; the list's
+    first entries do not depend on ``games``.
+
+    >>> game_seeds(1, 2) == game_seeds(1, 5)[:2], len(set(game_seeds(1, 100)))
+    (True, 100)
+    """
+    return _ints(np.random.SeedSequence(int(seed)), games)
+
+
+def bot_seeds(seed: int, game: int, k: int) -> list[int]:
+    """The seeds of the ``k`` entrants' bots in game ``game`` of a simulation seeded ``seed``.
+
+    Entrant ``e`` of game ``g`` is made by ``factory(bot_seeds(seed, g, k)[e])``, so a bot's
+    randomness depends on the simulation's seed, the game and the entrant, not on the seat
+    or the worker that plays it.
+
+    >>> bot_seeds(1, 0, 3) == bot_seeds(1, 0, 3), bot_seeds(1, 0, 3) != bot_seeds(1, 1, 3)
+    (True, True)
+    """
+    base = _ints(np.random.SeedSequence([int(seed), 1]), 1)[0]
+    return _ints(np.random.SeedSequence([base, int(game)]), k)
+
+
+def solitaire_streams(seed: SeedLike) -> tuple[SeedLike, np.random.Generator]:
+    """The deal's seed and the strategy's generator of a solitaire game seeded ``seed``.
+
+    An int or SeedSequence is spawned into two independent streams, the deal's and the
+    strategy's; a Generator serves both (it is advanced by each in turn).
+
+    >>> deal, rng = solitaire_streams(11)
+    >>> isinstance(deal, np.random.SeedSequence), isinstance(rng, np.random.Generator)
+    (True, True)
+    """
+    seed = check_seed(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed, seed
+    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
+    deal, own = seq.spawn(2)
+    return deal, np.random.default_rng(own)
+
+
+def play_seeds(seed: int, game: int, k: int) -> list[int]:
+    """The seeds of the ``k`` bots of an interactive game (``fivecrowns play``).
+
+    >>> len(play_seeds(7, 0, 3))
+    3
+    """
+    return _ints(np.random.SeedSequence([int(seed), 7, int(game)]), k)
