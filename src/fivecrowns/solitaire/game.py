@@ -501,7 +501,7 @@ class Solitaire:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"<Solitaire turn {self._turn}, {sum(self._closed)}/11 piles closed, "
+        return (f"<Solitaire turn {self._turn}, {sum(self._closed)}/{_N_PILES} piles closed, "
                 f"{self.draw_remaining} to draw>")
 
     def describe(self, *, symbols: bool = False) -> str:
