@@ -183,6 +183,8 @@ def test_memo_stays_bounded_and_travels_empty() -> None:
     clone = pickle.loads(pickle.dumps(memo))
     assert (clone.decks, clone.limit, len(clone._dead)) == (2, 20, 0)
     assert repr(clone) == "SolverMemo(decks=2, limit=20)"
+    assert np.array_equal(clone.deck_counts, full_counts(fc.Rules()))
+    assert np.array_equal(SolverMemo(4).deck_counts, full_counts(fc.Rules(decks=4)))
     memo.clear()
     assert len(memo._dead) == 0
 

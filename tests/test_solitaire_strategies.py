@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import fivecrowns as fc
+from fivecrowns.seeding import solitaire_streams
 from fivecrowns.solitaire import (
     GreedySolitaire,
     RandomSolitaire,
@@ -79,3 +80,24 @@ def test_strategies_in_party_mode() -> None:
         rules = fc.Rules(decks=decks)
         assert play_solitaire(player, seed=1, rules=rules) == play_solitaire(
             "greedy", seed=1, rules=rules)
+
+
+def _moves(strategy: str, seed: int, turns: int) -> list[str]:
+    deal, rng = solitaire_streams(seed)
+    game, player = Solitaire(seed=deal), make_strategy(strategy)
+    for _ in range(turns):
+        game.play(*player.choose(game.observation(), rng))
+    return [str(r) for r in game.plays]
+
+
+def test_known_moves() -> None:
+    # Recorded before 0.2.0's restructuring: the strategies' choices must not drift.
+    assert _moves("strong", 3, 4) == [
+        "turn 1: 9T to pile 6, discard JS, deadwood 18",
+        "turn 2: 7C to pile 7, discard 4T, deadwood 5",
+        "turn 3: QT to pile 3, discard JD, deadwood 28",
+        "turn 4: JD to pile 10, discard 7S, deadwood 6"]
+    assert _moves("greedy", 3, 3) == [
+        "turn 1: 9T to pile 11, discard KT, deadwood 57",
+        "turn 2: 7C to pile 4, discard QH, pile closed",
+        "turn 3: QT to pile 7, discard 6D, deadwood 4"]

@@ -29,6 +29,8 @@ import numpy.typing as npt
 
 from ._validate import check_decks, check_wild
 from .cards import JOKER_INDEX, N_RANKS, N_TYPES, Card, HandLike, Suit, card_value, type_index
+from .deck import full_counts
+from .rules import Rules
 from .solver import deadwood, deadwood_many, draw_table, hand_counts
 
 __all__ = ["completing_types", "joker_distance", "discard_order", "SolverMemo"]
@@ -114,10 +116,13 @@ class SolverMemo:
     [0, 20]
     """
 
-    __slots__ = ("decks", "limit", "_dead", "_tables", "_outs")
+    __slots__ = ("decks", "limit", "deck_counts", "_dead", "_tables", "_outs")
 
     def __init__(self, decks: int = 2, *, limit: int = 200_000) -> None:
         self.decks = check_decks(decks)
+        #: Copies of each card type in the whole deck (read-only).
+        self.deck_counts = full_counts(Rules(decks=self.decks))
+        self.deck_counts.flags.writeable = False
         if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)):
             raise TypeError(f"limit must be an int, got {type(limit).__name__}")
         if limit < 20:
@@ -250,7 +255,7 @@ def _joker_distance(row: npt.NDArray[np.uint8], wild: int, memo: SolverMemo,
                     limit: int = 4) -> int:
     cur = row.copy()
     wilds = [JOKER_INDEX] + _WILD_TYPES[wild]
-    room = [3 * memo.decks] + [memo.decks] * _N_SUITS
+    room = [int(memo.deck_counts[t]) for t in wilds]
     for away in range(1, limit + 1):
         free = [t for t, most in zip(wilds, room) if cur[t] < most]
         if not free:
@@ -315,9 +320,7 @@ def completing_types(row: HandLike | npt.NDArray[np.uint8], wild: int, *, decks:
 def _completing_types(row: npt.NDArray[np.uint8], wild: int,
                       memo: SolverMemo) -> npt.NDArray[np.bool_]:
     decks = memo.decks
-    limit = np.full(N_TYPES, decks, dtype=np.int64)
-    limit[JOKER_INDEX] = 3 * decks
-    room = row.astype(np.int64) < limit
+    room = row < memo.deck_counts
     if memo.deadwood(row, wild) == 0:
         return room.copy()
     out = np.zeros(N_TYPES, dtype=np.bool_)
@@ -329,7 +332,7 @@ def _completing_types(row: npt.NDArray[np.uint8], wild: int,
     rest[np.arange(len(types)), types] -= 1
     with_joker = rest.copy()
     with_joker[:, JOKER_INDEX] += 1
-    if int(row[JOKER_INDEX]) + 1 > 3 * decks:  # no room for the test joker
+    if not room[JOKER_INDEX]:  # no room for the test joker
         return draw_table(row, wild, decks=decks) == 0
     ok = [i for i, v in enumerate(memo.deadwood_many(with_joker, wild)) if v == 0]
     if not ok:
