@@ -165,6 +165,9 @@ def test_memo_answers_as_the_solver_does(hw: tuple[np.ndarray, int]) -> None:
     for _ in range(2):  # computed, then remembered
         assert memo.deadwood(row, wild) == fc.deadwood(row, wild)
         assert memo.deadwood_many(np.array([row, row]), wild) == [fc.deadwood(row, wild)] * 2
+        if row.sum() >= 1:
+            want = fc.best_discard(row, wild)
+            assert memo.best_discard_choice(row, wild) == (want.deadwood, want.card.index)
         if 1 <= row.sum() <= 12:
             assert np.array_equal(memo.draw_table(row, wild), fc.draw_table(row, wild))
             assert np.array_equal(memo.completing_types(row, wild),

@@ -10,7 +10,8 @@ strategies use them for their piles, and a bot can use them for its hand.
   complete it.
 - :func:`discard_order`: the card types worth trying as a discard, in the tie-break order
   of :func:`~fivecrowns.best_discard`.
-- :class:`SolverMemo`: deadwood, draw tables and completing types of hands already seen.
+- :class:`SolverMemo`: deadwood, best discards, draw tables and completing types of hands
+  already seen.
 
 >>> from fivecrowns import hand_counts
 >>> memo = SolverMemo(decks=2)
@@ -31,7 +32,7 @@ from ._validate import check_decks, check_wild
 from .cards import JOKER_INDEX, N_RANKS, N_TYPES, Card, HandLike, Suit, card_value, type_index
 from .deck import full_counts
 from .rules import Rules
-from .solver import deadwood, deadwood_many, draw_table, hand_counts
+from .solver import best_discard, deadwood, deadwood_many, draw_table, hand_counts
 
 __all__ = ["completing_types", "joker_distance", "discard_order", "SolverMemo"]
 
@@ -102,8 +103,8 @@ class SolverMemo:
     decks : int
         2, or 4 in party mode: the deck the hands come from.
     limit : int
-        Most deadwood answers kept; draw tables keep a twentieth of it and completing
-        types a quarter.
+        Most deadwood answers kept, and most best discards; draw tables keep a twentieth
+        of it and completing types a quarter.
 
     Examples
     --------
@@ -116,7 +117,7 @@ class SolverMemo:
     [0, 20]
     """
 
-    __slots__ = ("decks", "limit", "deck_counts", "_dead", "_tables", "_outs")
+    __slots__ = ("decks", "limit", "deck_counts", "_dead", "_discards", "_tables", "_outs")
 
     def __init__(self, decks: int = 2, *, limit: int = 200_000) -> None:
         self.decks = check_decks(decks)
@@ -129,6 +130,7 @@ class SolverMemo:
             raise ValueError(f"limit must be at least 20, got {limit}")
         self.limit = int(limit)
         self._dead: dict[bytes, int] = {}
+        self._discards: dict[bytes, tuple[int, int]] = {}
         self._tables: dict[bytes, npt.NDArray[np.int32]] = {}
         self._outs: dict[bytes, npt.NDArray[np.bool_]] = {}
 
@@ -145,12 +147,15 @@ class SolverMemo:
     def clear(self) -> None:
         """Forget every answer."""
         self._dead.clear()
+        self._discards.clear()
         self._tables.clear()
         self._outs.clear()
 
     def _trim(self) -> None:
         if len(self._dead) > self.limit:
             self._dead.clear()
+        if len(self._discards) > self.limit:
+            self._discards.clear()
         if len(self._tables) > self.limit // 20:
             self._tables.clear()
         if len(self._outs) > self.limit // 4:
@@ -176,6 +181,17 @@ class SolverMemo:
             for i, v in zip(missing, values):
                 self._dead[keys[i]] = int(v)
         return [self._dead[key] for key in keys]
+
+    def best_discard_choice(self, row: npt.NDArray[np.uint8], wild: int) -> tuple[int, int]:
+        """``(deadwood, card type)`` of :func:`~fivecrowns.best_discard` of ``row`` (a hand
+        of at least one card), remembered."""
+        key = _key(row, wild)
+        got = self._discards.get(key)
+        if got is None:
+            self._trim()
+            found = best_discard(row, wild, decks=self.decks)
+            got = self._discards[key] = (found.deadwood, found.card.index)
+        return got
 
     def draw_table(self, row: npt.NDArray[np.uint8], wild: int) -> npt.NDArray[np.int32]:
         """:func:`~fivecrowns.draw_table` of ``row``, remembered (do not modify it)."""
