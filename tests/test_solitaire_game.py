@@ -295,3 +295,17 @@ SolitaireMachine.TestCase.settings = settings(SolitaireMachine.TestCase.settings
 TestSolitaireMachine = SolitaireMachine.TestCase
 
 
+
+
+def test_package_keeps_its_names() -> None:
+    # Every name the single solitaire module had (less the renamed ones) still imports.
+    import fivecrowns.solitaire as sol
+    from fivecrowns import outs, seeding, stats
+
+    kept = ["PILE_SIZES", "Solitaire", "SolitaireResult", "SolitaireObservation",
+            "SolitaireStrategy", "RandomSolitaire", "GreedySolitaire", "StrongSolitaire",
+            "STRATEGIES", "make_strategy", "play_solitaire"]
+    assert all(hasattr(sol, name) for name in kept)
+    assert sol.SeedLike is seeding.SeedLike and sol.wilson_interval is stats.wilson_interval
+    assert sol.completing_types is outs.completing_types
+    assert set(sol.__all__) <= set(dir(sol))
