@@ -1,4 +1,4 @@
-"""Solitaire benchmarks: dealing, one turn, and whole games per strategy.
+"""Solitaire benchmarks: dealing, one turn, the strategies' analysis, whole games per strategy.
 
 With pytest-benchmark (outside the unit-test paths)::
 
@@ -21,12 +21,13 @@ from typing import Any
 import numpy as np
 
 import fivecrowns
+from fivecrowns.outs import SolverMemo, completing_types, joker_distance
 from fivecrowns.solitaire import (
     GreedySolitaire,
     Solitaire,
     StrongSolitaire,
     play_solitaire,
-    solitaire_many,
+    simulate_solitaire,
 )
 
 # -- pytest-benchmark --------------------------------------------------------------------------
@@ -65,16 +66,29 @@ def test_strong_choice(benchmark: Any) -> None:
     benchmark(lambda: StrongSolitaire().choose(obs, rng))
 
 
+def test_completing_types(benchmark: Any) -> None:
+    # A cold memo each call: the search itself, not a dictionary lookup.
+    benchmark.group = "solitaire analysis"
+    row = fivecrowns.hand_counts("5C 6C 9D 9H JK 3S 7T")
+    benchmark(lambda: completing_types(row, 13, memo=SolverMemo()))
+
+
+def test_joker_distance(benchmark: Any) -> None:
+    benchmark.group = "solitaire analysis"
+    row = fivecrowns.hand_counts("3C 5D 7H 9S JT 4D 6H 8S")
+    benchmark(lambda: joker_distance(row, 13, memo=SolverMemo()))
+
+
 def test_greedy_game(benchmark: Any) -> None:
     benchmark.group = "solitaire games"
     seeds = iter(range(10**9))
-    benchmark(lambda: play_solitaire("greedy", next(seeds)))
+    benchmark(lambda: play_solitaire("greedy", seed=next(seeds)))
 
 
 def test_strong_game(benchmark: Any) -> None:
     benchmark.group = "solitaire games"
     seeds = iter(range(10**9))
-    benchmark.pedantic(lambda: play_solitaire("strong", next(seeds)), rounds=5, iterations=1)
+    benchmark.pedantic(lambda: play_solitaire("strong", seed=next(seeds)), rounds=5, iterations=1)
 
 
 # -- the script --------------------------------------------------------------------------------
@@ -87,12 +101,12 @@ def table(games: int, seed: int, strategies: list[str]) -> str:
              f"{'95% CI':>17} {'piles':>6}"]
     for name in strategies:
         start = time.perf_counter()
-        stats = solitaire_many(name, games, seed)
+        report = simulate_solitaire(name, games, seed=seed)
         took = time.perf_counter() - start
-        lo, hi = stats.win_ci
+        lo, hi = report.win_ci
         lines.append(f"{name:<10} {games / took:>9.1f} {1000 * took / games:>9.2f} "
-                     f"{100 * stats.win_rate:>8.2f}% ({100 * lo:5.2f}..{100 * hi:5.2f}%) "
-                     f"{stats.mean_piles_closed:>6.2f}")
+                     f"{100 * report.win_rate:>8.2f}% ({100 * lo:5.2f}..{100 * hi:5.2f}%) "
+                     f"{report.mean_piles_closed:>6.2f}")
     return "\n".join(lines)
 
 

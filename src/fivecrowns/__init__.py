@@ -57,13 +57,16 @@ from .round import (
 from .rules import N_ROUNDS, Rules
 from .solitaire import (
     GreedySolitaire,
+    PlayRecord,
     RandomSolitaire,
     Solitaire,
+    SolitaireObservation,
+    SolitaireReport,
     SolitaireResult,
-    SolitaireStats,
+    SolitaireStrategy,
     StrongSolitaire,
     play_solitaire,
-    solitaire_many,
+    simulate_solitaire,
 )
 from .solver import (
     IMPLEMENTATION,
@@ -152,11 +155,14 @@ __all__ = [
     "StrongBot",
     # solitaire
     "Solitaire",
+    "PlayRecord",
     "SolitaireResult",
-    "SolitaireStats",
+    "SolitaireObservation",
+    "SolitaireStrategy",
+    "SolitaireReport",
     "RandomSolitaire",
     "GreedySolitaire",
     "StrongSolitaire",
     "play_solitaire",
-    "solitaire_many",
+    "simulate_solitaire",
 ]

@@ -19,8 +19,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from .cards import JOKER_INDEX, N_TYPES, Card
+from .cards import N_TYPES, Card
 from .deck import SeedLike, full_counts, make_rng
+from .outs import discard_order
 from .round import EventKind, Observation, Source
 from .rules import Rules
 
@@ -34,37 +35,6 @@ __all__ = [
     "discard_pile_counts",
     "picked_up",
 ]
-
-def discard_order(row: npt.NDArray[np.uint8] | list[int], wild: int) -> list[int]:
-    """The card types worth trying as a discard, in tie-break order.
-
-    The order is :func:`fivecrowns.best_discard`'s: a joker if held (otherwise the first
-    wild-rank card held: discarding one wild is as good as another), then natural cards
-    from the highest rank down, suits in index order. The first best card in this order
-    is the one ``best_discard`` returns.
-
-    >>> from fivecrowns import to_counts
-    >>> [str(Card.from_index(t)) for t in discard_order(to_counts("5C 5D KH 9S 9S JK"), 9)]
-    ['JK', 'KH', '5C', '5D']
-    """
-    r = row.tolist() if isinstance(row, np.ndarray) else row
-    order: list[int] = []
-    if r[JOKER_INDEX]:
-        order.append(JOKER_INDEX)
-    else:
-        for t in _WILD_TYPES[wild]:
-            if r[t]:
-                order.append(t)
-                break
-    order.extend([t for t in _NATURAL_ORDER[wild] if r[t]])
-    return order
-
-
-# For each wild rank: the wild-rank card types, and the natural types from the highest
-# rank down, suits in order (the joker and the wild rank left out).
-_WILD_TYPES = {w: [s * 11 + w - 3 for s in range(5)] for w in range(3, 14)}
-_NATURAL_ORDER = {w: [s * 11 + i for i in range(10, -1, -1) if i != w - 3 for s in range(5)]
-                  for w in range(3, 14)}
 
 
 def _candidate_deadwoods(row: npt.NDArray[np.uint8], wild: int, decks: int,

@@ -35,6 +35,8 @@ __all__ = [
     "HandLike",
     "JOKER_INDEX",
     "N_TYPES",
+    "N_RANKS",
+    "type_index",
     "parse_cards",
     "format_cards",
     "to_counts",
@@ -46,6 +48,17 @@ __all__ = [
 N_TYPES = 56
 #: Index of the joker in the bulk encoding.
 JOKER_INDEX = 55
+#: Number of ranks (3..13); suited card types are ``suit * N_RANKS + rank - 3``.
+N_RANKS = 11
+
+
+def type_index(suit: int, rank: int) -> int:
+    """The bulk-encoding index of the suited card type ``(suit, rank)``.
+
+    >>> type_index(Suit.HEARTS, Rank.KING), str(Card.from_index(type_index(2, 13)))
+    (32, 'KH')
+    """
+    return int(suit) * N_RANKS + int(rank) - 3
 
 
 class Suit(enum.IntEnum):

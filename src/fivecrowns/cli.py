@@ -213,13 +213,13 @@ def _cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_solitaire(args: argparse.Namespace, out: TextIO) -> int:
-    from .solitaire import Solitaire, make_strategy, solitaire_many
+    from .solitaire import Solitaire, make_strategy, simulate_solitaire
 
     rules = Rules(decks=args.decks)
     if args.show:
         player = make_strategy(args.strategy)
         deal, own = np.random.SeedSequence(args.seed).spawn(2)  # as play_solitaire does
-        game = Solitaire(deal, rules)
+        game = Solitaire(seed=deal, rules=rules)
         rng = np.random.default_rng(own)
         print(f"seed {args.seed}, strategy {args.strategy}", file=out)
         print(game.describe(symbols=_symbols_ok(out) and not args.ascii), file=out)
@@ -230,8 +230,10 @@ def _cmd_solitaire(args: argparse.Namespace, out: TextIO) -> int:
         print(f"{'won' if result.won else 'lost'}: {result.piles_closed} piles closed in "
               f"{result.turns} turns", file=out)
         return 0
-    stats = solitaire_many(args.strategy, args.games, args.seed, jobs=args.jobs, rules=rules,
-                           progress=_show_progress(args.quiet, sys.stderr))
+    with _progress_bar(args.games, f"solitaire {args.strategy}",
+                       _show_progress(args.quiet, sys.stderr)) as update:
+        stats = simulate_solitaire(args.strategy, args.games, seed=args.seed, jobs=args.jobs,
+                                   rules=rules, progress=update)
     print(stats.describe(), file=out)
     return 0
 

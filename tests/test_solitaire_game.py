@@ -1,5 +1,5 @@
-"""Solitaire (RULES.md, "Solitaire"): the deal, moves, hand-checked games, a state machine,
-the strategies and the simulator."""
+"""Solitaire, the game (docs/rules.rst, Solitaire): the deal, moves, hand-checked games and
+a state machine."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -22,45 +22,12 @@ from hypothesis.stateful import (
 import fivecrowns as fc
 from fivecrowns.solitaire import (
     PILE_SIZES,
-    GreedySolitaire,
-    RandomSolitaire,
+    PlayRecord,
     Solitaire,
-    SolitairePlay,
     SolitaireResult,
-    StrongSolitaire,
-    completing_types,
     make_strategy,
-    play_solitaire,
-    solitaire_many,
-    wilson_interval,
 )
-
-# --------------------------------------------------------------------------------------------
-# helpers
-# --------------------------------------------------------------------------------------------
-
-
-def total_cards(game: Solitaire) -> int:
-    """Cards in the piles, the draw pile and the dead discards."""
-    return int(game.pile_counts.sum()) + game.draw_remaining + len(game.dead)
-
-
-def run(suit: str, lo: int, hi: int) -> list[str]:
-    return [f"{fc.Rank(r).label}{suit}" for r in range(lo, hi + 1)]
-
-
-def complete_piles() -> tuple[dict[int, list[str]], list[str]]:
-    """Eleven piles that are complete when dealt, and the 28 cards left over.
-
-    Clubs, diamonds and hearts each give two piles (3 + 8, 4 + 7, 5 + 6 cards); piles 9
-    to 13 are runs from 3 of one suit, piles 12 and 13 with jokers added."""
-    piles = {3: run("C", 3, 5), 8: run("C", 6, 13), 4: run("D", 3, 6), 7: run("D", 7, 13),
-             5: run("H", 3, 7), 6: run("H", 8, 13), 9: run("S", 3, 11), 10: run("T", 3, 12),
-             11: run("C", 3, 13), 12: run("D", 3, 13) + ["JK"],
-             13: run("H", 3, 13) + ["JK", "JK"]}
-    rest = ["QS", "KS", "KT"] + run("S", 3, 13) + run("T", 3, 13) + ["JK"] * 3
-    return piles, rest
-
+from solitaire_deals import complete_piles, small_deal, total_cards
 
 # --------------------------------------------------------------------------------------------
 # the deal
@@ -72,7 +39,7 @@ def test_deal_shape_and_conservation() -> None:
     assert [len(game.pile(n)) for n in PILE_SIZES] == list(PILE_SIZES)
     assert game.draw_remaining == 116 - sum(PILE_SIZES) == 28
     assert total_cards(game) == 116
-    assert game.turn == 0 and game.dead == () and not game.is_over
+    assert game.turn == 0 and game.discards == () and not game.is_over
     assert game.closed_piles == () and game.open_piles == PILE_SIZES
     full = np.full(56, 2)
     full[55] = 6
@@ -114,16 +81,6 @@ def test_bad_rules() -> None:
 # hand-checked games
 # --------------------------------------------------------------------------------------------
 
-
-def small_deal(draw: str) -> Solitaire:
-    """Piles 3, 4, 5 chosen by hand; the others complete and out of the way."""
-    piles, _ = complete_piles()
-    piles[3] = ["4S", "5S", "8T"]                 # 3s wild: 6S or 3S completes it
-    piles[4] = ["4H", "QS", "QT", "3T"]           # 4H is wild: QS QT 4H, 3T left over
-    piles[5] = ["3D", "4D", "5D", "6D", "JK"]     # complete when dealt (5D and JK wild)
-    return Solitaire.from_cards(piles, draw=draw)
-
-
 def test_known_small_game_by_hand() -> None:
     game = small_deal("8S 6S QS KS")
     assert fc.deadwood(game.pile(3), 3) == 4 + 5 + 8 and fc.deadwood(game.pile(4), 4) == 3
@@ -131,7 +88,7 @@ def test_known_small_game_by_hand() -> None:
 
     # Turn 1: 8S is of no use; put it on pile 4 and throw it away again.
     rec = game.play(4, "8S")
-    assert rec == SolitairePlay(turn=1, card=fc.Card.parse("8S"), pile=4,
+    assert rec == PlayRecord(turn=1, card=fc.Card.parse("8S"), pile=4,
                                 discard=fc.Card.parse("8S"), deadwood=3, closed=False)
     # Turn 2: 6S completes the run 4S 5S 6S of pile 3 once 8T goes.
     rec = game.play(3, "8T")
@@ -149,7 +106,7 @@ def test_known_small_game_by_hand() -> None:
     assert rec.closed and game.closed_piles == (3, 4, 5)
     assert game.is_over and not game.won  # the draw pile ran out with 8 piles open
     assert game.result == SolitaireResult(won=False, piles_closed=3, turns=4)
-    assert [str(c) for c in game.dead] == ["8S", "8T", "3T", "KS"]
+    assert [str(c) for c in game.discards] == ["8S", "8T", "3T", "KS"]
     with pytest.raises(fc.IllegalMoveError, match="the draw pile is used up"):
         game.verify_play(6, "KS")
 
@@ -262,7 +219,7 @@ class SolitaireMachine(RuleBasedStateMachine):
         super().__init__()
         self.game = Solitaire(seed=0)
         self.closed: set[int] = set()
-        self.dead: list[fc.Card] = []
+        self.discards: list[fc.Card] = []
 
     @initialize(seed=st.integers(0, 2**32), party=st.booleans())
     def deal(self, seed: int, party: bool) -> None:
@@ -282,7 +239,7 @@ class SolitaireMachine(RuleBasedStateMachine):
         change[top.index] += 1  # type: ignore[union-attr]
         change[card.index] -= 1
         assert np.array_equal(after - before, change)
-        self.dead.append(card)
+        self.discards.append(card)
         if rec.closed:
             self.closed.add(pile)
 
@@ -314,8 +271,8 @@ class SolitaireMachine(RuleBasedStateMachine):
         game = self.game
         assert total_cards(game) == game.rules.n_cards
         assert [len(game.pile(n)) for n in PILE_SIZES] == list(PILE_SIZES)
-        assert game.turn == len(game.dead) == len(self.dead) == len(game.plays)
-        assert list(game.dead) == self.dead
+        assert game.turn == len(game.discards) == len(self.discards) == len(game.plays)
+        assert list(game.discards) == self.discards
 
     @invariant()
     def closed_piles_are_melded_and_stay_closed(self) -> None:
@@ -338,118 +295,17 @@ SolitaireMachine.TestCase.settings = settings(SolitaireMachine.TestCase.settings
 TestSolitaireMachine = SolitaireMachine.TestCase
 
 
-# --------------------------------------------------------------------------------------------
-# strategies and the simulator
-# --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("strategy", ["random", "greedy"])
-def test_strategies_play_legal_whole_games(strategy: str) -> None:
-    for seed in range(3):
-        res = play_solitaire(strategy, seed)
-        assert res == play_solitaire(strategy, seed)  # seeded, so repeatable
-        assert 0 <= res.piles_closed <= 11 and 11 <= res.turns <= 28
-        assert res.won == (res.piles_closed == 11)
+def test_package_keeps_its_names() -> None:
+    # Every name the single solitaire module had (less the renamed ones) still imports.
+    import fivecrowns.solitaire as sol
+    from fivecrowns import outs, seeding, stats
 
-
-def test_strong_strategy_is_repeatable_and_pickles() -> None:
-    res = play_solitaire(StrongSolitaire(), 3)
-    assert 0 <= res.piles_closed <= 11 and res.won == (res.piles_closed == 11)
-    used = StrongSolitaire()
-    fresh = pickle.loads(pickle.dumps(used))
-    game = Solitaire(seed=3)
-    rng = np.random.default_rng(0)
-    for _ in range(4):
-        move = used.choose(game.observation(), rng)
-        assert fresh.choose(game.observation(), rng) == move
-        game.play(*move)
-
-
-def test_greedy_closes_a_pile_that_needed_the_card() -> None:
-    game = small_deal("6S")
-    pile, card = GreedySolitaire().choose(game.observation(), np.random.default_rng(0))
-    assert (pile, str(card)) == (3, "8T")
-    pile, card = StrongSolitaire().choose(game.observation(), np.random.default_rng(0))
-    assert (pile, str(card)) == (3, "8T")
-
-
-def test_make_strategy() -> None:
-    assert isinstance(make_strategy("Greedy"), GreedySolitaire)
-    assert isinstance(make_strategy(" strong"), StrongSolitaire)
-    bot = RandomSolitaire()
-    assert make_strategy(bot) is bot
-    with pytest.raises(ValueError, match="unknown solitaire strategy 'best'"):
-        make_strategy("best")
-    with pytest.raises(TypeError, match="choose"):
-        make_strategy(42)  # type: ignore[arg-type]
-
-
-def test_a_strategy_that_cheats_is_reported() -> None:
-    class Bad:
-        name = "bad"
-
-        def choose(self, obs: object, rng: object) -> tuple[int, fc.Card]:
-            return 3, fc.Card.parse("KT") if False else fc.Card.JOKER
-
-    game = Solitaire(seed=0)
-    assert fc.Card.JOKER not in game.pile(3) and game.draw_top != fc.Card.JOKER
-    with pytest.raises(fc.IllegalMoveError, match="strategy 'bad' made an illegal move on "
-                       "turn 1"):
-        play_solitaire(Bad(), 0)
-
-
-def test_solitaire_many_is_seeded_and_jobs_do_not_matter() -> None:
-    ticks: list[int] = []
-    one = solitaire_many("greedy", games=4, seed=10, progress=ticks.append)
-    two = solitaire_many("greedy", games=4, seed=10, jobs=2)
-    assert one.results == two.results and sum(ticks) == 4
-    assert one.results[2] == play_solitaire("greedy", 12)  # game i uses seed + i
-    assert one.wins == sum(r.won for r in one.results)
-    assert one.win_ci[0] <= one.win_rate <= one.win_ci[1]
-    assert "win rate" in one.describe()
-    with pytest.raises(ValueError, match="games must be at least 1"):
-        solitaire_many("greedy", games=0)
-    with pytest.raises(TypeError, match="jobs must be an int"):
-        solitaire_many("greedy", games=1, jobs=1.5)  # type: ignore[arg-type]
-
-
-def test_wilson_interval() -> None:
-    lo, hi = wilson_interval(50, 100)
-    assert (round(lo, 4), round(hi, 4)) == (0.4038, 0.5962)
-    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
-    assert wilson_interval(0, 0) == (0.0, 1.0)
-
-
-@settings(max_examples=12)
-@given(seed=st.integers(0, 2**32), size=st.sampled_from(PILE_SIZES),
-       swaps=st.integers(0, 3))
-def test_completing_types_matches_draw_table(seed: int, size: int, swaps: int) -> None:
-    # Start from a complete pile and spoil a few cards, so that many piles are close.
-    piles, rest = complete_piles()
-    rng = np.random.default_rng(seed)
-    cards = list(piles[size])
-    pool = rest + ["JK"] * 6
-    for _ in range(swaps):
-        cards[int(rng.integers(len(cards)))] = pool.pop(int(rng.integers(len(pool))))
-    row = fc.hand_counts(cards)
-    expected = fc.draw_table(row, size) == 0
-    assert np.array_equal(completing_types(row, size), expected)
-
-
-def test_completing_types_examples() -> None:
-    outs = completing_types(fc.hand_counts("5C 6C 9D"), 13)
-    assert {str(fc.Card.from_index(t)) for t in np.flatnonzero(outs)} == {
-        "4C", "7C", "KC", "KD", "KH", "KS", "KT", "JK"}
-    assert completing_types(fc.hand_counts("5C 6C 7C"), 13).sum() == 56  # complete: any card
-
-
-def test_joker_distance() -> None:
-    from fivecrowns.solitaire import _Cache, _joker_distance
-
-    cache = _Cache(2)
-    assert _joker_distance(fc.hand_counts("5C 6C 9D"), 13, cache) == 1   # 9D -> JK: 5C 6C JK
-    assert _joker_distance(fc.hand_counts("3C 5D 9H"), 13, cache) == 2   # two swaps: 3C JK JK
-    # all six jokers held: the swaps bring in kings (wild) instead
-    assert _joker_distance(fc.hand_counts("JK " * 6 + "3C 5D 7H 9S JT QH 6H"), 13, cache) == 2
-    spread = fc.hand_counts("3C 5D 7H 9S JT 4D 6H 8S 10T QC KD")             # nothing melds
-    assert _joker_distance(spread, 13, cache, limit=2) == 3
+    kept = ["PILE_SIZES", "Solitaire", "SolitaireResult", "SolitaireObservation",
+            "SolitaireStrategy", "RandomSolitaire", "GreedySolitaire", "StrongSolitaire",
+            "STRATEGIES", "make_strategy", "play_solitaire"]
+    assert all(hasattr(sol, name) for name in kept)
+    assert sol.SeedLike is seeding.SeedLike and sol.wilson_interval is stats.wilson_interval
+    assert sol.completing_types is outs.completing_types
+    assert set(sol.__all__) <= set(dir(sol))
