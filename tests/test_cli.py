@@ -185,6 +185,7 @@ def test_solitaire_json(capsys: pytest.CaptureFixture[str]) -> None:
         <= set(summary)
     code, table, _ = run(capsys, "solitaire", "--games", "3", "--seed", "4", "--quiet")
     assert f"wins          {summary['wins']}\n" in table
+    assert table.splitlines()[0] == "strategy      greedy"
 
 
 def test_solitaire_show_one_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -195,7 +196,7 @@ def test_solitaire_show_one_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert "turn 1: " in out and lines[-1].split(":")[0] in ("won", "lost")
     from fivecrowns.solitaire import play_solitaire
 
-    result = play_solitaire("greedy", 3)  # --show plays the very game of the seed
+    result = play_solitaire("greedy", seed=3)  # --show plays the very game of the seed
     assert lines[-1] == (f"{'won' if result.won else 'lost'}: {result.piles_closed} piles "
                          f"closed in {result.turns} turns")
 
@@ -621,3 +622,14 @@ def test_a_warning_at_import_shows_once_and_is_no_traceback(tmp_path: Path,
     warned = [line for line in done.stderr.splitlines() if ": RuntimeWarning: " in line]
     assert len(warned) == 1, done.stderr
     assert done.stdout.strip()
+
+
+def test_workers_are_told_to_use_the_fallback_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FIVECROWNS_IMPLEMENTATION", raising=False)
+    monkeypatch.setattr(_engine, "IMPLEMENTATION", "python")
+    with _engine.same_solver_in_workers():
+        assert os.environ["FIVECROWNS_IMPLEMENTATION"] == "python"
+    assert "FIVECROWNS_IMPLEMENTATION" not in os.environ
+    monkeypatch.setattr(_engine, "IMPLEMENTATION", "compiled")
+    with _engine.same_solver_in_workers():
+        assert "FIVECROWNS_IMPLEMENTATION" not in os.environ

@@ -10,9 +10,6 @@ from pathlib import Path
 import pytest
 
 from fivecrowns.cli import main
-from fivecrowns.cli.play import dealer_seat
-from fivecrowns.game import Game
-from fivecrowns.rules import Rules
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -74,14 +71,6 @@ def test_play_names_the_tie_break_dealer_by_seat(capsys: pytest.CaptureFixture[s
     assert header is not None, out
     assert header.group(1) == "Player 1 and Player 2"
     assert header.group(2) in ("Player 1", "Player 2")
-
-
-def test_dealer_seat_in_a_tie_break_round() -> None:
-    game = Game(3, seed=1, rounds=[1], rules=Rules(tie_break=True))
-    assert dealer_seat(game) == game.round.dealer == 0
-    game._start_tie_break((1, 2))  # as if seats 1 and 2 tied
-    assert game.round.dealer in (0, 1)
-    assert dealer_seat(game) == (1, 2)[game.round.dealer]
 
 
 def test_play_quits_cleanly_on_eof_and_q(capsys: pytest.CaptureFixture[str],

@@ -125,6 +125,18 @@ def _solitaire_summary(args: argparse.Namespace, stats: Any) -> dict[str, Any]:
     }
 
 
+def _solitaire_table(s: dict[str, Any]) -> str:
+    (lo, hi), (plo, phi), (tlo, thi) = s["win_ci"], s["piles_closed_ci"], s["turns_ci"]
+    return "\n".join([
+        f"strategy      {s['strategy']}",
+        f"games         {s['games']} (seeds {s['seed']}..{s['seed'] + s['games'] - 1})",
+        f"wins          {s['wins']}",
+        f"win rate      {100 * s['win_rate']:.2f}%  (95% CI {100 * lo:.2f}% .. {100 * hi:.2f}%)",
+        f"piles closed  {s['mean_piles_closed']:.3f} mean  (95% CI {plo:.3f} .. {phi:.3f})",
+        f"turns         {s['mean_turns']:.2f} mean  (95% CI {tlo:.2f} .. {thi:.2f})",
+    ])
+
+
 def _cmd_solitaire(args: argparse.Namespace, out: TextIO) -> int:
     check_backend(args.backend, args.ray_address)
     rules = Rules(decks=args.decks)
@@ -148,10 +160,11 @@ def _cmd_solitaire(args: argparse.Namespace, out: TextIO) -> int:
         stats = _engine.run_solitaire(args.strategy, args.games, seed=args.seed, jobs=args.jobs,
                                       progress=update, rules=rules, backend=args.backend,
                                       ray_address=args.ray_address)
+    summary = _solitaire_summary(args, stats)
     if args.json:
-        print(json.dumps(_solitaire_summary(args, stats)), file=out)
+        print(json.dumps(summary), file=out)
     else:
-        print(stats.describe(), file=out)
+        print(_solitaire_table(summary), file=out)
     return 0
 
 
@@ -205,7 +218,7 @@ class _RecordSink:
             self.stream = sys.stdout
             return
         try:
-            self.stream = open(target, "w", encoding="utf-8")  # noqa: SIM115
+            self.stream = open(target, "w", encoding="utf-8")
         except OSError as exc:
             raise self._error(exc) from None
 
@@ -502,7 +515,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # e.g. piped into `head`
         try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+            sys.stdout = open(os.devnull, "w")
         except OSError:
             pass
         return 0

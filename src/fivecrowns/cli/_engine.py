@@ -1,7 +1,10 @@
 """The library calls of the command line, one function each.
 
-Every command reaches the game engine through these few functions, so that a renamed
-library function is switched in one place.
+Every command reaches the simulators through these few functions, so that a renamed
+library function is switched here and nowhere else: :func:`run_games` (many games between
+bots), :func:`run_solitaire` (many games of solitaire), :func:`new_game` and
+:func:`new_solitaire` (one game, move by move), :func:`read_record` and
+:func:`apply_token` (the records of ``simulate --out``). Seeds are passed by keyword.
 """
 
 from __future__ import annotations
@@ -46,37 +49,41 @@ def ray_options(backend: str, ray_address: str | None) -> dict[str, Any]:
     return {"backend": "ray", "ray_address": ray_address}
 
 
-def run_games(factories: Sequence[Callable[[int], Any]], games: int, *, seed: int, jobs: int,
+def run_games(entrants: Sequence[Callable[..., Any]], games: int, *, seed: int, jobs: int,
               progress: Callable[[int], Any], rules: Rules, rounds: Sequence[int] | None,
               names: Sequence[str], on_record: Callable[[dict[str, Any]], Any] | None,
               backend: str = "local", ray_address: str | None = None) -> Any:
-    """Many games between bots (``simulate``); returns the library's report."""
+    """Many games between bots (``simulate``); returns the library's report, whose
+    ``entrants`` have ``name``, ``games``, ``win_rate``, ``win_ci``, ``mean_score`` and
+    ``score_ci``, and which counts ``hit_max_turns``."""
     with same_solver_in_workers():
-        return tournament(factories, games, seed, jobs=jobs, progress=progress, rules=rules,
-                          rounds=rounds, names=names, on_record=on_record,
+        return tournament(entrants, games, seed=seed, jobs=jobs, progress=progress,
+                          rules=rules, rounds=rounds, names=names, on_record=on_record,
                           **ray_options(backend, ray_address))
 
 
 def run_solitaire(strategy: str, games: int, *, seed: int, jobs: int,
                   progress: Callable[[int], Any], rules: Rules, backend: str = "local",
                   ray_address: str | None = None) -> Any:
-    """Many games of solitaire (``solitaire``); returns the library's report."""
+    """Many games of solitaire (``solitaire``); returns the library's report, with
+    ``games``, ``results``, ``win_rate``, ``win_ci``, ``mean_piles_closed``,
+    ``piles_closed_ci``, ``mean_turns`` and ``turns_ci``."""
     with same_solver_in_workers():
-        return solitaire_many(strategy, games, seed, jobs=jobs, progress=progress, rules=rules,
-                              **ray_options(backend, ray_address))
+        return solitaire_many(strategy, games, seed=seed, jobs=jobs, progress=progress,
+                              rules=rules, **ray_options(backend, ray_address))
 
 
 def new_game(n_players: int, *, seed: int, rules: Rules | None = None,
              rounds: Sequence[int] | None = None, first_dealer: int = 0) -> Game:
     """A game to play move by move (``play``, ``replay``)."""
-    return Game(n_players, seed, rules=rules, rounds=rounds, first_dealer=first_dealer)
+    return Game(n_players, seed=seed, rules=rules, rounds=rounds, first_dealer=first_dealer)
 
 
 def new_solitaire(seed: int, rules: Rules) -> tuple[Solitaire, np.random.Generator]:
     """The game of solitaire of ``seed`` and its strategy's generator, as
     ``play_solitaire`` makes them (``solitaire --show``)."""
     deal, rng = solitaire_streams(seed)
-    return Solitaire(deal, rules), rng
+    return Solitaire(seed=deal, rules=rules), rng
 
 
 def read_record(data: dict[str, Any]) -> GameRecord:
