@@ -108,6 +108,7 @@ def test_solve_takes_the_cards_as_separate_words(capsys: pytest.CaptureFixture[s
     code, out, _ = run(capsys, "solve", "3C", "4C,5C", "JK", "9D", "--wild", "7", "--discard",
                        "--ascii")
     assert code == 0 and "discard 9D" in out
+    assert run(capsys, "solve", "5C", "--wild", "3", "7C", "9C") == quoted  # cards after it
 
 
 def test_solve_discard_ascii_and_named_wild(capsys: pytest.CaptureFixture[str]) -> None:
@@ -413,6 +414,19 @@ def test_simulate_with_a_users_bot_classes(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(capsys, "simulate", "--games", "1", "--bots", "fc_user_bots:Plain",
                        "--players", "3", "--rounds", "1", "--quiet")
     assert code == 0 and all(f"{i}:Plain" in out for i in (1, 2, 3))
+
+
+def test_a_users_bot_module_in_the_current_folder(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """The `fivecrowns` script's sys.path lacks the current folder: --bots adds it."""
+    (tmp_path / "fc_here_bots.py").write_text(USER_BOTS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "fc_here_bots", raising=False)
+    code, out, _ = run(capsys, "simulate", "--games", "1", "--bots", "fc_here_bots:Plain",
+                       "--players", "2", "--rounds", "1", "--quiet")
+    assert code == 0 and "1:Plain" in out and sys.path[0] == str(tmp_path)
 
 
 @pytest.mark.parametrize("spec, message", [

@@ -36,7 +36,7 @@ def test_replay_shows_the_first_game_turn_by_turn(capsys: pytest.CaptureFixture[
     code, out, err = run(capsys, "replay", str(records), "--ascii")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0] == (f"game 0: 3 players, seed {data['seed']}, rounds 1,2, 2 decks; "
+    assert lines[0] == (f"game 0: 3 players, seed {data['seed']}, rounds 1,2 (2 decks); "
                         f"a lower score is better")
     players = data["players"]
     assert "Round 1: 3 cards, 3s wild; dealer seat 0 " f"({players[0]})" in out

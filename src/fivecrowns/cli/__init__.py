@@ -60,6 +60,7 @@ from ._common import (
     non_negative,
     parse_bots,
     parse_rounds,
+    plan_text,
     positive,
     rank_label,
     seed_arg,
@@ -263,12 +264,6 @@ def _lineup(args: argparse.Namespace, rules: Rules) -> list[str]:
     return names
 
 
-def _plan(rounds: list[int] | None) -> str:
-    rounds = rounds or list(range(1, N_ROUNDS + 1))
-    consecutive = len(rounds) > 2 and rounds == list(range(rounds[0], rounds[-1] + 1))
-    return f"{rounds[0]}-{rounds[-1]}" if consecutive else ",".join(map(str, rounds))
-
-
 def _games_summary(args: argparse.Namespace, names: list[str], result: Any) -> dict[str, Any]:
     return {
         "command": "simulate", "games": args.games, "players": len(names), "seed": args.seed,
@@ -284,7 +279,7 @@ def _games_summary(args: argparse.Namespace, names: list[str], result: Any) -> d
 def _print_games_table(args: argparse.Namespace, names: list[str], result: Any,
                        out: TextIO) -> None:
     print(f"{args.games} games, {len(names)} players, seed {args.seed}, rounds "
-          f"{_plan(args.rounds)}; seats rotate from game to game; a lower score is better",
+          f"{plan_text(args.rounds)}; seats rotate from game to game; a lower score is better",
           file=out)
     width = max(12, *(len(e.name) for e in result.entrants))
     print(f"{'entrant':<{width}} {'win rate':>9} {'(95% CI)':>17} {'mean score':>11} "
@@ -352,6 +347,10 @@ class _MainParser(_Parser):
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
         parsed, extras = self.parse_known_args(args, namespace)
+        if getattr(parsed, "command", None) == "solve":  # cards after an option: the hand's
+            cards = [e for e in extras if not e.startswith("-")]
+            parsed.hand += cards
+            extras = [e for e in extras if e.startswith("-")]
         if extras:
             command = self.commands.get(getattr(parsed, "command", None) or "", self)
             command.error(f"unrecognized arguments: {' '.join(extras)}")

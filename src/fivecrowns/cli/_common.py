@@ -6,6 +6,7 @@ import argparse
 import importlib
 import importlib.util
 import inspect
+import os
 import re
 import sys
 import time
@@ -13,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from .. import bots
 from ..cards import Card, Rank, format_cards
 from ..errors import BotError
 from ..rules import N_ROUNDS
@@ -144,6 +146,17 @@ def parse_rounds(text: str) -> list[int]:
     return out
 
 
+def plan_text(rounds: Sequence[int] | None) -> str:
+    """The rounds of a game as text: ``1-11``, ``1,2`` or ``3,5,9``.
+
+    >>> plan_text(None), plan_text([1, 2]), plan_text([4, 5, 6]), plan_text([3, 5, 9])
+    ('1-11', '1,2', '4-6', '3,5,9')
+    """
+    plan = list(range(1, N_ROUNDS + 1)) if rounds is None else list(rounds)
+    consecutive = len(plan) > 2 and plan == list(range(plan[0], plan[-1] + 1))
+    return f"{plan[0]}-{plan[-1]}" if consecutive else ",".join(map(str, plan))
+
+
 def check_backend(backend: str, ray_address: str | None) -> None:
     """``--backend``/``--ray-address``: the address only with Ray, and Ray installed."""
     if ray_address is not None and backend != "ray":
@@ -199,6 +212,9 @@ def _import_bot(spec: str) -> type:
     if not module_name or not attr:
         raise CommandError(f"--bots {spec!r}: expected a bot name ({', '.join(BOT_NAMES)}) "
                            f"or module:Class")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:  # the `fivecrowns` script's path lacks it
+        sys.path.insert(0, here)
     try:
         obj: Any = importlib.import_module(module_name)
     except Exception as exc:  # the user's module may fail in any way while it loads
@@ -229,8 +245,6 @@ def bot_factory(spec: str) -> Entrant:
     """The factory of a ``--bots`` entry: a built-in name or ``module:Class``."""
     if ":" in spec:
         return Entrant(_import_bot(spec), bot_label(spec))
-    from .. import bots
-
     key = spec.strip().lower().removesuffix("bot")
     if key not in BOT_CLASSES:
         raise CommandError(f"unknown bot {spec!r}: expected one of {', '.join(BOT_NAMES)} "

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from . import _engine
-from ._common import CommandError, card_text, rank_label, symbols_ok
+from ._common import CommandError, card_text, plan_text, rank_label, symbols_ok
 
 __all__ = ["cmd_replay", "find_record"]
 
@@ -71,7 +71,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
                             first_dealer=record.first_dealer)
     number = data.get("game")
     print(f"game {number if number is not None else '-'}: {n} players, seed {record.seed}, "
-          f"rounds {','.join(map(str, record.rounds))}, {record.rules.decks} decks; "
+          f"rounds {plan_text(record.rounds)} ({record.rules.decks} decks); "
           f"a lower score is better", file=out)
     for k, tokens in enumerate(record.actions):
         rnd = game.round
