@@ -438,8 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
                 "checking every move, and show it turn by turn.")
     p.add_argument("file", metavar="FILE", help="JSON lines of game records (- for "
                    "standard input)")
-    p.add_argument("--game", type=non_negative, help="the record whose 'game' number is N "
-                   "(default: the first)")
+    p.add_argument("--game", type=non_negative, metavar="N",
+                   help="the record whose 'game' number is N (default: the first)")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
     p = command("play", help="play a game in the terminal against bots",
