@@ -1,8 +1,11 @@
-"""The command line: ``main([...])`` with captured output, and ``python -m fivecrowns``."""
+"""The command line: ``main([...])`` with captured output, and ``python -m fivecrowns``.
+
+``simulate`` is in test_cli_simulate.py, the interactive game in test_cli_play.py,
+``replay`` in test_cli_replay.py.
+"""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -12,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.cli import build_parser, main, parse_rounds
+import fivecrowns.cli
+from fivecrowns.cli import _common, _engine, build_parser, main, parse_rounds
 
-SUBCOMMANDS = ["solve", "solitaire", "simulate", "play", "bench"]
+SUBCOMMANDS = ["solve", "solitaire", "simulate", "replay", "play", "bench"]
+CLI_DIR = Path(fivecrowns.cli.__file__).parent
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -22,6 +27,20 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return code, out, err
+
+
+# --------------------------------------------------------------------------------------------
+# The package and its parser
+# --------------------------------------------------------------------------------------------
+
+
+def test_the_cli_is_a_package_of_small_modules() -> None:
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines())
+             for p in CLI_DIR.glob("*.py")}
+    assert {"__init__.py", "_common.py", "_engine.py", "play.py", "replay.py"} <= set(sizes)
+    assert max(sizes.values()) <= 600, sizes
+    text = "".join(p.read_text(encoding="utf-8") for p in CLI_DIR.glob("*.py"))
+    assert "_ENGINE_MISSING" not in text and "except ImportError" not in text
 
 
 def test_no_arguments_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,11 +53,42 @@ def test_no_arguments_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
 def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str], command: str) -> None:
     code, out, _ = run(capsys, command, "--help")
     assert code == 0 and out.startswith(f"usage: fivecrowns {command}")
+    assert "RULES.md" not in out
+
+
+def test_help_cites_the_rules_in_the_docs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solitaire", "--help")
+    assert code == 0 and "docs/rules.rst" in " ".join(out.split())
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
     code, out, _ = run(capsys, "--version")
-    assert code == 0 and out.startswith("fivecrowns ")
+    assert code == 0 and out == f"fivecrowns {version('fivecrowns')}\n"
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "3C", "--wild", "7", "--bogus"],
+    ["simulate", "--games", "1", "--frobnicate", "3"],
+    ["solitaire", "--strategy", "greedy", "extra"],
+])
+def test_a_bad_option_shows_its_subcommands_usage(capsys: pytest.CaptureFixture[str],
+                                                   argv: list[str]) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith(f"usage: fivecrowns {argv[0]} ")
+    assert f"fivecrowns {argv[0]}: error: unrecognized arguments:" in err
+
+
+def test_parse_rounds() -> None:
+    assert parse_rounds("1-3, 9,11") == [1, 2, 3, 9, 11]
+    assert build_parser().parse_args(["play", "--rounds", "2"]).rounds == [2]
+
+
+# --------------------------------------------------------------------------------------------
+# solve
+# --------------------------------------------------------------------------------------------
 
 
 def test_solve_draws_the_partition(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,6 +100,16 @@ def test_solve_draws_the_partition(capsys: pytest.CaptureFixture[str]) -> None:
         "left  9♦",
         "deadwood 9",
     ]
+
+
+def test_solve_takes_the_cards_as_separate_words(capsys: pytest.CaptureFixture[str]) -> None:
+    quoted = run(capsys, "solve", "5C 7C 9C", "--wild", "3")
+    unquoted = run(capsys, "solve", "5C", "7C", "9C", "--wild", "3")
+    assert unquoted == quoted and quoted[0] == 0
+    code, out, _ = run(capsys, "solve", "3C", "4C,5C", "JK", "9D", "--wild", "7", "--discard",
+                       "--ascii")
+    assert code == 0 and "discard 9D" in out
+    assert run(capsys, "solve", "5C", "--wild", "3", "7C", "9C") == quoted  # cards after it
 
 
 def test_solve_discard_ascii_and_named_wild(capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,15 +137,19 @@ def test_solve_discard_ascii_and_named_wild(capsys: pytest.CaptureFixture[str]) 
     (["solve", "3C", "--wild", "7", "--discard"], "--discard needs a hand of at least 2"),
     (["solve", "3C 4C", "--wild", "2"], "expected a wild rank 3..13"),
     (["solve", "3C 4C"], "the following arguments are required: --wild"),
+    (["solve", "--wild", "7"], "the following arguments are required: hand"),
     (["solve", "3C 4C", "--wild", "5", "--decks", "3"], "expected 2 decks"),
     (["solitaire", "--games", "0"], "expected a positive integer, got '0'"),
     (["solitaire", "--strategy", "best"], "invalid choice: 'best'"),
+    (["solitaire", "--show", "--json"], "--json summarises many games"),
     (["simulate", "--games", "1", "--bots", "greedy,clever"], "unknown bot 'clever'"),
     (["simulate", "--games", "1", "--players", "3", "--bots", "greedy,greedy"],
      "--players 3 does not match the 2 bots"),
     (["simulate", "--games", "1", "--players", "1"], "a game takes 2 to 7 players"),
+    (["simulate", "--games", "1", "--bots", "strong"], "one bot name with --players N"),
     (["simulate", "--games", "1", "--players", "2", "--rounds", "0-3"],
      "round numbers must be 1..11"),
+    (["simulate", "--games", "1", "--out", "-", "--json"], "both write to standard output"),
     (["play", "--players", "9"], "a game takes 2 to 7 players"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
 ])
@@ -97,12 +161,33 @@ def test_errors_exit_2_with_a_message(capsys: pytest.CaptureFixture[str], argv: 
     assert "error" in err
 
 
+# --------------------------------------------------------------------------------------------
+# solitaire
+# --------------------------------------------------------------------------------------------
+
+
 def test_solitaire_small_run(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "solitaire", "--games", "3", "--strategy", "greedy",
                          "--seed", "4", "--quiet")
-    assert code == 0 and err == ""  # no progress bar when quiet or not a terminal
+    assert code == 0 and err == ""
     assert "games         3 (seeds 4..6)" in out
     assert "win rate" in out and "95% CI" in out and "piles closed" in out and "turns" in out
+
+
+def test_solitaire_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solitaire", "--games", "3", "--seed", "4", "--json",
+                         "--quiet")
+    assert code == 0 and err == ""
+    summary = json.loads(out)
+    assert summary["command"] == "solitaire" and summary["games"] == 3
+    assert summary["strategy"] == "greedy" and summary["seed"] == 4
+    lo, hi = summary["win_ci"]
+    assert 0 <= lo <= summary["win_rate"] <= hi <= 1
+    assert {"wins", "mean_piles_closed", "piles_closed_ci", "mean_turns", "turns_ci"} \
+        <= set(summary)
+    code, table, _ = run(capsys, "solitaire", "--games", "3", "--seed", "4", "--quiet")
+    assert f"wins          {summary['wins']}\n" in table
+    assert table.splitlines()[0] == "strategy      greedy"
 
 
 def test_solitaire_show_one_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,135 +196,151 @@ def test_solitaire_show_one_game(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert lines[0] == "seed 3, strategy greedy" and lines[1].startswith("pile  3 (open  )")
     assert "turn 1: " in out and lines[-1].split(":")[0] in ("won", "lost")
+    from fivecrowns.solitaire import play_solitaire
+
+    result = play_solitaire("greedy", seed=3)  # --show plays the very game of the seed
+    assert lines[-1] == (f"{'won' if result.won else 'lost'}: {result.piles_closed} piles "
+                         f"closed in {result.turns} turns")
 
 
-def test_bench_without_and_with_the_module(capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "fivecrowns.bench", None)  # not importable
-    code, out, err = run(capsys, "bench", "--quick")
-    assert code == 1 and "fivecrowns.bench" in err and "not available" in err
+# --------------------------------------------------------------------------------------------
+# bench
+# --------------------------------------------------------------------------------------------
+
+BENCH_TABLE = """\
+fivecrowns compiled core, CPython 3.11.7, x86_64, 2 CPUs (quick run)
+
+deadwood_many, 13 cards, K wild, 1 thread   3,000,000 /s  (333 ns each)         hands
+compiled / pure-Python speed, 13 cards      x1,234
+slowest hand of the adversarial set         12.5 us                            hand 7"""
+
+
+def fake_bench(monkeypatch: pytest.MonkeyPatch, report: object) -> None:
     fake = types.ModuleType("fivecrowns.bench")
-    fake.report = lambda quick: f"TABLE quick={quick}"  # type: ignore[attr-defined]
+    fake.report = report  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "fivecrowns.bench", fake)
-    code, out, _ = run(capsys, "bench", "--quick")
-    assert code == 0 and out == "TABLE quick=True\n"
 
 
-def test_simulate_table_and_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    pytest.importorskip("fivecrowns.players")
-    from fivecrowns.game import Game
-
-    path = tmp_path / "games.jsonl"
-    code, out, _ = run(capsys, "simulate", "--games", "3", "--players", "3", "--bots",
-                       "greedy,random,greedy", "--seed", "2", "--rounds", "1-2", "--out",
-                       str(path), "--quiet")
-    assert code == 0
-    assert "1:greedy" in out and "2:random" in out and "3:greedy" in out
-    assert "win rate" in out and "mean score" in out and "wrote 3 game records" in out
-    lines = path.read_text().splitlines()
-    assert len(lines) == 3
-    first = json.loads(lines[0])
-    assert first["game"] == 0 and first["rounds"] == [1, 2] and len(first["players"]) == 3
-    game = Game.replay(lines[0])
-    assert list(game.totals) == first["totals"]
-    # --jobs gives the same table
-    code, again, _ = run(capsys, "simulate", "--games", "3", "--players", "3", "--bots",
-                         "greedy,random,greedy", "--seed", "2", "--rounds", "1-2", "--jobs",
-                         "2", "--quiet")
-    assert code == 0 and again == out.replace(f"wrote 3 game records to {path}\n", "")
-
-
-def test_simulate_runs_on_its_defaults(capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's main job: no --players or --bots plays the default lineup."""
-    pytest.importorskip("fivecrowns.players")
-    code, out, _ = run(capsys, "simulate", "--games", "2", "--rounds", "1", "--quiet")
-    assert code == 0
-    assert all(f"{i}:{name}" in out for i, name in enumerate(
-        ("strong", "greedy", "greedy", "random"), start=1))
-
-
-def test_play_tie_break_round(capsys: pytest.CaptureFixture[str],
-                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """With --tie-break, a tie for the lowest total is settled by a 6-card round (seed 1:
-    both players score 0 in round 1); without it the tied players share the victory."""
-    pytest.importorskip("fivecrowns.game")
-    feed(monkeypatch, "\n" * 500)
-    code, out, _ = run(capsys, "play", "--players", "2", "--rounds", "1", "--tie-break",
-                       "--seed", "1", "--ascii")
-    assert code == 0
-    assert "Tie-break round: 6 cards, 6s wild" in out
-    ending = out.rstrip().splitlines()[-1]
-    assert ending in ("You win!", "Player 1 wins!")  # one winner: whoever went out first
-    feed(monkeypatch, "\n" * 500)
-    code, out, _ = run(capsys, "play", "--players", "2", "--rounds", "1", "--seed", "1",
-                       "--ascii")
-    assert code == 0 and "Tie-break" not in out and out.rstrip().endswith("share the win!")
-
-
-def test_simulate_bad_out_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    pytest.importorskip("fivecrowns.players")
-    code, _, err = run(capsys, "simulate", "--games", "1", "--players", "2", "--rounds", "1",
-                       "--out", str(tmp_path / "no" / "such" / "dir.jsonl"))
-    assert code == 2 and "cannot write --out" in err
-
-
-def feed(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
-
-
-def test_play_a_whole_game_from_stdin(capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("fivecrowns.game")
-    # bad draw choice, help, a real draw, then bad discards, then Enter throughout
-    feed(monkeypatch, "zz\nh\nd\n99\nXX\n5C 6C\nout\n" + "\n" * 3000)
-    code, out, err = run(capsys, "play", "--players", "2", "--seed", "1", "--rounds", "1-2",
-                         "--ascii")
-    assert code == 0, err
-    assert "seed 1" in out and "=== Round 1: 3 cards, 3s wild" in out
-    assert "=== Round 2: 4 cards, 4s wild" in out
-    assert "'zz' is not a choice" in out
-    assert "How to play" in out
-    assert "There is no card number 99: choose 1..4." in out
-    assert "cannot parse card 'XX'" in out
-    assert "give one card (e.g. 9H) or its number" in out
-    assert "Your hand (3 cards, 3s and jokers wild)" in out and "Suggested discard" in out
-    assert "Round over. Scores:" in out and "Game over. Final totals:" in out
-
-
-def test_play_quits_cleanly_on_eof_and_q(capsys: pytest.CaptureFixture[str],
+def test_bench_prints_the_table_or_json(capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("fivecrowns.game")
-    feed(monkeypatch, "")
-    code, out, _ = run(capsys, "play", "--players", "3", "--seed", "5", "--rounds", "1")
-    assert code == 0 and out.rstrip().endswith("End of input: goodbye.")
-    feed(monkeypatch, "d\nq\n")
-    code, out, _ = run(capsys, "play", "--players", "3", "--seed", "5", "--rounds", "1")
-    assert code == 0 and out.rstrip().endswith("Goodbye.")
+    fake_bench(monkeypatch, lambda quick: BENCH_TABLE if quick else "TABLE")
+    code, out, _ = run(capsys, "bench")
+    assert code == 0 and out == "TABLE\n"
+    code, out, _ = run(capsys, "bench", "--quick", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["command"] == "bench" and summary["quick"] is True
+    assert summary["title"].startswith("fivecrowns compiled core")
+    assert summary["rows"] == [
+        {"name": "deadwood_many, 13 cards, K wild, 1 thread",
+         "value": "3,000,000 /s  (333 ns each)", "note": "hands"},
+        {"name": "compiled / pure-Python speed, 13 cards", "value": "x1,234", "note": ""},
+        {"name": "slowest hand of the adversarial set", "value": "12.5 us", "note": "hand 7"},
+    ]
 
 
-def test_play_ctrl_c(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("fivecrowns.game")
+def test_bench_json_reads_the_real_table(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from fivecrowns import bench
 
-    class Interrupting(io.StringIO):
-        def readline(self, size: int | None = -1) -> str:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(sys, "stdin", Interrupting())
-    code, _, err = run(capsys, "play", "--players", "2", "--seed", "5", "--rounds", "1")
-    assert code == 130 and "Interrupted." in err
-
-
-def test_parse_rounds() -> None:
-    assert parse_rounds("1-3, 9,11") == [1, 2, 3, 9, 11]
-    assert build_parser().parse_args(["play", "--rounds", "2"]).rounds == [2]
+    widths = [("deadwood_many, 13 cards, K wild, 2 threads", "1,500,000 /s  (666 ns each)",
+               "x1.80 vs 1 thread"), ("draw_table per call, 13 cards", "70,000 /s", "calls")]
+    width = max(len(r[0]) for r in widths)
+    text = "\n".join(["title", ""] + [f"{n:<{width}}  {v:<34} {c}".rstrip()
+                                      for n, v, c in widths])
+    monkeypatch.setattr(bench, "report", lambda quick: text)
+    code, out, _ = run(capsys, "bench", "--json")
+    assert code == 0
+    assert [tuple(r.values()) for r in json.loads(out)["rows"]] == widths
 
 
-def test_python_dash_m(tmp_path: Path) -> None:
-    # Run the package this test imported (installed, or the source tree on the path).
+def test_bench_errors_exit_2(capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(quick: bool) -> str:
+        raise ValueError("no timer")
+
+    fake_bench(monkeypatch, broken)
+    code, out, err = run(capsys, "bench", "--quick")
+    assert code == 2 and out == "" and err == "fivecrowns bench: error: no timer\n"
+
+
+# --------------------------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------------------------
+
+
+def test_progress_lines_when_stderr_is_not_a_terminal(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_common, "PROGRESS_INTERVAL", 0.0)
+    code, out, err = run(capsys, "simulate", "--games", "3", "--players", "2", "--rounds",
+                         "1")
+    assert code == 0 and "win rate" in out
+    lines = err.splitlines()
+    assert [line.split(",")[0] for line in lines] == [
+        "simulate: 1/3 games (33%)", "simulate: 2/3 games (66%)", "simulate: 3/3 games (100%)"]
+    assert all(line.endswith(" s") for line in lines)
+    code, out, err = run(capsys, "solitaire", "--games", "2")
+    assert code == 0 and err.splitlines()[-1].startswith("solitaire greedy: 2/2 games (100%), ")
+    code, out, err = run(capsys, "simulate", "--games", "3", "--players", "2", "--rounds", "1",
+                         "--quiet")
+    assert code == 0 and err == ""
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_lines_every_interval() -> None:
+    import io
+
+    clock, stream = Clock(), io.StringIO()
+    with _common.progress(1000, "simulate", quiet=False, stream=stream, interval=5.0,
+                          clock=clock) as update:
+        for _ in range(10):
+            clock.now += 1.0
+            update(100)
+    assert stream.getvalue().splitlines() == [
+        "simulate: 500/1000 games (50%), 5.0 s",
+        "simulate: 1000/1000 games (100%), 10.0 s",
+    ]
+    stream = io.StringIO()
+    with _common.progress(10, "solitaire", quiet=False, stream=stream, interval=5.0,
+                          clock=Clock()) as update:
+        update(10)  # a short run: no line at all
+    assert stream.getvalue() == ""
+
+
+def test_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, out, err = run(capsys, "solitaire", "--games", "2", "--seed", "1")
+    assert code == 0 and "solitaire greedy" in err and "game" in err  # the bar, on stderr
+    assert "win rate" in out and "solitaire greedy" not in out
+    code, out, err = run(capsys, "solitaire", "--games", "2", "--seed", "1", "--quiet")
+    assert code == 0 and err == ""
+
+
+# --------------------------------------------------------------------------------------------
+# As a program
+# --------------------------------------------------------------------------------------------
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     import fivecrowns
 
     where = str(Path(fivecrowns.__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": where, "PYTHONIOENCODING": "utf-8"}
+    path = os.pathsep.join([str(tmp_path), where])
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONWARNINGS", "FIVECROWNS_IMPLEMENTATION")}
+    return {**env, "PYTHONPATH": path, "PYTHONIOENCODING": "utf-8", **extra}
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    env = _env(tmp_path)
     done = subprocess.run([sys.executable, "-m", "fivecrowns", "solve", "5C 6C 7C KD",
                            "--wild", "13", "--discard"], capture_output=True, text=True,
                           env=env, timeout=60, cwd=tmp_path)
@@ -249,16 +350,80 @@ def test_python_dash_m(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "cannot parse card 'ZZ'" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "fivecrowns.cli", "solve", "5C", "--wild",
+                           "5", "--ascii"], capture_output=True, text=True, env=env,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "" and "left  5C" in done.stdout
 
 
-def test_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str],
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("tqdm")
-    import fivecrowns.cli
+# Stands in for the warning the library gives at import when the pure-Python twin is in use
+# and nobody asked for it (FIVECROWNS_IMPLEMENTATION unset): the compiled core is hidden, and
+# if importing fivecrowns.solver gives no RuntimeWarning itself, this hook gives one. Worker
+# processes start afresh (spawn), so each would import fivecrowns again.
+WARNING_AT_IMPORT = '''
+import multiprocessing, os, sys, warnings
 
-    monkeypatch.setattr(fivecrowns.cli, "_show_progress", lambda quiet, stream: not quiet)
-    code, out, err = run(capsys, "solitaire", "--games", "2", "--seed", "1")
-    assert code == 0 and "solitaire greedy" in err and "game" in err  # the bar, on stderr
-    assert "win rate" in out and "solitaire greedy" not in out
-    code, out, err = run(capsys, "solitaire", "--games", "2", "--seed", "1", "--quiet")
-    assert code == 0 and err == ""
+sys.modules["fivecrowns._solver"] = None  # the compiled core is missing
+multiprocessing.set_start_method("spawn")
+
+
+class _Loader:
+    def __init__(self, inner):
+        self.inner = inner
+
+    def create_module(self, spec):
+        return self.inner.create_module(spec)
+
+    def exec_module(self, module):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            self.inner.exec_module(module)
+        for w in seen:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        unasked = not os.environ.get("FIVECROWNS_IMPLEMENTATION")
+        if unasked and not any(issubclass(w.category, RuntimeWarning) for w in seen):
+            warnings.warn("fivecrowns is using its pure-Python solver", RuntimeWarning)
+
+
+class _Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name != "fivecrowns.solver":
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+
+        spec = importlib.util.find_spec(name)
+        spec.loader = _Loader(spec.loader)
+        return spec
+
+
+sys.meta_path.insert(0, _Finder())
+'''
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "5C 6C 7C KD", "--wild", "13", "--ascii"],
+    ["simulate", "--games", "4", "--players", "2", "--rounds", "1", "--jobs", "2"],
+    ["solitaire", "--games", "4", "--jobs", "2"],
+])
+def test_a_warning_at_import_shows_once_and_is_no_traceback(tmp_path: Path,
+                                                            argv: list[str]) -> None:
+    (tmp_path / "sitecustomize.py").write_text(WARNING_AT_IMPORT, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "fivecrowns", *argv], capture_output=True,
+                          text=True, env=_env(tmp_path), timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    warned = [line for line in done.stderr.splitlines() if ": RuntimeWarning: " in line]
+    assert len(warned) == 1, done.stderr
+    assert done.stdout.strip()
+
+
+def test_workers_are_told_to_use_the_fallback_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FIVECROWNS_IMPLEMENTATION", raising=False)
+    monkeypatch.setattr(_engine, "IMPLEMENTATION", "python")
+    with _engine.same_solver_in_workers():
+        assert os.environ["FIVECROWNS_IMPLEMENTATION"] == "python"
+    assert "FIVECROWNS_IMPLEMENTATION" not in os.environ
+    monkeypatch.setattr(_engine, "IMPLEMENTATION", "compiled")
+    with _engine.same_solver_in_workers():
+        assert "FIVECROWNS_IMPLEMENTATION" not in os.environ

@@ -1,0 +1,337 @@
+"""What the commands share: argument types, errors, bot names, progress reports."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from .. import bots
+from ..cards import Card, Rank, format_cards
+from ..errors import BotError
+from ..rules import N_ROUNDS
+
+PROG = "fivecrowns"
+
+#: Seconds between two plain progress lines when standard error is not a terminal.
+PROGRESS_INTERVAL = 5.0
+
+
+class CommandError(Exception):
+    """A problem with what the user asked for: reported on stderr with exit status 2."""
+
+
+# --------------------------------------------------------------------------------------------
+# Text
+# --------------------------------------------------------------------------------------------
+
+
+def symbols_ok(stream: TextIO) -> bool:
+    """True if ``stream`` can print the suit symbols."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "♣♦♥♠★".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def cards_text(cards: Sequence[Card], symbols: bool) -> str:
+    return format_cards(cards, symbols=symbols)
+
+
+def card_text(card: Card, symbols: bool) -> str:
+    return card.symbol if symbols else str(card)
+
+
+def rank_label(rank: int) -> str:
+    return Rank(rank).label
+
+
+def hand_order(cards: Sequence[Card], wild: int) -> list[Card]:
+    """Sorted by suit and rank, wilds last."""
+    return sorted(cards, key=lambda c: (c.is_wild(wild), c.index))
+
+
+# --------------------------------------------------------------------------------------------
+# Argument types
+# --------------------------------------------------------------------------------------------
+
+
+def wild_arg(text: str) -> int:
+    """``--wild``: a rank 3..13, or J, Q, K."""
+    code = text.strip().upper()
+    named = {"J": 11, "Q": 12, "K": 13}
+    if code in named:
+        return named[code]
+    try:
+        value = int(code)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a wild rank 3..13 (or J, Q, K), got {text!r}") from None
+    if not 3 <= value <= 13:
+        raise argparse.ArgumentTypeError(f"expected a wild rank 3..13 (or J, Q, K), got {text!r}")
+    return value
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, "
+                                         f"got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def seed_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, "
+                                         f"got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
+    return value
+
+
+def decks_arg(text: str) -> int:
+    if text.strip() not in ("2", "4"):
+        raise argparse.ArgumentTypeError(f"expected 2 decks (standard) or 4 (party mode), "
+                                         f"got {text!r}")
+    return int(text)
+
+
+def parse_rounds(text: str) -> list[int]:
+    """``--rounds``: round numbers 1..11 as ``1,2,5`` or ranges ``1-3,9``.
+
+    >>> parse_rounds("1-3,9")
+    [1, 2, 3, 9]
+    """
+    out: list[int] = []
+    for part in re.split(r"[,\s]+", text.strip()):
+        if not part:
+            continue
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if m is None:
+            raise argparse.ArgumentTypeError(
+                f"expected round numbers 1..{N_ROUNDS} such as '1,2,5' or '1-3', got {text!r}")
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        if not 1 <= lo <= hi <= N_ROUNDS:
+            raise argparse.ArgumentTypeError(
+                f"round numbers must be 1..{N_ROUNDS} (ranges ascending), got {part!r}")
+        out.extend(range(lo, hi + 1))
+    if not out:
+        raise argparse.ArgumentTypeError("expected at least one round number")
+    return out
+
+
+def plan_text(rounds: Sequence[int] | None) -> str:
+    """The rounds of a game as text: ``1-11``, ``1,2`` or ``3,5,9``.
+
+    >>> plan_text(None), plan_text([1, 2]), plan_text([4, 5, 6]), plan_text([3, 5, 9])
+    ('1-11', '1,2', '4-6', '3,5,9')
+    """
+    plan = list(range(1, N_ROUNDS + 1)) if rounds is None else list(rounds)
+    consecutive = len(plan) > 2 and plan == list(range(plan[0], plan[-1] + 1))
+    return f"{plan[0]}-{plan[-1]}" if consecutive else ",".join(map(str, plan))
+
+
+def check_backend(backend: str, ray_address: str | None) -> None:
+    """``--backend``/``--ray-address``: the address only with Ray, and Ray installed."""
+    if ray_address is not None and backend != "ray":
+        raise CommandError("--ray-address needs --backend ray")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise CommandError("--backend ray needs Ray, which is not installed: "
+                           "pip install 'fivecrowns[ray]'")
+
+
+# --------------------------------------------------------------------------------------------
+# Bots
+# --------------------------------------------------------------------------------------------
+
+#: The built-in bots, by their command-line names.
+BOT_CLASSES = {"random": "RandomBot", "greedy": "GreedyBot", "strong": "StrongBot"}
+BOT_NAMES = tuple(BOT_CLASSES)
+
+
+def _takes_seed(cls: type) -> bool:
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # no signature to read: call it without arguments
+        return False
+    seed = params.get("seed")
+    return seed is not None and seed.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                              inspect.Parameter.KEYWORD_ONLY)
+
+
+class Entrant:
+    """A picklable bot factory: ``Entrant(cls)(seed)`` is ``cls(seed=seed)`` when ``cls``
+    takes a ``seed`` parameter, else ``cls()``."""
+
+    def __init__(self, cls: type, name: str) -> None:
+        self.cls = cls
+        self.name = name
+        self.seeded = _takes_seed(cls)
+
+    def __call__(self, seed: int) -> Any:
+        try:
+            return self.cls(seed=seed) if self.seeded else self.cls()
+        except Exception as exc:  # a user's class may fail in any way
+            args = f"seed={seed}" if self.seeded else ""
+            made = f"{self.cls.__name__}({args})"
+            raise BotError(f"bot {self.name!r}: {made} raised {type(exc).__name__}: "
+                           f"{exc}") from exc
+
+    def __repr__(self) -> str:
+        return f"Entrant({self.cls.__module__}.{self.cls.__qualname__})"
+
+
+def _import_bot(spec: str) -> type:
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise CommandError(f"--bots {spec!r}: expected a bot name ({', '.join(BOT_NAMES)}) "
+                           f"or module:Class")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:  # the `fivecrowns` script's path lacks it
+        sys.path.insert(0, here)
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except Exception as exc:  # the user's module may fail in any way while it loads
+        raise CommandError(f"--bots {spec!r}: cannot import module {module_name!r}: "
+                           f"{type(exc).__name__}: {exc}") from None
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise CommandError(f"--bots {spec!r}: module {module_name!r} has no "
+                               f"{attr!r}") from None
+    if not isinstance(obj, type) or not all(
+            callable(getattr(obj, m, None)) for m in ("choose_draw", "choose_discard")):
+        raise CommandError(f"--bots {spec!r} is not a player: expected a class with "
+                           f"choose_draw and choose_discard methods, got "
+                           f"{type(obj).__name__} {obj!r}")
+    return obj
+
+
+def bot_label(spec: str) -> str:
+    """The short name of a ``--bots`` entry: ``greedy``, or the class of ``module:Class``."""
+    if ":" in spec:
+        return spec.rsplit(":", 1)[1].rsplit(".", 1)[-1]
+    return spec
+
+
+def bot_factory(spec: str) -> Entrant:
+    """The factory of a ``--bots`` entry: a built-in name or ``module:Class``."""
+    if ":" in spec:
+        return Entrant(_import_bot(spec), bot_label(spec))
+    key = spec.strip().lower().removesuffix("bot")
+    if key not in BOT_CLASSES:
+        raise CommandError(f"unknown bot {spec!r}: expected one of {', '.join(BOT_NAMES)} "
+                           f"or module:Class")
+    return Entrant(getattr(bots, BOT_CLASSES[key]), key)
+
+
+def parse_bots(text: str) -> list[str]:
+    """The entries of ``--bots``: built-in names (lower case) and ``module:Class`` specs."""
+    names = [b for b in re.split(r"[,\s]+", text.strip()) if b]
+    if not names:
+        raise CommandError(f"--bots needs at least one bot, e.g. greedy,strong (names: "
+                           f"{', '.join(BOT_NAMES)}, or module:Class)")
+    out = []
+    for name in names:
+        if ":" in name:
+            out.append(name)
+            continue
+        key = name.lower().removesuffix("bot")
+        if key not in BOT_CLASSES:
+            raise CommandError(f"unknown bot {name!r} in --bots: expected names from "
+                               f"{', '.join(BOT_NAMES)} or module:Class, separated by commas")
+        out.append(key)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------------------------
+
+
+class _Lines:
+    """Progress as a plain line on ``stream`` at most every ``interval`` seconds."""
+
+    def __init__(self, total: int, label: str, unit: str, stream: TextIO, interval: float,
+                 clock: Callable[[], float]) -> None:
+        self.total, self.label, self.unit = total, label, unit
+        self.stream, self.interval, self.clock = stream, interval, clock
+        self.done = 0
+        self.start = self.last = clock()
+        self.shown = -1
+
+    def line(self, now: float) -> None:
+        share = 100 * self.done // self.total if self.total else 100
+        print(f"{self.label}: {self.done}/{self.total} {self.unit}s ({share}%), "
+              f"{now - self.start:.1f} s", file=self.stream, flush=True)
+        self.last = now
+        self.shown = self.done
+
+    def update(self, n: int) -> None:
+        self.done += n
+        now = self.clock()
+        if now - self.last >= self.interval:
+            self.line(now)
+
+    def close(self) -> None:
+        if 0 <= self.shown != self.done:  # a run long enough to report ends with a line
+            self.line(self.clock())
+
+
+@contextmanager
+def progress(total: int, label: str, *, quiet: bool, unit: str = "game",
+             stream: TextIO | None = None, interval: float | None = None,
+             clock: Callable[[], float] = time.monotonic) -> Iterator[Callable[[int], object]]:
+    """``update(n)`` reporting progress on ``stream`` (standard error).
+
+    A tqdm bar when the stream is a terminal; otherwise a plain line at most every
+    ``interval`` seconds (:data:`PROGRESS_INTERVAL`), and a last one at the end if any was
+    printed; nothing when ``quiet``.
+    """
+    stream = sys.stderr if stream is None else stream
+    if quiet:
+        yield lambda n: None
+        return
+    isatty = getattr(stream, "isatty", None)
+    if isatty is not None and isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, desc=label, unit=unit, file=stream, leave=False)
+        try:
+            yield bar.update
+        finally:
+            bar.close()
+        return
+    lines = _Lines(total, label, unit, stream,
+                   PROGRESS_INTERVAL if interval is None else interval, clock)
+    try:
+        yield lines.update
+    finally:
+        lines.close()

@@ -1,0 +1,242 @@
+"""``fivecrowns simulate``: the table, --json, --out, the bots (built-in and a user's
+classes), and the --backend options."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from fivecrowns.cli import _common, _engine, main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+# --------------------------------------------------------------------------------------------
+# simulate
+# --------------------------------------------------------------------------------------------
+
+
+def test_simulate_table_and_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from fivecrowns.game import Game
+
+    path = tmp_path / "games.jsonl"
+    code, out, _ = run(capsys, "simulate", "--games", "3", "--players", "3", "--bots",
+                       "greedy,random,greedy", "--seed", "2", "--rounds", "1-2", "--out",
+                       str(path), "--quiet")
+    assert code == 0
+    assert "1:greedy" in out and "2:random" in out and "3:greedy" in out
+    assert "win rate" in out and "mean score" in out and "wrote 3 game records" in out
+    lines = path.read_text().splitlines()
+    assert len(lines) == 3
+    first = json.loads(lines[0])
+    assert first["game"] == 0 and first["rounds"] == [1, 2] and len(first["players"]) == 3
+    game = Game.replay(lines[0])
+    assert list(game.totals) == first["totals"]
+    # --jobs gives the same table
+    code, again, _ = run(capsys, "simulate", "--games", "3", "--players", "3", "--bots",
+                         "greedy,random,greedy", "--seed", "2", "--rounds", "1-2", "--jobs",
+                         "2", "--quiet")
+    assert code == 0 and again == out.replace(f"wrote 3 game records to {path}\n", "")
+
+
+def test_simulate_header_says_lower_is_better(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--games", "2", "--rounds", "1", "--quiet")
+    assert code == 0
+    assert "a lower score is better" in out.splitlines()[0]
+    assert all(f"{i}:{name}" in out for i, name in enumerate(
+        ("strong", "greedy", "greedy", "random"), start=1))  # the default lineup
+
+
+def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "--games", "3", "--bots", "greedy,random",
+                         "--rounds", "1", "--seed", "5", "--json", "--quiet")
+    assert code == 0 and err == ""
+    summary = json.loads(out)
+    assert summary["command"] == "simulate" and summary["games"] == 3
+    assert summary["rounds"] == [1] and summary["lower_score_is_better"] is True
+    assert [e["name"] for e in summary["entrants"]] == ["1:greedy", "2:random"]
+    for e in summary["entrants"]:
+        assert e["games"] == 3 and e["win_ci"][0] <= e["win_rate"] <= e["win_ci"][1]
+        assert e["score_ci"][0] <= e["mean_score"] <= e["score_ci"][1]
+
+
+def test_simulate_out_dash_writes_json_lines_to_stdout(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "--games", "2", "--players", "2", "--rounds", "1",
+                         "--out", "-", "--quiet")
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["game"] for r in records] == [0, 1]
+    assert "win rate" in err and "1:greedy" in err  # the table, on stderr
+    assert "wrote" not in err
+
+
+@pytest.mark.parametrize("target", ["dir", "missing-dir", "/proc/fivecrowns-test",
+                                    "/dev/full"])
+def test_simulate_out_that_cannot_be_written(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path, target: str) -> None:
+    path = {"dir": str(tmp_path), "missing-dir": str(tmp_path / "no" / "games.jsonl")}.get(
+        target, target)
+    if not os.path.exists(os.path.dirname(path) or "/") and target.startswith("/"):
+        pytest.skip(f"no {os.path.dirname(path)} here")
+    if target == "/dev/full" and not os.path.exists(target):
+        pytest.skip("no /dev/full here")
+    code, out, err = run(capsys, "simulate", "--games", "2", "--players", "2", "--rounds", "1",
+                         "--out", path, "--quiet")
+    assert code == 2 and out == ""
+    assert err.startswith(f"fivecrowns simulate: error: cannot write --out {path!r}: ")
+    assert err.count("\n") == 1
+
+
+def test_simulate_one_bot_fills_every_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--games", "2", "--bots", "greedy", "--players",
+                       "4", "--rounds", "1", "--quiet")
+    assert code == 0
+    assert all(f"{i}:greedy" in out for i in range(1, 5)) and "5:" not in out
+
+
+USER_BOTS = '''
+from fivecrowns.bots import GreedyBot
+
+SEEDS = []
+
+
+class Seeded(GreedyBot):
+    """Takes a seed: made with seed=<int>."""
+
+    def __init__(self, seed):
+        SEEDS.append(seed)
+        super().__init__(seed)
+
+
+class Plain:
+    """Takes no argument."""
+
+    def __init__(self):
+        self.inner = GreedyBot()
+
+    def choose_draw(self, obs):
+        return self.inner.choose_draw(obs)
+
+    def choose_discard(self, obs):
+        return self.inner.choose_discard(obs)
+
+
+class Failing(Plain):
+    def __init__(self):
+        raise RuntimeError("no table")
+
+
+class Raising(Plain):
+    def choose_draw(self, obs):
+        raise KeyError("oops")
+
+
+NOT_A_PLAYER = 3
+'''
+
+
+@pytest.fixture
+def user_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    name = "fc_user_bots"
+    (tmp_path / f"{name}.py").write_text(USER_BOTS, encoding="utf-8")
+    (tmp_path / "fc_broken_bots.py").write_text("raise ImportError('needs torch')\n",
+                                                encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for module in (name, "fc_broken_bots"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    import importlib
+
+    return importlib.import_module(name)
+
+
+def test_simulate_with_a_users_bot_classes(capsys: pytest.CaptureFixture[str],
+                                           user_bots: types.ModuleType) -> None:
+    code, out, _ = run(capsys, "simulate", "--games", "2", "--bots",
+                       "fc_user_bots:Seeded,fc_user_bots:Plain,random", "--rounds", "1",
+                       "--quiet")
+    assert code == 0, out
+    assert "1:Seeded" in out and "2:Plain" in out and "3:random" in out
+    seeds = user_bots.SEEDS
+    assert len(seeds) == 2 and all(isinstance(s, int) for s in seeds)  # one per game
+    code, out, _ = run(capsys, "simulate", "--games", "1", "--bots", "fc_user_bots:Plain",
+                       "--players", "3", "--rounds", "1", "--quiet")
+    assert code == 0 and all(f"{i}:Plain" in out for i in (1, 2, 3))
+
+
+def test_a_users_bot_module_in_the_current_folder(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """The `fivecrowns` script's sys.path lacks the current folder: --bots adds it."""
+    (tmp_path / "fc_here_bots.py").write_text(USER_BOTS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "fc_here_bots", raising=False)
+    code, out, _ = run(capsys, "simulate", "--games", "1", "--bots", "fc_here_bots:Plain",
+                       "--players", "2", "--rounds", "1", "--quiet")
+    assert code == 0 and "1:Plain" in out and sys.path[0] == str(tmp_path)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("fc_no_such_module:Bot", "cannot import module 'fc_no_such_module': "
+                              "ModuleNotFoundError"),
+    ("fc_broken_bots:Bot", "cannot import module 'fc_broken_bots': ImportError: needs torch"),
+    ("fc_user_bots:Missing", "module 'fc_user_bots' has no 'Missing'"),
+    ("fc_user_bots:NOT_A_PLAYER", "is not a player: expected a class with choose_draw"),
+    ("fc_user_bots:", "expected a bot name"),
+    ("fc_user_bots:Failing", "bot 'Failing': Failing() raised RuntimeError: no table"),
+])
+def test_simulate_a_bad_bot_class(capsys: pytest.CaptureFixture[str],
+                                  user_bots: types.ModuleType, spec: str, message: str) -> None:
+    code, out, err = run(capsys, "simulate", "--games", "1", "--bots", f"{spec},greedy",
+                         "--rounds", "1", "--quiet")
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_entrants_pickle_and_call_as_the_contract_says(user_bots: types.ModuleType) -> None:
+    import pickle
+
+    seeded = _common.bot_factory("fc_user_bots:Seeded")
+    plain = _common.bot_factory("fc_user_bots:Plain")
+    assert seeded.seeded and not plain.seeded
+    assert isinstance(seeded(seed=12), user_bots.Seeded) and user_bots.SEEDS[-1] == 12
+    assert isinstance(plain(5), user_bots.Plain)
+    assert pickle.loads(pickle.dumps(_common.bot_factory("strong")))(1).__class__.__name__ \
+        == "StrongBot"
+
+
+# --------------------------------------------------------------------------------------------
+# --backend / --ray-address
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["simulate", "solitaire"])
+def test_ray_address_needs_the_ray_backend(capsys: pytest.CaptureFixture[str],
+                                           command: str) -> None:
+    code, _, err = run(capsys, command, "--games", "1", "--ray-address", "auto")
+    assert code == 2 and err == f"fivecrowns {command}: error: --ray-address needs --backend ray\n"
+
+
+@pytest.mark.parametrize("command", ["simulate", "solitaire"])
+def test_the_ray_backend_without_ray(capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # not importable
+    code, _, err = run(capsys, command, "--games", "1", "--backend", "ray")
+    assert code == 2 and "pip install 'fivecrowns[ray]'" in err and err.count("\n") == 1
+
+
+def test_ray_options_only_for_ray() -> None:
+    assert _engine.ray_options("local", None) == {}
+    assert _engine.ray_options("ray", None) == {"backend": "ray", "ray_address": None}
+    assert _engine.ray_options("ray", "10.0.0.1:6379") == {"backend": "ray",
+                                                          "ray_address": "10.0.0.1:6379"}
