@@ -53,7 +53,7 @@ def test_best_discard_choice_matches_best_discard(hw: tuple[np.ndarray, int],
 def test_bots_are_players() -> None:
     for bot in (RandomBot(1), GreedyBot(), StrongBot()):
         assert isinstance(bot, Player)
-    with pytest.raises(TypeError, match="a seed is required"):
+    with pytest.raises(TypeError, match="seed is required"):
         RandomBot(None)  # type: ignore[arg-type]
 
 

@@ -35,7 +35,7 @@ def test_known_order_is_platform_independent() -> None:
 
 
 def test_seed_required_and_validated() -> None:
-    with pytest.raises(TypeError, match="a seed is required"):
+    with pytest.raises(TypeError, match="seed is required"):
         Deck()
     with pytest.raises(TypeError, match="seed must be an int"):
         Deck(seed="7")  # type: ignore[arg-type]

@@ -20,7 +20,6 @@ True
 from __future__ import annotations
 
 import copy
-from typing import Union
 
 import numpy as np
 import numpy.typing as npt
@@ -28,32 +27,9 @@ import numpy.typing as npt
 from .cards import JOKER_INDEX, N_TYPES, Card
 from .errors import IllegalMoveError
 from .rules import Rules
+from .seeding import SeedLike, make_rng
 
 __all__ = ["Deck", "SeedLike", "make_rng", "full_counts"]
-
-#: What a shuffle accepts: an int seed, a :class:`numpy.random.SeedSequence`, or a
-#: :class:`numpy.random.Generator` (used as is, and advanced).
-SeedLike = Union[int, np.integer, np.random.SeedSequence, np.random.Generator]
-
-
-def make_rng(seed: SeedLike) -> np.random.Generator:
-    """``numpy.random.default_rng(seed)``, refusing ``None`` and other hidden-state sources.
-
-    >>> bool(make_rng(3).integers(100) == make_rng(3).integers(100))
-    True
-    """
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None:
-        raise TypeError("a seed is required: pass an int or a numpy.random.Generator "
-                        "(fivecrowns never shuffles from hidden or global state)")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer, np.random.SeedSequence)):
-        raise TypeError(f"seed must be an int, a numpy.random.SeedSequence or a "
-                        f"numpy.random.Generator, got {type(seed).__name__}")
-    if isinstance(seed, (int, np.integer)) and seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return np.random.default_rng(seed)
-
 
 def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
     """Counts of every card type in the whole deck: ``decks`` of each suited card and

@@ -17,9 +17,7 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,7 +27,9 @@ from .errors import BotError
 from .game import Game, GameResult
 from .round import CardArg, Observation, Phase, SourceLike
 from .rules import Rules
-from .stats import wilson_interval
+from .runner import Backend, run_in_order
+from .seeding import bot_seeds, game_seeds
+from .stats import mean_interval, wilson_interval
 
 __all__ = [
     "Player",
@@ -143,16 +143,6 @@ def _where(game: Game, seat: int, bot: object) -> str:
             f"seat {seat} ({_bot_name(bot)})")
 
 
-def game_seeds(seed: int, games: int) -> list[int]:
-    """The seeds of a tournament's games, derived from its seed (platform-independent).
-
-    >>> game_seeds(1, 3) == game_seeds(1, 3), len(set(game_seeds(1, 100)))
-    (True, 100)
-    """
-    state = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)
-    return [int(s) >> 1 for s in state]
-
-
 @dataclass(frozen=True)
 class EntrantStats:
     """One entrant's tournament numbers, with 95% intervals (Wilson for the win rate,
@@ -215,24 +205,15 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def _score_ci(values: np.ndarray) -> tuple[float, tuple[float, float]]:
-    """Mean score and its 95% normal-approximation interval (scores are never negative)."""
-    mean = float(values.mean())
-    if values.size < 2:
-        return mean, (mean, mean)
-    half = 1.96 * float(values.std(ddof=1)) / math.sqrt(values.size)
-    return mean, (max(0.0, mean - half), mean + half)
-
-
 def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | None,
                              Sequence[int] | None, Sequence[str] | None]
                  ) -> tuple[list[int], list[float], int, dict[str, Any] | None]:
-    factories, g, game_seed, bot_seed, rules, rounds, record_names = args
+    factories, g, game_seed, seed, rules, rounds, record_names = args
     k = len(factories)
     # seat s holds entrant (s + g) % k
     entrant_at = [(s + g) % k for s in range(k)]
-    bot_state = np.random.SeedSequence([bot_seed, g]).generate_state(k, dtype=np.uint64)
-    bots = [factories[e](int(bot_state[e]) >> 1) for e in entrant_at]
+    own = bot_seeds(seed, g, k)
+    bots = [factories[e](own[e]) for e in entrant_at]
     res = play_game(bots, game_seed, rules, rounds)
     scores = [0] * k
     wins = [0.0] * k
@@ -248,16 +229,13 @@ def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | Non
     return scores, wins, res.hit_max_turns, record
 
 
-def _play_chunk(chunk: list[tuple[Any, ...]]
-                ) -> list[tuple[list[int], list[float], int, dict[str, Any] | None]]:
-    return [_play_seated(args) for args in chunk]
-
-
 def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,
                jobs: int = 1, progress: Callable[[int], Any] | None = None,
                rules: Rules | None = None, rounds: Sequence[int] | None = None,
                names: Sequence[str] | None = None,
-               on_record: Callable[[dict[str, Any]], Any] | None = None) -> TournamentResult:
+               on_record: Callable[[dict[str, Any]], Any] | None = None,
+               backend: Backend = "local", ray_address: str | None = None
+               ) -> TournamentResult:
     """Play ``games`` seeded games between the entrants and summarise them.
 
     Each entrant takes one seat; seats rotate from game to game so that every entrant
@@ -309,37 +287,23 @@ def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,
     elif len(names) != len(factories):
         raise ValueError(f"names has {len(names)} entries for {len(factories)} entrants")
     seeds = game_seeds(seed, games)
-    bot_seed = int(np.random.SeedSequence([seed, 1]).generate_state(1, dtype=np.uint64)[0] >> 1)
     record_names = [str(n) for n in names] if on_record is not None else None
-    work = [(factories, g, seeds[g], bot_seed, rules, rounds, record_names)
-            for g in range(games)]
-    outcomes: list[tuple[list[int], list[float], int, dict[str, Any] | None]] = []
+    work = [(factories, g, seeds[g], seed, rules, rounds, record_names) for g in range(games)]
 
-    def finished(part: list[tuple[list[int], list[float], int, dict[str, Any] | None]]) -> None:
-        outcomes.extend(part)
+    def emit(outcome: tuple[list[int], list[float], int, dict[str, Any] | None]) -> None:
         if on_record is not None:
-            for *_, record in part:
-                assert record is not None
-                on_record(record)
-        if progress is not None:
-            progress(len(part))
+            assert outcome[3] is not None
+            on_record(outcome[3])
 
-    if jobs == 1:
-        for args in work:
-            finished([_play_seated(args)])
-    else:
-        size = max(1, min(16, games // (jobs * 4)))
-        chunks = [work[i:i + size] for i in range(0, games, size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part in pool.map(_play_chunk, chunks):
-                finished(part)
+    outcomes = run_in_order(_play_seated, work, jobs=jobs, progress=progress,
+                            backend=backend, ray_address=ray_address, on_result=emit)
     scores = np.array([o[0] for o in outcomes], dtype=np.int64)
     wins = np.array([o[1] for o in outcomes], dtype=np.float64)
     entrants = []
     for e, name in enumerate(names):
         w = float(wins[:, e].mean())
         wci = wilson_interval(float(wins[:, e].sum()), int(wins.shape[0]))
-        m, mci = _score_ci(scores[:, e].astype(np.float64))
+        m, mci = mean_interval(scores[:, e].astype(np.float64), floor=0.0)
         entrants.append(EntrantStats(str(name), games, w, wci, m, mci))
     return TournamentResult(tuple(entrants), tuple(seeds), scores, wins,
                             sum(o[2] for o in outcomes))
