@@ -209,7 +209,8 @@ def good_record() -> dict[str, Any]:
 
 @pytest.mark.parametrize("path, value, match", [
     (["format"], "chess", "not a fivecrowns game record"),
-    (["version"], 99, "unsupported game record version"),
+    (["version"], 99, "format version 99: this fivecrowns reads format version 2"),
+    (["version"], 1, "format version 1: this fivecrowns reads format version 2"),
     (["seed"], "12", "'seed' must be a int"),
     (["rules"], {"decks": 3}, "rules .* are invalid"),
     (["n_players"], 1, "cannot start a game"),
@@ -273,7 +274,7 @@ class GameMachine(RuleBasedStateMachine):
                 tie_break=st.booleans(), max_turns=st.integers(1, 25))
     def start(self, n: int, seed: int, rounds: list[int], tie_break: bool,
               max_turns: int) -> None:
-        self.g = Game(n, seed, rules=Rules(tie_break=tie_break, max_turns=max_turns),
+        self.g = Game(n, seed=seed, rules=Rules(tie_break=tie_break, max_turns=max_turns),
                       rounds=rounds)
 
     def state(self) -> tuple[Any, ...]:
@@ -315,7 +316,7 @@ class GameMachine(RuleBasedStateMachine):
     @rule(action=st.integers(0, 113))
     def maybe_illegal(self, action: int) -> None:
         g = self.g
-        if g.can_apply(action):
+        if g.can_apply_action(action):
             return
         before = self.state()
         with pytest.raises(IllegalMoveError):

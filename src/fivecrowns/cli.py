@@ -313,7 +313,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandError(f"a game takes 2 to {rules.max_players} players with {args.decks} "
                            f"decks, got {len(names)} (one player: use `{PROG} solitaire`)")
     try:
-        from .players import tournament
+        from .simulate import simulate_games as tournament
     except ImportError:
         raise CommandError(_ENGINE_MISSING) from None
     factories = [_bot_factory(name) for name in names]
@@ -328,7 +328,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         with _progress_bar(args.games, "simulate",
                            _show_progress(args.quiet, sys.stderr)) as update:
             result = tournament(
-                factories, args.games, args.seed, jobs=args.jobs, progress=update,
+                factories, args.games, seed=args.seed, jobs=args.jobs, progress=update,
                 rules=rules, rounds=args.rounds, names=labels,
                 on_record=None if sink is None else
                 (lambda record: sink.write(json.dumps(record) + "\n")))
@@ -538,7 +538,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                            f"(or give one name for all)")
     factories = [_bot_factory(b) for b in names]
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    game = Game(n, seed, rules=rules, rounds=args.rounds)
+    game = Game(n, seed=seed, rules=rules, rounds=args.rounds)
     bot_seeds = _entrant_seeds(seed, 0, n)
     bots = {s: factories[s - 1](bot_seeds[s]) for s in range(1, n)}
     labels = {0: "You"} | {s: f"Player {s} ({names[s - 1]})" for s in range(1, n)}

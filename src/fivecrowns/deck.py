@@ -1,4 +1,4 @@
-"""The cards of one round: a shuffled draw pile and a discard pile (RULES.md, "A round").
+"""The cards of one round: a shuffled draw pile and a discard pile (docs/rules.rst, A round).
 
 Randomness comes only from an explicit seed or :class:`numpy.random.Generator`,
 normalised with :func:`numpy.random.default_rng`; there is no global state, so the
@@ -27,9 +27,10 @@ import numpy.typing as npt
 from .cards import JOKER_INDEX, N_TYPES, Card
 from .errors import IllegalMoveError
 from .rules import Rules
-from .seeding import SeedLike, make_rng
+from .seeding import SeedLike as SeedLike
+from .seeding import make_rng as make_rng
 
-__all__ = ["Deck", "SeedLike", "make_rng", "full_counts"]
+__all__ = ["Deck", "full_counts"]
 
 def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
     """Counts of every card type in the whole deck: ``decks`` of each suited card and
@@ -61,14 +62,15 @@ class Deck:
 
     Parameters
     ----------
-    rules : Rules
-        ``rules.decks`` sets the size of the deck.
     seed : int, SeedSequence or Generator
         The only source of randomness: the first shuffle and every reshuffle use it.
+        Required and keyword-only.
+    rules : Rules, optional
+        ``rules.decks`` sets the size of the deck.
 
     Examples
     --------
-    >>> deck = Deck(Rules(decks=4), seed=1)
+    >>> deck = Deck(seed=1, rules=Rules(decks=4))
     >>> deck.draw_size
     232
     >>> deck.discard(deck.draw_index()); deck.discard(deck.draw_index())
@@ -78,12 +80,12 @@ class Deck:
 
     __slots__ = ("rules", "rng", "_draw", "_discard", "reshuffles")
 
-    def __init__(self, rules: Rules | None = None, seed: SeedLike | None = None) -> None:
+    def __init__(self, *, seed: SeedLike, rules: Rules | None = None) -> None:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(self.rules).__name__}")
         #: The generator used for every shuffle of this deck.
-        self.rng = make_rng(seed)  # type: ignore[arg-type]
+        self.rng = make_rng(seed)
         # The top of the draw pile is the *last* element, so drawing is a cheap pop().
         base = _SORTED[self.rules.decks]
         self._draw: list[int] = base[self.rng.permutation(base.size)].tolist()
@@ -126,7 +128,7 @@ class Deck:
         return Card.from_index(self.draw_index())
 
     def reshuffle(self) -> None:
-        """RULES.md, A round, 5: the discard pile except its top card, shuffled, becomes
+        """docs/rules.rst, A round, 5: the discard pile except its top card, shuffled, becomes
         the draw pile (appended under any cards left in it, which is none in play).
 
         Raises
