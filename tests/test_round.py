@@ -27,7 +27,6 @@ from fivecrowns.deck import full_counts
 from fivecrowns.round import (
     ACTION_DISCARD,
     ACTION_GO_OUT,
-    N_ACTIONS,
     DiscardRecord,
     DrawRecord,
     EventKind,
@@ -35,9 +34,7 @@ from fivecrowns.round import (
     Round,
     Source,
     decode_action,
-    describe_action,
     encode_discard,
-    encode_draw,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -182,20 +179,6 @@ def test_records_are_frozen() -> None:
 
 
 # -- actions --
-
-def test_action_encoding_round_trips() -> None:
-    assert N_ACTIONS == 114
-    assert encode_draw(Source.DECK) == 0 and encode_draw("discard") == 1
-    for t in range(56):
-        for out in (False, True):
-            a = encode_discard(t, out)
-            assert decode_action(a) == ("discard", Card.from_index(t), out)
-    assert describe_action(0) == "deck" and describe_action(58) == "-3C out"
-    with pytest.raises(IllegalMoveError, match="0..113"):
-        decode_action(114)
-    with pytest.raises(TypeError):
-        decode_action(True)
-
 
 def test_legal_action_mask_and_go_out_actions() -> None:
     r = Round(2, 1, seed=0)
