@@ -506,3 +506,15 @@ def test_copy_gives_an_independent_round() -> None:
         c.apply_action(c.legal_actions()[0])
         assert snapshot(c) != snapshot(r)
         assert c._public is not r._public and c.deck is not r.deck
+
+
+def test_public_state_survives_pickle_read_only() -> None:
+    r = Round(3, 2, seed=8)
+    r.draw("discard")
+    obs = r.observation(0)
+    s = pickle.loads(pickle.dumps(r))
+    again = s.observation(0)
+    assert again.discard_counts.tolist() == obs.discard_counts.tolist()
+    assert not again.discard_counts.flags.writeable
+    assert not again.taken_counts[0].flags.writeable
+    assert repr(s._public) == "PublicState(discard=0, taken=[0, 1, 0])"

@@ -516,10 +516,7 @@ class Round:
         own = p == self._current and self._phase is _DISCARD
         top = self.deck.top_discard_index
         public = self._public
-        pile = public.discard_counts.copy()
-        pile.flags.writeable = False
-        taken = public.taken_counts.copy()
-        taken.flags.writeable = False
+        pile, taken = public.snapshot()
         unseen = public.unseen(p, hand)
         unseen.flags.writeable = False
         kept = self._kept() if own else -1
@@ -535,7 +532,7 @@ class Round:
             final_turn=self._went_out is not None and self._phase is not _OVER,
             went_out=self._went_out, history=tuple(self._history), decks=self._decks,
             sudden_death=self.sudden_death, totals=self.totals, discard_counts=pile,
-            taken_counts=tuple(taken), unseen_counts=unseen,
+            taken_counts=taken, unseen_counts=unseen,
             return_discard=not self._no_return,
             must_keep=_CARDS[kept] if kept >= 0 else None)
         return obs
