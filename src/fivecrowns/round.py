@@ -446,14 +446,17 @@ class Round:
         kept = self._kept()
         if kept >= 0:
             held = held[held != kept]
-        out = held[:0]
-        if solver.best_discard_many(row.reshape(1, N_TYPES), self.wild,
-                                    decks=self._decks)[0] == 0:
-            batch = np.repeat(row.reshape(1, N_TYPES), held.size, axis=0)
-            batch[np.arange(held.size), held] -= 1
-            dead = solver.deadwood_many(batch, self.wild, decks=self._decks)
-            out = held[dead == 0]
-        return held, out
+        if not solver.can_go_out(row, self.wild, decks=self._decks):
+            return held, held[:0]
+        out = []
+        for t in held.tolist():  # rare: only when some discard goes out
+            row[t] -= 1
+            try:
+                if solver.deadwood(row, self.wild, decks=self._decks) == 0:
+                    out.append(t)
+            finally:
+                row[t] += 1
+        return held, np.array(out, dtype=np.intp)
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A (114,) bool array, True for each legal action code (all False once over).
