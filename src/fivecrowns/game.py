@@ -11,6 +11,9 @@ plays it again, checking every move and every score, so that an edited or corrup
 record raises :class:`~fivecrowns.ReplayError`. In a tie-break round the round's player
 numbers are local (see :attr:`Game.round_seats`); the game's methods take seats.
 
+``GameRecord``, ``RECORD_FORMAT``, ``action_token`` and ``parse_token`` live in
+:mod:`fivecrowns.replay` and can still be imported from here.
+
 Examples
 --------
 >>> from fivecrowns.game import Game
@@ -47,7 +50,9 @@ from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
 from .errors import IllegalMoveError, ReplayError
 from .records import DiscardRecord, DrawRecord, Observation, Phase, RoundResult
 from .replay import RECORD_FORMAT as RECORD_FORMAT
-from .replay import GameRecord, action_token, parse_token
+from .replay import GameRecord as GameRecord
+from .replay import action_token as action_token
+from .replay import parse_token as parse_token
 from .round import Round
 from .rules import N_ROUNDS, Rules
 

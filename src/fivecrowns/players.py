@@ -28,6 +28,7 @@ from .errors import BotError
 from .game import Game, GameResult
 from .records import Observation, Phase
 from .rules import Rules
+from .seeding import game_seeds as game_seeds  # moved to fivecrowns.seeding
 
 __all__ = [
     "Player",
