@@ -40,6 +40,17 @@ class Phantom(GreedyBot):
         return Card.from_index(missing), False
 
 
+class Returner(GreedyBot):
+    """Takes every top discard and throws it straight back."""
+
+    def choose_draw(self, obs: Observation) -> str:
+        return "discard" if obs.top_discard is not None else "deck"
+
+    def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
+        assert obs.drawn is not None
+        return obs.drawn, False
+
+
 class Sloppy(GreedyBot):
     def choose_discard(self, obs: Observation) -> Card:  # type: ignore[override]
         return super().choose_discard(obs)[0]
@@ -50,6 +61,7 @@ class Sloppy(GreedyBot):
     (Cheater(), r"seed 77, round 1, .* made an illegal move .*cannot go out discarding"),
     (Phantom(), r"seed 77, round 1, .* made an illegal move .*not in their hand"),
     (Sloppy(), r"seed 77, .* choose_discard must return \(card, go_out\)"),
+    (Returner(), r"seed 77, .* illegal move .*it was just taken from the discard pile"),
 ])
 def test_bot_errors_name_the_seed(bot: Player, match: str) -> None:
     with pytest.raises(BotError, match=match):
