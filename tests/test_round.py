@@ -317,6 +317,20 @@ class RoundMachine(RuleBasedStateMachine):
             assert int(r.hand_counts(p).sum()) == r.hand_size + extra
 
     @invariant()
+    def public_state_agrees(self) -> None:
+        """The tracked public counts against the deck and the hands they describe."""
+        r = self.r
+        assert r._public.discard_counts.tolist() == r.deck.discard_counts().tolist()
+        taken = r._public.taken_counts.astype(np.int64)
+        for p in range(r.n_players):
+            hand = r.hand_counts(p).astype(np.int64)
+            assert (taken[p] <= hand).all()   # what p took and kept is in p's hand
+            obs = r.observation(p)
+            others = taken.sum(axis=0) - taken[p]
+            assert (obs.unseen_counts + hand + obs.discard_counts + others).tolist() == \
+                self.full.tolist()
+
+    @invariant()
     def ended_properly(self) -> None:
         r = self.r
         if not r.is_over:

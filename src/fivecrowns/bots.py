@@ -1,7 +1,7 @@
 """Computer players: :class:`RandomBot`, :class:`GreedyBot` and :class:`StrongBot`.
 
 Every bot follows the :class:`~fivecrowns.players.Player` protocol, sees only its
-:class:`~fivecrowns.round.Observation`, and uses the public solver API for meld
+:class:`~fivecrowns.records.Observation`, and uses the public solver API for meld
 questions. Each class takes an int ``seed`` as its first argument, so a class is
 itself an entrant of :func:`~fivecrowns.simulate.simulate_games`. None of them throws
 back a card it has just taken from the discard pile (``obs.must_keep``).

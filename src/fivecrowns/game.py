@@ -319,7 +319,7 @@ class Game:
 
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:
-        """Make the move of an action code (see :mod:`fivecrowns.round`); the record's
+        """Make the move of an action code (see :mod:`fivecrowns.actions`); the record's
         player is the seat."""
         self._check_open()
         rec = self._round.apply_action(action, player=self._local(player))

@@ -13,7 +13,7 @@ cards kept after their own discard; the player who went out scores 0. With
 ``Rules.return_discard`` off (the default) a card just taken from the discard pile may
 not be discarded again in the same turn. If nobody goes out within ``Rules.max_turns``
 turns the round stops and everyone scores the deadwood of their hand;
-:attr:`RoundResult.hit_max_turns` reports it.
+:attr:`~fivecrowns.records.RoundResult.hit_max_turns` reports it.
 
 Every move is also an action code (:mod:`fivecrowns.actions`);
 :meth:`Round.legal_actions` and :meth:`Round.apply_action` are the fast path for search
