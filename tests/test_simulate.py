@@ -86,3 +86,10 @@ def test_simulate_games_records_replay() -> None:
     assert records[1]["players"] == ["RandomBot", "GreedyBot"]
     for r in records:
         Game.replay({k: v for k, v in r.items() if k not in ("game", "players")})
+
+
+def test_backend_options_reach_the_runner() -> None:
+    with pytest.raises(ValueError, match="ray_address is only for backend='ray'"):
+        simulate_games([GreedyBot, GreedyBot], 1, seed=0, ray_address="auto")
+    with pytest.raises(ValueError, match="backend must be 'local' or 'ray'"):
+        simulate_games([GreedyBot, GreedyBot], 1, seed=0, backend="dask")  # type: ignore[arg-type]
