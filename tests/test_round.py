@@ -20,7 +20,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from fivecrowns import IllegalMoveError, Rules, deadwood, parse_cards, to_counts
+from fivecrowns import IllegalMoveError, Rules, deadwood, hand_counts, parse_cards
 from fivecrowns.bots import best_discard_choice
 from fivecrowns.cards import Card, format_cards
 from fivecrowns.deck import full_counts
@@ -245,8 +245,8 @@ def test_observation_shows_only_what_a_player_may_know() -> None:
     obs1 = r.observation(1)
     obs0 = r.observation(0)
     assert obs1.drawn == Card.parse("6D") and obs0.drawn is None
-    assert obs1.counts.tolist() == to_counts("7D KH 9T 6D").tolist()
-    assert obs0.counts.tolist() == to_counts("7D 6S 8T").tolist()
+    assert obs1.counts.tolist() == hand_counts("7D KH 9T 6D").tolist()
+    assert obs0.counts.tolist() == hand_counts("7D 6S 8T").tolist()
     assert not obs0.counts.flags.writeable
     assert obs0.top_discard is None and obs0.discard_size == 0
     assert obs0.history[-1].player == 1 and obs0.history[-1].card == Card.parse("6D")
@@ -264,8 +264,8 @@ def test_observation_shows_only_what_a_player_may_know() -> None:
         "phase", "turn", "final_turn", "went_out", "history", "decks", "sudden_death",
         "totals", "discard_counts", "taken_counts", "unseen_counts", "return_discard",
         "must_keep"}
-    assert obs1.discard_counts.tolist() == to_counts("KH").tolist()
-    assert obs1.taken_counts[1].tolist() == to_counts("6D").tolist()
+    assert obs1.discard_counts.tolist() == hand_counts("KH").tolist()
+    assert obs1.taken_counts[1].tolist() == hand_counts("6D").tolist()
     assert not obs1.taken_counts[0].any() and not obs1.taken_counts[1].flags.writeable
     assert int(obs1.unseen_counts.sum()) == 116 - 3 - 1   # own hand and the pile
     assert int(r.observation(0).unseen_counts.sum()) == 116 - 4 - 1 - 1   # and 6D
@@ -423,7 +423,7 @@ def test_final_turn_scores_the_hand_kept() -> None:
             if r.phase is Phase.DRAW:
                 r.apply_action(ACTION_DRAW_DECK)
                 continue
-            dead, t = best_discard_choice(to_counts(r.hand(r.current_player)), r.wild)
+            dead, t = best_discard_choice(hand_counts(r.hand(r.current_player)), r.wild)
             r.discard(Card.from_index(t), go_out=dead == 0)
         if r.is_over:
             continue
