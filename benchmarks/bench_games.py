@@ -1,4 +1,5 @@
-"""Full 4-player games per second, with GreedyBots and with RandomBots.
+"""Full 4-player games per second, with GreedyBots and with RandomBots; raw engine steps
+(``Round.legal_actions()`` + ``apply_action()``, the reinforcement-learning path) per second.
 
 Both solver cores play the very same seeded games (the compiled one is skipped when it is
 not built). Run with::
@@ -21,12 +22,15 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 
 import fivecrowns.solver
 from fivecrowns.bench import core
 from fivecrowns.bots import GreedyBot, RandomBot
 from fivecrowns.players import Player, play_game
+from fivecrowns.round import Round
+from fivecrowns.rules import Rules
 
 PLAYERS = 4
 #: Games per timed batch: enough for a stable figure, few enough for the Python core.
@@ -77,6 +81,51 @@ def test_full_games(benchmark: Any, impl: str, kind: str) -> None:
         benchmark.extra_info["games_per_s"] = round(games / stats.stats.min, 2)
 
 
+#: Rounds per timed batch of raw steps, and the turn limit that keeps random play finite.
+STEP_ROUNDS = 40
+STEP_RULES = Rules(max_turns=300)
+
+
+def raw_steps(rounds: int = STEP_ROUNDS, first_seed: int = 0) -> int:
+    """Play ``rounds`` seeded 3-player rounds by uniformly random legal action codes, as an
+    RL environment would; returns the steps taken."""
+    steps = 0
+    for seed in range(first_seed, first_seed + rounds):
+        pick = np.random.default_rng(seed)
+        r = Round(3, seed % 11 + 1, seed=seed, rules=STEP_RULES)
+        while not r.is_over:
+            acts = r.legal_actions()
+            r.apply_action(acts[int(pick.integers(len(acts)))])
+            steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("impl", ["compiled", "python"])
+def test_raw_steps(benchmark: Any, impl: str) -> None:
+    if core(impl) is None:
+        pytest.skip(f"the {impl} core is not built")
+    rounds = STEP_ROUNDS if impl == "compiled" else 2
+    benchmark.group = f"raw steps: legal_actions + apply_action ({rounds} rounds)"
+    with using(impl):
+        steps = benchmark.pedantic(raw_steps, args=(rounds,), rounds=3, iterations=1)
+    assert steps > 0
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None:
+        benchmark.extra_info["steps_per_s"] = round(steps / stats.stats.min)
+
+
+def measure_steps(impl: str, seconds: float) -> float:
+    """Raw steps per CPU second over at least ``seconds`` of CPU time."""
+    with using(impl):
+        start = time.process_time()
+        steps = rounds = 0
+        while time.process_time() - start < seconds:
+            steps += raw_steps(1, first_seed=rounds)
+            rounds += 1
+        spent = time.process_time() - start
+    return steps / spent
+
+
 def measure(impl: str, kind: str, seconds: float) -> tuple[float, float]:
     """(games per CPU second, mean turns per game) over at least ``seconds`` of CPU time."""
     with using(impl):
@@ -100,6 +149,11 @@ def main(argv: list[str]) -> int:
         for kind in ("greedy", "random"):
             rate, turns = measure(impl, kind, seconds if impl == "compiled" else seconds / 2)
             print(f"{impl:<10} {kind:<8} {rate:>9.2f} {turns:>11.0f}")
+    print("raw steps (legal_actions + apply_action) per CPU second, 3-player random rounds")
+    for impl in ("compiled", "python"):
+        if core(impl) is not None:
+            rate = measure_steps(impl, seconds / 2 if impl == "compiled" else seconds / 4)
+            print(f"{impl:<10} {rate:>12,.0f}")
     return 0
 
 

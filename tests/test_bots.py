@@ -1,7 +1,10 @@
-"""Bots: legal play over many seeded games, their documented behaviour, BotError, and the
-play_game / tournament helpers."""
+"""Bots: legal play over many seeded games, their documented behaviour, the public-state
+helpers, and the rule against throwing back the card just taken."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,21 +12,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fivecrowns.solver
-from fivecrowns import BotError, Rules, best_discard
+from fivecrowns import Rules, best_discard
 from fivecrowns.bots import (
     GreedyBot,
     RandomBot,
     StrongBot,
     best_discard_choice,
     discard_order,
+    discard_pile_counts,
     picked_up,
     unseen_counts,
 )
 from fivecrowns.cards import Card
 from fivecrowns.deck import full_counts
 from fivecrowns.game import Game
-from fivecrowns.players import Player, game_seeds, play_game, tournament
-from fivecrowns.round import Observation, Round, Source
+from fivecrowns.players import Player, play_game
+from fivecrowns.records import EventKind, Observation, Phase
+from fivecrowns.round import Round, Source
 
 DECK = np.array([t for t in range(55) for _ in range(2)] + [55] * 6)
 
@@ -53,7 +58,7 @@ def test_best_discard_choice_matches_best_discard(hw: tuple[np.ndarray, int],
 def test_bots_are_players() -> None:
     for bot in (RandomBot(1), GreedyBot(), StrongBot()):
         assert isinstance(bot, Player)
-    with pytest.raises(TypeError, match="a seed is required"):
+    with pytest.raises(TypeError, match="seed is required"):
         RandomBot(None)  # type: ignore[arg-type]
 
 
@@ -131,95 +136,6 @@ def test_strong_bot_knowledge_helpers() -> None:
     assert unseen[Card.parse("KH").index] == 1 and unseen[Card.parse("6D").index] == 1
 
 
-# -- misbehaving bots --
-
-class Raiser:
-    def choose_draw(self, obs: Observation) -> Source:
-        raise RuntimeError("boom")
-
-    def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
-        raise RuntimeError("boom")
-
-
-class Cheater(GreedyBot):
-    """Goes out whatever its hand."""
-
-    def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
-        card, _ = super().choose_discard(obs)
-        return card, True
-
-
-class Phantom(GreedyBot):
-    """Discards a card it does not hold."""
-
-    def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
-        missing = int(np.flatnonzero(obs.counts == 0)[0])
-        return Card.from_index(missing), False
-
-
-class Sloppy(GreedyBot):
-    def choose_discard(self, obs: Observation) -> Card:  # type: ignore[override]
-        return super().choose_discard(obs)[0]
-
-
-@pytest.mark.parametrize("bot, match", [
-    (Raiser(), r"seed 77, round 1, turn 1, seat 1 \(Raiser\) raised RuntimeError: boom"),
-    (Cheater(), r"seed 77, round 1, .* made an illegal move .*cannot go out discarding"),
-    (Phantom(), r"seed 77, round 1, .* made an illegal move .*not in their hand"),
-    (Sloppy(), r"seed 77, .* choose_discard must return \(card, go_out\)"),
-])
-def test_bot_errors_name_the_seed(bot: Player, match: str) -> None:
-    with pytest.raises(BotError, match=match):
-        play_game([GreedyBot(), bot], seed=77, rounds=[1, 2])
-
-
-def test_play_game_rejects_non_players() -> None:
-    with pytest.raises(TypeError, match="is not a Player"):
-        play_game([GreedyBot(), object()], seed=1)  # type: ignore[list-item]
-
-
-# -- tournaments --
-
-def test_tournament_is_reproducible_and_rotates_seats() -> None:
-    kw = dict(games=6, seed=5, rounds=[1, 2], rules=Rules(max_turns=40))
-    a = tournament([GreedyBot, RandomBot, GreedyBot], **kw)  # type: ignore[arg-type]
-    b = tournament([GreedyBot, RandomBot, GreedyBot], **kw)  # type: ignore[arg-type]
-    assert a.scores.tolist() == b.scores.tolist() and a.seeds == tuple(game_seeds(5, 6))
-    assert a.wins.sum() == pytest.approx(6.0)  # one victory per game, shared or not
-    for e in a.entrants:
-        assert e.games == 6
-        assert e.win_ci[0] <= e.win_rate <= e.win_ci[1]
-        assert e.score_ci[0] <= e.mean_score <= e.score_ci[1]
-    assert [e.name for e in a.entrants] == ["GreedyBot", "RandomBot", "GreedyBot"]
-    assert "win rate" in a.table()
-
-
-def test_tournament_seats_rotate() -> None:
-    # game g seats entrant (s + g) % k at seat s, so entrant e sits at seat (e - g) % k
-    t = tournament([GreedyBot] * 3, games=3, seed=2, rounds=[1])
-    for g, seed in enumerate(t.seeds):
-        totals = play_game([GreedyBot()] * 3, seed=seed, rounds=[1]).totals
-        assert t.scores[g].tolist() == [totals[(e - g) % 3] for e in range(3)]
-
-
-def test_tournament_jobs_give_the_same_numbers() -> None:
-    kw = dict(games=4, seed=1, rounds=[1], rules=Rules(max_turns=30))
-    seen: list[int] = []
-    one = tournament([GreedyBot, RandomBot], progress=seen.append, **kw)  # type: ignore[arg-type]
-    two = tournament([GreedyBot, RandomBot], jobs=2, **kw)  # type: ignore[arg-type]
-    assert one.scores.tolist() == two.scores.tolist() and sum(seen) == 4
-
-
-def test_tournament_validation() -> None:
-    with pytest.raises(ValueError, match="2 to 7 entrants"):
-        tournament([GreedyBot], games=1, seed=0)
-    with pytest.raises(ValueError, match="games must be a positive int"):
-        tournament([GreedyBot, GreedyBot], games=0, seed=0)
-    with pytest.raises(ValueError, match="names has 1 entries"):
-        tournament([GreedyBot, GreedyBot], games=1, seed=0, names=["a"])
-
-
-
 def test_strong_bot_does_not_feed_the_next_player() -> None:
     r = Round(2, 1, seed=2)
     r.draw("discard")   # seat 1 takes 6D: it collects 6s or diamonds around 6
@@ -234,3 +150,127 @@ def test_strong_bot_does_not_feed_the_next_player() -> None:
     assert pen["6S"] == StrongBot.FEED_RANK_PENALTY
     wild = Card.parse("3C").index
     assert bot._penalties(obs, [wild])[0] == StrongBot.WILD_PENALTY
+
+
+# -- the public-state helpers against the history they replace --
+
+def history_discard_pile(obs: Observation) -> np.ndarray:
+    """The 0.1 helper: the discard pile rebuilt from the public history."""
+    pile: list[int] = []
+    for ev in obs.history:
+        if ev.kind in (EventKind.TURN_UP, EventKind.DISCARD, EventKind.GO_OUT):
+            assert ev.card is not None
+            pile.append(ev.card.index)
+        elif ev.kind is EventKind.DRAW_DISCARD:
+            pile.pop()
+        elif ev.kind is EventKind.RESHUFFLE:
+            pile = pile[-1:]
+    return np.bincount(np.asarray(pile, dtype=np.intp), minlength=56)
+
+
+def history_picked_up(obs: Observation) -> list[np.ndarray]:
+    known = [np.zeros(56, dtype=np.int64) for _ in range(obs.n_players)]
+    for ev in obs.history:
+        if ev.kind is EventKind.DRAW_DISCARD:
+            assert ev.card is not None
+            known[ev.player][ev.card.index] += 1
+        elif ev.kind in (EventKind.DISCARD, EventKind.GO_OUT) and ev.card is not None \
+                and known[ev.player][ev.card.index] > 0:
+            known[ev.player][ev.card.index] -= 1
+    return known
+
+
+def history_unseen(obs: Observation) -> np.ndarray:
+    out = full_counts(Rules(decks=obs.decks)).astype(np.int64) - obs.counts \
+        - history_discard_pile(obs)
+    known = history_picked_up(obs)
+    for p in range(obs.n_players):
+        if p != obs.player:
+            out -= known[p]
+    return np.maximum(out, 0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_public_state_matches_the_history(seed: int) -> None:
+    """Random play with many pile takes and reshuffles: at every step, every player's
+    tracked counts equal those rebuilt from the history."""
+    rng = np.random.default_rng(seed)
+    rules = Rules(max_turns=200, decks=4 if seed % 4 == 3 else 2,
+                  return_discard=seed % 2 == 1)
+    n = 4 + seed % 4   # many big hands: the draw pile runs out and is reshuffled
+    r = Round(n, 8 + seed % 4, seed=seed, rules=rules)
+    steps = 0
+    while not r.is_over:
+        acts = [a for a in r.legal_actions() if a < 58] or r.legal_actions()  # seldom out
+        take = 1 in acts and rng.random() < 0.1
+        r.apply_action(1 if take else acts[int(rng.integers(len(acts)))])
+        steps += 1
+        for p in range(n) if steps % 3 == 0 or r.is_over else ():
+            obs = r.observation(p)
+            assert discard_pile_counts(obs).tolist() == history_discard_pile(obs).tolist()
+            assert [k.tolist() for k in picked_up(obs)] == \
+                [k.tolist() for k in history_picked_up(obs)]
+            assert unseen_counts(obs).tolist() == history_unseen(obs).tolist()
+    assert steps > 10
+    assert r.deck.reshuffles > 0 or rules.decks == 4 or r.went_out is not None
+
+
+# -- the same moves as 0.1, but for throwing back the card just taken --
+
+MOVES_0_1 = json.loads((Path(__file__).parent / "data" / "bot_moves_0_1.json").read_text())
+
+
+def strong_lineup() -> list[Player]:
+    return [StrongBot(), GreedyBot(), StrongBot(lookahead=1)]
+
+
+def test_bots_play_the_0_1_moves_when_throwing_back_is_allowed() -> None:
+    rules = Rules(max_turns=MOVES_0_1["max_turns"], return_discard=True)
+    for seed, moves in MOVES_0_1["games"].items():
+        res = play_game(strong_lineup(), seed=int(seed), rules=rules,
+                        rounds=MOVES_0_1["rounds"])
+        assert [" ".join(a) for a in res.record.actions] == moves, seed
+
+
+def test_bots_differ_from_0_1_only_where_a_card_was_thrown_back() -> None:
+    rules = Rules(max_turns=MOVES_0_1["max_turns"])
+    changed = 0
+    for seed, moves in MOVES_0_1["games"].items():
+        res = play_game(strong_lineup(), seed=int(seed), rules=rules,
+                        rounds=MOVES_0_1["rounds"])
+        for old_text, new in zip(moves, res.record.actions):
+            old = old_text.split()
+            if old == list(new):
+                continue
+            i = next(i for i, (a, b) in enumerate(zip(old, new)) if a != b)
+            # the old move at i, or the draw just before it, took the top discard and
+            # the discard after it threw the same card back
+            at = i + 1 if old[i] in ("deck", "pile") else i
+            assert old[at - 1] == "pile" and old[at].rstrip("!") == old[at - 2].rstrip("!") \
+                or at == 1 and old[0] == "pile", (seed, old[max(0, i - 3):i + 2])
+            changed += 1
+            break
+    assert changed > 0
+
+
+# -- bots never throw back the card just taken --
+
+@pytest.mark.parametrize("bot", [RandomBot(3), GreedyBot(), StrongBot(), StrongBot(lookahead=0)])
+def test_bots_keep_the_card_just_taken(bot: Player) -> None:
+    rng = np.random.default_rng(1)
+    tried = 0
+    for seed in range(40):
+        r = Round(2, 1 + seed % 11, seed=seed)
+        for _ in range(30):
+            if r.is_over:
+                break
+            if r.phase is Phase.DRAW:
+                r.draw("discard" if r.deck.discard_size and rng.random() < 0.7 else "deck")
+                continue
+            obs = observe(r)
+            card, out = bot.choose_discard(obs)
+            if obs.must_keep is not None:
+                tried += 1
+                assert card != obs.must_keep
+            r.discard(card, out)   # raises if the bot broke the rule
+    assert tried > 50

@@ -20,12 +20,13 @@ from hypothesis.stateful import (
     rule,
 )
 
-from fivecrowns import IllegalMoveError, Rules, deadwood, parse_cards, to_counts
+from fivecrowns import IllegalMoveError, Rules, deadwood, hand_counts, parse_cards
 from fivecrowns.bots import best_discard_choice
 from fivecrowns.cards import Card, format_cards
 from fivecrowns.deck import full_counts
 from fivecrowns.round import (
-    N_ACTIONS,
+    ACTION_DISCARD,
+    ACTION_GO_OUT,
     DiscardRecord,
     DrawRecord,
     EventKind,
@@ -33,9 +34,7 @@ from fivecrowns.round import (
     Round,
     Source,
     decode_action,
-    describe_action,
     encode_discard,
-    encode_draw,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -47,7 +46,7 @@ def snapshot(r: Round) -> tuple[Any, ...]:
     return (tuple(r.hand_counts(p).tobytes() for p in range(r.n_players)),
             tuple(r.deck._draw), tuple(r.deck._discard), r.current_player, r.phase, r.turn,
             r.went_out, tuple(r._scores), r.history, r.deck.rng.bit_generator.state["state"],
-            r.result)
+            r.result, r._public.discard_counts.tobytes(), r._public.taken_counts.tobytes())
 
 
 # -- known answers --
@@ -56,8 +55,6 @@ def snapshot(r: Round) -> tuple[Any, ...]:
 def test_known_round(case: dict[str, Any]) -> None:
     r = Round(case["n_players"], case["round"], seed=case["seed"], dealer=case["dealer"],
               rules=Rules(max_turns=case["max_turns"]))
-    if "deal_order" in case:
-        pass  # the deck itself is checked in test_deck
     assert [format_cards(r.hand(p)) for p in range(r.n_players)] == \
         [format_cards(sorted(parse_cards(h))) for h in case["hands"]]
     assert str(r.deck.top_discard) == case["turned_up"]
@@ -115,7 +112,7 @@ def test_bad_rounds(kwargs: dict[str, Any], exc: type, match: str) -> None:
 
 
 def test_seed_is_required() -> None:
-    with pytest.raises(TypeError, match="a seed is required"):
+    with pytest.raises(TypeError, match="seed is required"):
         Round(2, 1, seed=None)  # type: ignore[arg-type]
 
 
@@ -181,20 +178,6 @@ def test_records_are_frozen() -> None:
 
 # -- actions --
 
-def test_action_encoding_round_trips() -> None:
-    assert N_ACTIONS == 114
-    assert encode_draw(Source.DECK) == 0 and encode_draw("discard") == 1
-    for t in range(56):
-        for out in (False, True):
-            a = encode_discard(t, out)
-            assert decode_action(a) == ("discard", Card.from_index(t), out)
-    assert describe_action(0) == "deck" and describe_action(58) == "-3C out"
-    with pytest.raises(IllegalMoveError, match="0..113"):
-        decode_action(114)
-    with pytest.raises(TypeError):
-        decode_action(True)
-
-
 def test_legal_action_mask_and_go_out_actions() -> None:
     r = Round(2, 1, seed=0)
     assert r.legal_actions() == [0, 1]
@@ -206,7 +189,8 @@ def test_legal_action_mask_and_go_out_actions() -> None:
     held = {"6D", "9H", "9S"}
     assert {str(Card.from_index(a - 2)) for a in range(2, 58) if mask[a]} == held
     assert [str(Card.from_index(a - 58)) for a in range(58, 114) if mask[a]] == ["6D"]
-    assert not r.can_apply(encode_discard("9H", True)) and r.can_apply(encode_discard("6D", True))
+    assert not r.can_apply_action(encode_discard("9H", True))
+    assert r.can_apply_action(encode_discard("6D", True))
     with pytest.raises(IllegalMoveError, match="cannot go out discarding 9H"):
         r.apply_action(encode_discard("9H", True))
     r.apply_action(encode_discard("6D", True))
@@ -261,8 +245,8 @@ def test_observation_shows_only_what_a_player_may_know() -> None:
     obs1 = r.observation(1)
     obs0 = r.observation(0)
     assert obs1.drawn == Card.parse("6D") and obs0.drawn is None
-    assert obs1.counts.tolist() == to_counts("7D KH 9T 6D").tolist()
-    assert obs0.counts.tolist() == to_counts("7D 6S 8T").tolist()
+    assert obs1.counts.tolist() == hand_counts("7D KH 9T 6D").tolist()
+    assert obs0.counts.tolist() == hand_counts("7D 6S 8T").tolist()
     assert not obs0.counts.flags.writeable
     assert obs0.top_discard is None and obs0.discard_size == 0
     assert obs0.history[-1].player == 1 and obs0.history[-1].card == Card.parse("6D")
@@ -278,7 +262,13 @@ def test_observation_shows_only_what_a_player_may_know() -> None:
         "player", "counts", "drawn", "top_discard", "draw_size", "discard_size",
         "round_number", "hand_size", "wild", "n_players", "dealer", "current_player",
         "phase", "turn", "final_turn", "went_out", "history", "decks", "sudden_death",
-        "totals"}
+        "totals", "discard_counts", "taken_counts", "unseen_counts", "return_discard",
+        "must_keep"}
+    assert obs1.discard_counts.tolist() == hand_counts("KH").tolist()
+    assert obs1.taken_counts[1].tolist() == hand_counts("6D").tolist()
+    assert not obs1.taken_counts[0].any() and not obs1.taken_counts[1].flags.writeable
+    assert int(obs1.unseen_counts.sum()) == 116 - 3 - 1   # own hand and the pile
+    assert int(r.observation(0).unseen_counts.sum()) == 116 - 4 - 1 - 1   # and 6D
     assert obs1.hand == tuple(sorted(parse_cards("7D 9T 6D")))
 
 
@@ -327,6 +317,20 @@ class RoundMachine(RuleBasedStateMachine):
             assert int(r.hand_counts(p).sum()) == r.hand_size + extra
 
     @invariant()
+    def public_state_agrees(self) -> None:
+        """The tracked public counts against the deck and the hands they describe."""
+        r = self.r
+        assert r._public.discard_counts.tolist() == r.deck.discard_counts().tolist()
+        taken = r._public.taken_counts.astype(np.int64)
+        for p in range(r.n_players):
+            hand = r.hand_counts(p).astype(np.int64)
+            assert (taken[p] <= hand).all()   # what p took and kept is in p's hand
+            obs = r.observation(p)
+            others = taken.sum(axis=0) - taken[p]
+            assert (obs.unseen_counts + hand + obs.discard_counts + others).tolist() == \
+                self.full.tolist()
+
+    @invariant()
     def ended_properly(self) -> None:
         r = self.r
         if not r.is_over:
@@ -350,7 +354,7 @@ class RoundMachine(RuleBasedStateMachine):
             player = (r.current_player + 1) % r.n_players
         legal = (not r.is_over and player is None
                  and bool(r.legal_action_mask()[action]))
-        assert r.can_apply(action, player=player) == legal
+        assert r.can_apply_action(action, player=player) == legal
         if legal:
             rec = r.apply_action(action)
             kind, what, out = decode_action(action)
@@ -400,10 +404,10 @@ TestRoundMachine.settings = settings(stateful_step_count=40, deadline=None,
                                      suppress_health_check=[HealthCheck.too_slow])
 
 
-def test_final_turn_scores_the_best_discard_whatever_is_thrown() -> None:
-    """RULES.md: the end-of-round score of a final turn is best_discard of the n + 1 cards
-    held, so the last discard cannot make it worse. Here the final player throws the card
-    that leaves the most deadwood."""
+def test_final_turn_scores_the_hand_kept() -> None:
+    """docs/rules.rst, A final turn's score: deadwood(hand - d) with d the player's own
+    discard. Here the final player throws the card that leaves the most deadwood, and
+    scores exactly that; the result's final hand agrees with the score."""
     from fivecrowns import best_discard
     from fivecrowns.round import ACTION_DRAW_DECK
 
@@ -419,16 +423,110 @@ def test_final_turn_scores_the_best_discard_whatever_is_thrown() -> None:
             if r.phase is Phase.DRAW:
                 r.apply_action(ACTION_DRAW_DECK)
                 continue
-            dead, t = best_discard_choice(to_counts(r.hand(r.current_player)), r.wild)
+            dead, t = best_discard_choice(hand_counts(r.hand(r.current_player)), r.wild)
             r.discard(Card.from_index(t), go_out=dead == 0)
         if r.is_over:
             continue
         r.apply_action(ACTION_DRAW_DECK)
         player = r.current_player
         held = r.hand(player)
-        expected = best_discard(held, r.wild).deadwood
         worst = max(set(held), key=lambda c: deadwood(without(held, c), r.wild))
-        differed += deadwood(without(held, worst), r.wild) != expected
+        kept = deadwood(without(held, worst), r.wild)
+        differed += kept != best_discard(held, r.wild).deadwood
         r.discard(worst)
-        assert r.result is not None and r.result.scores[player] == expected
+        assert r.result is not None and r.result.scores[player] == kept
+        assert list(r.result.final_hands[player]) == sorted(without(held, worst))
     assert differed > 0  # the worst discard really was worse in some of these rounds
+
+
+def test_final_turn_example_of_the_rules() -> None:
+    # docs/rules.rst, A round, 4: seat 0 takes 6T and goes out throwing JT (3S 6T JK:
+    # a joker and a 3 are wild); seat 1 draws 8S and throws its joker, keeping JC 8S 8T.
+    r = Round(2, 1, seed=16, dealer=1)
+    assert r.hand(0) == tuple(parse_cards("3S JT JK"))
+    assert r.hand(1) == tuple(parse_cards("JC 8T JK"))
+    r.draw("discard")
+    r.discard("JT", go_out=True)
+    assert r.draw("deck").card == Card.parse("8S")
+    rec = r.discard("JK")
+    assert rec.round_over and rec.result is r.result and r.result is not None
+    assert r.result.scores == (0, 27)   # JC 8S 8T: 11 + 8 + 8, not the best discard's 0
+    assert r.result.final_hands[1] == tuple(parse_cards("JC 8S 8T"))
+
+
+def test_every_score_is_the_deadwood_of_the_final_hand() -> None:
+    for seed in range(30):
+        rules = Rules(max_turns=5 + seed)
+        r = Round(3, 1 + seed % 11, seed=seed, rules=rules)
+        rng = np.random.default_rng(seed)
+        while not r.is_over:
+            acts = r.legal_actions()
+            rec = r.apply_action(acts[int(rng.integers(len(acts)))])
+        assert isinstance(rec, DiscardRecord) and rec.result is r.result
+        res = r.result
+        assert res is not None
+        for p in range(3):
+            assert res.scores[p] == deadwood(list(res.final_hands[p]), r.wild)
+
+
+# -- a card just taken from the discard pile --
+
+def test_the_card_just_taken_may_not_be_thrown_back() -> None:
+    r = Round(2, 1, seed=2)
+    r.draw("discard")   # seat 1 takes 6D
+    assert not r.can_discard("6D")
+    with pytest.raises(IllegalMoveError, match="cannot discard 6D: it was just taken from "
+                                               "the discard pile"):
+        r.verify_discard("6D")
+    mask = r.legal_action_mask()
+    six = Card.parse("6D").index
+    assert not mask[ACTION_DISCARD + six] and not mask[ACTION_GO_OUT + six]
+    assert ACTION_DISCARD + six not in r.legal_actions()
+    assert r.observation(1).must_keep == Card.parse("6D")
+    assert r.observation(0).must_keep is None
+    r.discard("KH")
+    r.draw("discard")   # seat 0 takes KH back: the next turn may throw it
+    r.discard("7D")
+    r.draw("deck")
+    assert r.can_discard("6D")   # a later turn may throw it
+
+
+def test_return_discard_allows_it() -> None:
+    r = Round(2, 1, seed=2, rules=Rules(return_discard=True))
+    r.draw("discard")
+    assert r.can_discard("6D") and r.observation(1).must_keep is None
+    assert r.observation(1).return_discard
+    r.discard("6D")
+    assert r.deck.top_discard == Card.parse("6D")
+
+
+def test_a_hand_of_one_card_type_may_throw_it_back() -> None:
+    # nothing else to discard: the rule cannot apply
+    r = Round(2, hand_size=1, wild=3, seed=9)
+    hand = r.hand(r.current_player)[0]
+    assert r.deck.top_discard == hand == Card.parse("8D")   # seat 1 holds 8D, 8D turned up
+    r.draw("discard")
+    assert r.can_discard(hand) and r.observation(r.current_player).must_keep is None
+
+
+def test_copy_gives_an_independent_round() -> None:
+    import copy
+
+    r = Round(3, 2, seed=8)
+    for c in (copy.copy(r), copy.deepcopy(r)):
+        assert snapshot(c) == snapshot(r)
+        c.apply_action(c.legal_actions()[0])
+        assert snapshot(c) != snapshot(r)
+        assert c._public is not r._public and c.deck is not r.deck
+
+
+def test_public_state_survives_pickle_read_only() -> None:
+    r = Round(3, 2, seed=8)
+    r.draw("discard")
+    obs = r.observation(0)
+    s = pickle.loads(pickle.dumps(r))
+    again = s.observation(0)
+    assert again.discard_counts.tolist() == obs.discard_counts.tolist()
+    assert not again.discard_counts.flags.writeable
+    assert not again.taken_counts[0].flags.writeable
+    assert repr(s._public) == "PublicState(discard=0, taken=[0, 1, 0])"

@@ -1,6 +1,6 @@
 """fivecrowns: an exact, fast Five Crowns solver and simulator.
 
-The rules are those of the project's RULES.md. The solver finds the least deadwood of
+The rules are those of docs/rules.rst. The solver finds the least deadwood of
 any hand exactly; the simulators play rounds, games and solitaire with bots.
 
 >>> import fivecrowns as fc
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .actions import N_ACTIONS, Source, decode_action, encode_discard, encode_draw
 from .bots import GreedyBot, RandomBot, StrongBot
 from .cards import (
     JOKER_INDEX,
@@ -36,25 +37,22 @@ from .errors import (
     IllegalMoveError,
     ReplayError,
 )
-from .game import Game, GameRecord, GameResult
+from .game import Game, GameResult
 from .melds import Discard, Meld, MeldKind, Solution
-from .players import EntrantStats, Player, TournamentResult, play_game, tournament
-from .round import (
-    N_ACTIONS,
+from .players import Player, play_game
+from .records import (
     DiscardRecord,
     DrawRecord,
     Event,
     EventKind,
     Observation,
     Phase,
-    Round,
     RoundResult,
-    Source,
-    decode_action,
-    encode_discard,
-    encode_draw,
 )
+from .replay import GameRecord
+from .round import Round
 from .rules import N_ROUNDS, Rules
+from .simulate import EntrantReport, GamesReport, simulate_games
 from .solitaire import (
     GreedySolitaire,
     PlayRecord,
@@ -147,9 +145,9 @@ __all__ = [
     # players and bots
     "Player",
     "play_game",
-    "tournament",
-    "TournamentResult",
-    "EntrantStats",
+    "simulate_games",
+    "GamesReport",
+    "EntrantReport",
     "RandomBot",
     "GreedyBot",
     "StrongBot",

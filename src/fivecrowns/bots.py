@@ -1,9 +1,10 @@
 """Computer players: :class:`RandomBot`, :class:`GreedyBot` and :class:`StrongBot`.
 
 Every bot follows the :class:`~fivecrowns.players.Player` protocol, sees only its
-:class:`~fivecrowns.round.Observation`, and uses the public solver API for meld
+:class:`~fivecrowns.records.Observation`, and uses the public solver API for meld
 questions. Each class takes an int ``seed`` as its first argument, so a class is
-itself a factory for :func:`~fivecrowns.players.tournament`.
+itself an entrant of :func:`~fivecrowns.simulate.simulate_games`. None of them throws
+back a card it has just taken from the discard pile (``obs.must_keep``).
 
 Examples
 --------
@@ -19,11 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
+from .actions import Source
 from .cards import N_TYPES, Card
-from .deck import SeedLike, full_counts, make_rng
 from .outs import discard_order
-from .round import EventKind, Observation, Source
-from .rules import Rules
+from .records import Observation
+from .seeding import SeedLike, make_rng
 
 __all__ = [
     "RandomBot",
@@ -50,8 +51,8 @@ def best_discard_choice(row: npt.NDArray[np.uint8], wild: int,
     """``(deadwood, card type)`` of the best discard from a hand of n + 1 cards: the
     answer of :func:`fivecrowns.best_discard`, as two ints for the bots' hot loops.
 
-    >>> from fivecrowns import to_counts
-    >>> best_discard_choice(to_counts("5C 6C 7C KD"), 13)
+    >>> from fivecrowns import hand_counts
+    >>> best_discard_choice(hand_counts("5C 6C 7C KD"), 13)
     (0, 21)
     """
     choice = solver.best_discard(row, wild, decks=decks)
@@ -94,6 +95,9 @@ class RandomBot:
         """A random card type held; go out if that discard leaves deadwood 0."""
         row = _hand_row(obs)
         held = np.flatnonzero(row)
+        kept = _must_keep_index(obs)
+        if kept >= 0:
+            held = held[held != kept]
         t = int(held[int(self.rng.integers(held.size))])
         row[t] -= 1
         out = (solver.deadwood(row, obs.wild, decks=obs.decks) == 0
@@ -148,9 +152,15 @@ class GreedyBot:
         return Source.DISCARD if taken < now else Source.DECK
 
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
-        """The best discard; go out if it leaves deadwood 0."""
+        """The best discard (the best other than ``obs.must_keep``); go out if it leaves
+        deadwood 0."""
         row = _hand_row(obs)
         dead, t = self._choice(row, obs.wild, obs.decks)
+        if t == _must_keep_index(obs):  # the best discard is the card just taken: the next best
+            order = _allowed_order(row, obs.wild, t)
+            deads = _candidate_deadwoods(row, obs.wild, obs.decks, order)
+            k = int(np.argmin(deads))
+            dead, t = int(deads[k]), order[k]
         row[t] -= 1
         self._kept = (row.tobytes() + bytes((obs.wild,)), dead)
         return Card.from_index(t), dead == 0
@@ -159,59 +169,49 @@ class GreedyBot:
         return "GreedyBot()"
 
 
-# -- what a player can work out from the public history --
+# -- what a player can know from the public state --
 
 def discard_pile_counts(obs: Observation) -> npt.NDArray[np.int64]:
-    """The discard pile's cards, rebuilt from the public history (a 56-count row).
+    """The discard pile's cards, a 56-count row (``obs.discard_counts`` as int64).
 
     >>> from fivecrowns.round import Round
     >>> r = Round(2, round_number=1, seed=0)
     >>> int(discard_pile_counts(r.observation(0)).sum())
     1
     """
-    pile: list[int] = []
-    for ev in obs.history:
-        if ev.kind is EventKind.TURN_UP or ev.kind is EventKind.DISCARD \
-                or ev.kind is EventKind.GO_OUT:
-            assert ev.card is not None
-            pile.append(ev.card.index)
-        elif ev.kind is EventKind.DRAW_DISCARD:
-            pile.pop()
-        elif ev.kind is EventKind.RESHUFFLE:
-            pile = pile[-1:]
-    return np.bincount(np.asarray(pile, dtype=np.intp), minlength=N_TYPES)
+    return obs.discard_counts.astype(np.int64)
 
 
 def picked_up(obs: Observation) -> list[npt.NDArray[np.int64]]:
     """For each player, the cards known to be in their hand: those they took from the
-    discard pile and have not discarded since (a 56-count row each)."""
-    known = [np.zeros(N_TYPES, dtype=np.int64) for _ in range(obs.n_players)]
-    for ev in obs.history:
-        if ev.kind is EventKind.DRAW_DISCARD:
-            assert ev.card is not None
-            known[ev.player][ev.card.index] += 1
-        elif (ev.kind is EventKind.DISCARD or ev.kind is EventKind.GO_OUT) \
-                and ev.card is not None and known[ev.player][ev.card.index] > 0:
-            known[ev.player][ev.card.index] -= 1
-    return known
+    discard pile and have not discarded since (``obs.taken_counts`` as int64 rows)."""
+    return [row.astype(np.int64) for row in obs.taken_counts]
 
 
 def unseen_counts(obs: Observation) -> npt.NDArray[np.int64]:
     """Cards whose place the player cannot know: the whole deck less their own hand, the
-    discard pile, and what opponents are known to hold (a 56-count row).
+    discard pile, and what opponents are known to hold (``obs.unseen_counts`` as int64).
 
     >>> from fivecrowns.round import Round
     >>> r = Round(2, round_number=1, seed=0)
     >>> int(unseen_counts(r.observation(0)).sum())   # 116 - 3 in hand - 1 turned up
     112
     """
-    rules = Rules(decks=obs.decks)
-    out = full_counts(rules).astype(np.int64) - obs.counts - discard_pile_counts(obs)
-    known = picked_up(obs)
-    for p in range(obs.n_players):
-        if p != obs.player:
-            out -= known[p]
-    return np.maximum(out, 0)
+    return obs.unseen_counts.astype(np.int64)
+
+
+def _must_keep_index(obs: Observation) -> int:
+    """The card type that may not be discarded now (just taken from the pile), or -1."""
+    return -1 if obs.must_keep is None else obs.must_keep.index
+
+
+def _allowed_order(row: npt.NDArray[np.uint8], wild: int, kept: int) -> list[int]:
+    """:func:`discard_order` of the cards that may be discarded (all but type ``kept``)."""
+    if kept < 0:
+        return discard_order(row, wild)
+    other = row.copy()
+    other[kept] = 0
+    return discard_order(other, wild)
 
 
 class StrongBot:
@@ -270,7 +270,12 @@ class StrongBot:
         if top.is_wild(obs.wild):
             return Source.DISCARD
         row[top.index] += 1
-        taken, _ = best_discard_choice(row, obs.wild, obs.decks)
+        taken, t = best_discard_choice(row, obs.wild, obs.decks)
+        if t == top.index and not obs.return_discard:
+            # the best is to throw the card back, which the rules forbid: the next best
+            order = _allowed_order(row, obs.wild, t)
+            if order:
+                taken = int(_candidate_deadwoods(row, obs.wild, obs.decks, order).min())
         if taken == 0:
             return Source.DISCARD
         row[top.index] -= 1
@@ -281,10 +286,16 @@ class StrongBot:
         """Go out if possible, else the discard with the best look-ahead score."""
         row = _hand_row(obs)
         wild, decks = obs.wild, obs.decks
+        kept = _must_keep_index(obs)
         order = discard_order(row, wild)
-        # every natural type held, and one wild, are candidates
+        if kept >= 0 and order == [kept]:
+            order = _allowed_order(row, wild, kept)
+        # every natural type held, and one wild, are candidates; the card just taken from
+        # the pile stays in the ranking (so the others rank as they would without the
+        # rule) but is never chosen
         dead = _candidate_deadwoods(row, wild, decks, order)
-        best = int(np.argmin(dead))
+        barred = np.array([t == kept for t in order])
+        best = int(np.argmin(np.where(barred, np.iinfo(np.int32).max, dead)))
         if dead[best] == 0:
             return Card.from_index(order[best]), True
         if obs.final_turn or obs.sudden_death and obs.went_out is not None:
@@ -301,6 +312,7 @@ class StrongBot:
                 row[order[k]] += 1
             mixed = self.now_weight * dead + (1 - self.now_weight) * ahead
             scores = mixed + self._penalties(obs, order)
+        scores[barred] = np.inf
         k = int(np.argmin(scores))
         return Card.from_index(order[k]), False
 

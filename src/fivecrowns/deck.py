@@ -1,4 +1,4 @@
-"""The cards of one round: a shuffled draw pile and a discard pile (RULES.md, "A round").
+"""The cards of one round: a shuffled draw pile and a discard pile (docs/rules.rst, A round).
 
 Randomness comes only from an explicit seed or :class:`numpy.random.Generator`,
 normalised with :func:`numpy.random.default_rng`; there is no global state, so the
@@ -20,7 +20,6 @@ True
 from __future__ import annotations
 
 import copy
-from typing import Union
 
 import numpy as np
 import numpy.typing as npt
@@ -28,32 +27,10 @@ import numpy.typing as npt
 from .cards import JOKER_INDEX, N_TYPES, Card
 from .errors import IllegalMoveError
 from .rules import Rules
+from .seeding import SeedLike as SeedLike
+from .seeding import make_rng as make_rng
 
-__all__ = ["Deck", "SeedLike", "make_rng", "full_counts"]
-
-#: What a shuffle accepts: an int seed, a :class:`numpy.random.SeedSequence`, or a
-#: :class:`numpy.random.Generator` (used as is, and advanced).
-SeedLike = Union[int, np.integer, np.random.SeedSequence, np.random.Generator]
-
-
-def make_rng(seed: SeedLike) -> np.random.Generator:
-    """``numpy.random.default_rng(seed)``, refusing ``None`` and other hidden-state sources.
-
-    >>> bool(make_rng(3).integers(100) == make_rng(3).integers(100))
-    True
-    """
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None:
-        raise TypeError("a seed is required: pass an int or a numpy.random.Generator "
-                        "(fivecrowns never shuffles from hidden or global state)")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer, np.random.SeedSequence)):
-        raise TypeError(f"seed must be an int, a numpy.random.SeedSequence or a "
-                        f"numpy.random.Generator, got {type(seed).__name__}")
-    if isinstance(seed, (int, np.integer)) and seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return np.random.default_rng(seed)
-
+__all__ = ["Deck", "full_counts"]
 
 def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
     """Counts of every card type in the whole deck: ``decks`` of each suited card and
@@ -85,14 +62,15 @@ class Deck:
 
     Parameters
     ----------
-    rules : Rules
-        ``rules.decks`` sets the size of the deck.
     seed : int, SeedSequence or Generator
         The only source of randomness: the first shuffle and every reshuffle use it.
+        Required and keyword-only.
+    rules : Rules, optional
+        ``rules.decks`` sets the size of the deck.
 
     Examples
     --------
-    >>> deck = Deck(Rules(decks=4), seed=1)
+    >>> deck = Deck(seed=1, rules=Rules(decks=4))
     >>> deck.draw_size
     232
     >>> deck.discard(deck.draw_index()); deck.discard(deck.draw_index())
@@ -102,12 +80,12 @@ class Deck:
 
     __slots__ = ("rules", "rng", "_draw", "_discard", "reshuffles")
 
-    def __init__(self, rules: Rules | None = None, seed: SeedLike | None = None) -> None:
+    def __init__(self, *, seed: SeedLike, rules: Rules | None = None) -> None:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(self.rules).__name__}")
         #: The generator used for every shuffle of this deck.
-        self.rng = make_rng(seed)  # type: ignore[arg-type]
+        self.rng = make_rng(seed)
         # The top of the draw pile is the *last* element, so drawing is a cheap pop().
         base = _SORTED[self.rules.decks]
         self._draw: list[int] = base[self.rng.permutation(base.size)].tolist()
@@ -150,7 +128,7 @@ class Deck:
         return Card.from_index(self.draw_index())
 
     def reshuffle(self) -> None:
-        """RULES.md, A round, 5: the discard pile except its top card, shuffled, becomes
+        """docs/rules.rst, A round, 5: the discard pile except its top card, shuffled, becomes
         the draw pile (appended under any cards left in it, which is none in play).
 
         Raises

@@ -1,14 +1,18 @@
 """A whole game: 11 rounds (or a chosen subset), running totals, winners, records.
 
-A :class:`Game` plays its rounds one after another (RULES.md, "A game"): the deal
+A :class:`Game` plays its rounds one after another (docs/rules.rst, A game): the deal
 passes to the left each round, the player at the dealer's left starts, scores add up
 and the lowest total wins. Ties share the victory unless ``Rules.tie_break`` is set;
 then the tied players play one 6-card round (6s wild) and the first to go out wins.
 
-Every move is recorded; :meth:`Game.record` gives a :class:`GameRecord` that
-serialises to JSON, and :meth:`Game.replay` plays it again, checking every move and
-every score, so that an edited or corrupted record raises
-:class:`~fivecrowns.ReplayError`.
+Every move is recorded; :meth:`Game.record` gives a
+:class:`~fivecrowns.replay.GameRecord` that serialises to JSON, and :meth:`Game.replay`
+plays it again, checking every move and every score, so that an edited or corrupted
+record raises :class:`~fivecrowns.ReplayError`. In a tie-break round the round's player
+numbers are local (see :attr:`Game.round_seats`); the game's methods take seats.
+
+``GameRecord``, ``RECORD_FORMAT``, ``action_token`` and ``parse_token`` live in
+:mod:`fivecrowns.replay` and can still be imported from here.
 
 Examples
 --------
@@ -33,7 +37,7 @@ True
 from __future__ import annotations
 
 import copy
-import json
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,205 +45,23 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import passes
-from .cards import Card
-from .errors import CardError, IllegalMoveError, ReplayError
-from .round import (
-    ACTION_DISCARD,
-    ACTION_DRAW_DECK,
-    ACTION_DRAW_DISCARD,
-    ACTION_GO_OUT,
-    N_ACTIONS,
-    CardArg,
-    DiscardRecord,
-    DrawRecord,
-    Observation,
-    Phase,
-    Round,
-    RoundResult,
-    SourceLike,
-    encode_discard,
-    encode_draw,
-)
+from ._checks import check_table, passes
+from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
+from .errors import IllegalMoveError, ReplayError
+from .records import DiscardRecord, DrawRecord, Observation, Phase, RoundResult
+from .replay import RECORD_FORMAT as RECORD_FORMAT
+from .replay import GameRecord as GameRecord
+from .replay import action_token as action_token
+from .replay import parse_token as parse_token
+from .round import Round
 from .rules import N_ROUNDS, Rules
 
-__all__ = ["Game", "GameResult", "GameRecord", "TIE_BREAK_HAND_SIZE", "RECORD_FORMAT"]
+__all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
 
 #: Cards dealt (and the wild rank) in the tie-break round.
 TIE_BREAK_HAND_SIZE = 6
-#: The ``format`` field of a JSON game record.
-RECORD_FORMAT = "fivecrowns-game"
-_RECORD_VERSION = 1
-
-
-def _token(action: int) -> str:
-    if action == ACTION_DRAW_DECK:
-        return "deck"
-    if action == ACTION_DRAW_DISCARD:
-        return "pile"
-    if ACTION_DISCARD <= action < ACTION_GO_OUT:
-        return str(Card.from_index(action - ACTION_DISCARD))
-    return str(Card.from_index(action - ACTION_GO_OUT)) + "!"
-
-
-_TOKENS = tuple(_token(a) for a in range(N_ACTIONS))
-
-
-def action_token(action: int) -> str:
-    """The text of an action in a record: ``deck``, ``pile``, ``5C`` or ``5C!`` (out).
-
-    >>> action_token(0), action_token(1), action_token(2), action_token(58 + 55)
-    ('deck', 'pile', '3C', 'JK!')
-    """
-    return _TOKENS[action]
-
-
-def parse_token(token: str) -> int:
-    """The action code of a record token (see :func:`action_token`).
-
-    >>> parse_token("pile"), parse_token("10H!")
-    (1, 87)
-    """
-    if not isinstance(token, str):
-        raise ReplayError(f"a recorded action must be a str such as 'deck', 'pile', '5C' or "
-                          f"'5C!', got {type(token).__name__} {token!r}")
-    if token == "deck":
-        return ACTION_DRAW_DECK
-    if token == "pile":
-        return ACTION_DRAW_DISCARD
-    out = token.endswith("!")
-    try:
-        card = Card.parse(token[:-1] if out else token)
-    except CardError:
-        raise ReplayError(f"cannot read recorded action {token!r}: expected 'deck', 'pile', "
-                          f"a card such as '5C', or a card and '!' for going out") from None
-    return encode_discard(card, go_out=out)
-
-
 def _pretty(seats: Iterable[int]) -> str:
     return ", ".join(str(s) for s in seats)
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """Everything needed to replay a game, and the results to check it against.
-
-    Attributes
-    ----------
-    n_players, seed : int
-    rules : Rules
-    rounds : tuple of int
-        The round numbers played, in order.
-    first_dealer : int
-        Dealer of the first round; the deal passes left (``+1``) each round.
-    actions : tuple of tuple of str
-        The action tokens of each round (see :func:`action_token`); after the rounds, the
-        tie-break round's when one was played.
-    round_scores : tuple of tuple of int
-        Each round's scores by seat (the tie-break round's not included).
-    totals, winners : tuple of int
-    tie_break_seats : tuple of int
-        The seats that played a tie-break round (empty if none).
-    """
-
-    n_players: int
-    seed: int
-    rules: Rules
-    rounds: tuple[int, ...]
-    first_dealer: int
-    actions: tuple[tuple[str, ...], ...]
-    round_scores: tuple[tuple[int, ...], ...]
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    tie_break_seats: tuple[int, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "format": RECORD_FORMAT,
-            "version": _RECORD_VERSION,
-            "n_players": self.n_players,
-            "seed": self.seed,
-            "rules": {"decks": self.rules.decks, "max_turns": self.rules.max_turns,
-                      "tie_break": self.rules.tie_break},
-            "rounds": list(self.rounds),
-            "first_dealer": self.first_dealer,
-            "actions": [" ".join(a) for a in self.actions],
-            "round_scores": [list(s) for s in self.round_scores],
-            "totals": list(self.totals),
-            "winners": list(self.winners),
-            "tie_break_seats": list(self.tie_break_seats),
-        }
-
-    def to_json(self, *, indent: int | None = None) -> str:
-        """The record as JSON text.
-
-        >>> from fivecrowns.players import play_game
-        >>> from fivecrowns.bots import GreedyBot
-        >>> rec = play_game([GreedyBot(), GreedyBot()], seed=3, rounds=[1]).record
-        >>> GameRecord.from_json(rec.to_json()) == rec
-        True
-        """
-        return json.dumps(self.to_dict(), indent=indent)
-
-    @classmethod
-    def from_dict(cls, data: Any) -> GameRecord:
-        """Read a record from :meth:`to_dict`'s form; raises ReplayError if malformed."""
-        if not isinstance(data, dict):
-            raise ReplayError(f"a game record must be a JSON object, got {type(data).__name__}")
-        if data.get("format") != RECORD_FORMAT:
-            raise ReplayError(f"not a fivecrowns game record: 'format' is "
-                              f"{data.get('format')!r}, expected {RECORD_FORMAT!r}")
-        if data.get("version") != _RECORD_VERSION:
-            raise ReplayError(f"unsupported game record version {data.get('version')!r}, "
-                              f"expected {_RECORD_VERSION}")
-
-        def field(name: str, kind: type) -> Any:
-            if name not in data:
-                raise ReplayError(f"the game record has no {name!r} field")
-            value = data[name]
-            if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-                raise ReplayError(f"the game record's {name!r} must be a {kind.__name__}, "
-                                  f"got {type(value).__name__} {value!r}")
-            return value
-
-        def int_list(name: str) -> tuple[int, ...]:
-            value = field(name, list)
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-                raise ReplayError(f"the game record's {name!r} must be a list of ints, "
-                                  f"got {value!r}")
-            return tuple(value)
-
-        rules_data = field("rules", dict)
-        try:
-            rules = Rules(**rules_data)
-        except (TypeError, ValueError) as exc:
-            raise ReplayError(f"the game record's rules {rules_data!r} are invalid: {exc}") \
-                from None
-        actions = field("actions", list)
-        if not all(isinstance(a, str) for a in actions):
-            raise ReplayError("the game record's 'actions' must be a list of strings, one "
-                              "per round")
-        scores = field("round_scores", list)
-        if not all(isinstance(s, list) and all(isinstance(v, int) and not isinstance(v, bool)
-                                               for v in s) for s in scores):
-            raise ReplayError("the game record's 'round_scores' must be a list of lists of "
-                              "ints")
-        return cls(
-            n_players=field("n_players", int), seed=field("seed", int), rules=rules,
-            rounds=int_list("rounds"), first_dealer=field("first_dealer", int),
-            actions=tuple(tuple(a.split()) for a in actions),
-            round_scores=tuple(tuple(s) for s in scores), totals=int_list("totals"),
-            winners=int_list("winners"), tie_break_seats=int_list("tie_break_seats"))
-
-    @classmethod
-    def from_json(cls, text: str) -> GameRecord:
-        """Read a record from JSON text; raises ReplayError if it is malformed."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise ReplayError(f"the game record is not valid JSON: {exc}") from None
-        return cls.from_dict(data)
 
 
 @dataclass(frozen=True)
@@ -290,9 +112,10 @@ class Game:
     ----------
     n_players : int
         2 to ``rules.max_players`` (7, or 14 with 4 decks). One player plays solitaire
-        instead (RULES.md).
+        instead (docs/rules.rst, A game).
     seed : int
         Shuffles every round; the same seed and moves give the same game everywhere.
+        Required and keyword-only.
     rules : Rules, optional
     rounds : sequence of int, optional
         Round numbers to play (default 1..11), in the order given.
@@ -306,17 +129,10 @@ class Game:
     (2, 0, 1, 4)
     """
 
-    def __init__(self, n_players: int, seed: int, *, rules: Rules | None = None,
+    def __init__(self, n_players: int, *, seed: int, rules: Rules | None = None,
                  rounds: Sequence[int] | None = None, first_dealer: int = 0) -> None:
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        if isinstance(n_players, bool) or not isinstance(n_players, int):
-            raise TypeError(f"n_players must be an int, got {type(n_players).__name__}")
-        if not 2 <= n_players <= rules.max_players:
-            raise ValueError(f"a game takes 2 to {rules.max_players} players with "
-                             f"{rules.decks} decks, got {n_players} (one player plays "
-                             f"solitaire)")
+        rules = check_table(n_players, rules, least=2, what="a game",
+                            note=" (one player plays solitaire)")
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"a game's seed must be an int (it is kept in the record), "
                             f"got {type(seed).__name__}")
@@ -417,9 +233,20 @@ class Game:
         """The round being played (the last one once the game is over).
 
         Its player numbers are seats, except in a tie-break round, whose players are
-        numbered 0.. in :attr:`tie_break_seats` order.
+        numbered 0.. in :attr:`tie_break_seats` order (see :attr:`round_seats`).
         """
         return self._round
+
+    @property
+    def round_seats(self) -> tuple[int, ...]:
+        """The seat of each of the current round's players: ``round_seats[local]``.
+
+        In a normal round it is ``(0, 1, ..., n_players - 1)``. In a tie-break round the
+        round numbers the tied players 0.. in seat order, and so do its observations
+        (``player``, ``current_player``, ``went_out``, ``taken_counts``...); the game's
+        own methods and records take and give seats.
+        """
+        return self._seats
 
     @property
     def round_number(self) -> int | None:
@@ -486,13 +313,13 @@ class Game:
         self._check_open()
         self._round.verify_action(action, player=self._local(player))
 
-    def can_apply(self, action: int, *, player: int | None = None) -> bool:
+    def can_apply_action(self, action: int, *, player: int | None = None) -> bool:
         """True if :meth:`apply_action` would succeed."""
         return passes(self.verify_action, action, player=player)
 
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:
-        """Make the move of an action code (see :mod:`fivecrowns.round`); the record's
+        """Make the move of an action code (see :mod:`fivecrowns.actions`); the record's
         player is the seat."""
         self._check_open()
         rec = self._round.apply_action(action, player=self._local(player))
@@ -537,7 +364,7 @@ class Game:
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """The current round's legal actions as a (114,) bool array."""
         if self._over:
-            return np.zeros(114, dtype=np.bool_)
+            return np.zeros(N_ACTIONS, dtype=np.bool_)
         return self._round.legal_action_mask()
 
     def legal_actions(self) -> list[int]:
@@ -582,7 +409,7 @@ class Game:
             raise TypeError(f"record must be a GameRecord, JSON str or dict, "
                             f"got {type(record).__name__}")
         try:
-            game = cls(record.n_players, record.seed, rules=record.rules,
+            game = cls(record.n_players, seed=record.seed, rules=record.rules,
                        rounds=record.rounds, first_dealer=record.first_dealer)
         except (TypeError, ValueError) as exc:
             raise ReplayError(f"the game record cannot start a game: {exc}") from None
@@ -624,8 +451,11 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (random state included): playing on it leaves this game
-        untouched, and the same moves give the same game."""
+        untouched, and the same moves give the same game. ``copy.copy`` gives the same."""
         return copy.deepcopy(self)
+
+    def __copy__(self) -> Game:
+        return self.clone()
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"round={self.round_number}"
@@ -633,6 +463,4 @@ class Game:
 
 
 def _with_player(rec: DrawRecord | DiscardRecord, seat: int) -> DrawRecord | DiscardRecord:
-    if isinstance(rec, DrawRecord):
-        return DrawRecord(seat, rec.source, rec.card, rec.turn, rec.reshuffled)
-    return DiscardRecord(seat, rec.card, rec.go_out, rec.turn, rec.round_over)
+    return dataclasses.replace(rec, player=seat)

@@ -1,9 +1,11 @@
-"""Players, and running them: one game (:func:`play_game`) or many (:func:`tournament`).
+"""Players, one game between them (:func:`play_game`), and how an entrant of a simulation
+becomes a player (:func:`entrant_factory`).
 
 A player is any object with the two methods of :class:`Player`. It sees only an
-:class:`~fivecrowns.round.Observation`. A player that raises, or returns a move the
+:class:`~fivecrowns.records.Observation`. A player that raises, or returns a move the
 rules do not allow, stops the game with :class:`~fivecrowns.BotError` naming the
-game's seed, so the game can be replayed; there is no silent fallback.
+game's seed, so the game can be replayed; there is no silent fallback. Many games at
+once are :func:`fivecrowns.simulate.simulate_games`' job.
 
 Examples
 --------
@@ -17,28 +19,22 @@ True
 
 from __future__ import annotations
 
-import math
+import inspect
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-import numpy as np
-
+from .actions import CardArg, SourceLike
 from .errors import BotError
 from .game import Game, GameResult
-from .round import CardArg, Observation, Phase, SourceLike
+from .records import Observation, Phase
 from .rules import Rules
-from .stats import wilson_interval
+from .seeding import game_seeds as game_seeds  # moved to fivecrowns.seeding
 
 __all__ = [
     "Player",
     "PlayerFactory",
     "play_game",
-    "tournament",
-    "TournamentResult",
-    "EntrantStats",
-    "game_seeds",
+    "entrant_factory",
 ]
 
 
@@ -46,7 +42,7 @@ __all__ = [
 class Player(Protocol):
     """What the game asks of a player.
 
-    Both methods get the player's :class:`~fivecrowns.round.Observation`. A player may
+    Both methods get the player's :class:`~fivecrowns.records.Observation`. A player may
     keep state between calls, but the observation holds all it may know.
     """
 
@@ -57,11 +53,12 @@ class Player(Protocol):
 
     def choose_discard(self, obs: Observation) -> tuple[CardArg, bool]:
         """``(card, go_out)``: the card to discard from the n + 1 cards of
-        ``obs.counts``, and whether to go out (lay all the others down)."""
+        ``obs.counts``, and whether to go out (lay all the others down). With
+        ``obs.must_keep`` set, that card may not be discarded this turn."""
         ...
 
 
-#: Makes a fresh player from an int seed, e.g. a bot class: ``RandomBot(seed)``.
+#: Makes a fresh player for one game from an int seed (see :func:`entrant_factory`).
 PlayerFactory = Callable[[int], Player]
 
 
@@ -69,16 +66,16 @@ def _bot_name(bot: object) -> str:
     return getattr(bot, "name", None) or type(bot).__name__
 
 
-def play_game(bots: Sequence[Player], seed: int, rules: Rules | None = None,
-              rounds: Sequence[int] | None = None, *, first_dealer: int = 0) -> GameResult:
-    """Play one game between ``bots`` (seat i is ``bots[i]``).
+def play_game(players: Sequence[Player], *, seed: int, rules: Rules | None = None,
+              rounds: Sequence[int] | None = None, first_dealer: int = 0) -> GameResult:
+    """Play one game between ``players`` (seat i is ``players[i]``).
 
     Parameters
     ----------
-    bots : sequence of Player
+    players : sequence of Player
         2 to 7 players (14 with ``Rules(decks=4)``); the same object may fill several seats.
     seed : int
-        Shuffles the game; the same seed and bots give the same game.
+        Shuffles the game; the same seed and players give the same game. Keyword-only.
     rules : Rules, optional
     rounds : sequence of int, optional
         Round numbers to play (default all 11).
@@ -87,13 +84,14 @@ def play_game(bots: Sequence[Player], seed: int, rules: Rules | None = None,
     Returns
     -------
     GameResult
-        Totals, winners, round results and the :class:`~fivecrowns.game.GameRecord`
+        Totals, winners, round results and the :class:`~fivecrowns.replay.GameRecord`
         (``result.record``), which :meth:`Game.replay` plays again.
 
     Raises
     ------
     BotError
-        A bot raised, or chose an illegal move; the message names the seed, round and seat.
+        A player raised, or chose an illegal move; the message names the seed, round and
+        seat.
 
     Examples
     --------
@@ -102,15 +100,16 @@ def play_game(bots: Sequence[Player], seed: int, rules: Rules | None = None,
     >>> sum(s == 0 for s in res.rounds[0].scores) >= 1
     True
     """
-    bots = list(bots)
-    for i, bot in enumerate(bots):
+    players = list(players)
+    for i, bot in enumerate(players):
         if not isinstance(bot, Player):
-            raise TypeError(f"bots[{i}] ({bot!r}) is not a Player: it needs choose_draw() "
-                            f"and choose_discard() methods")
-    game = Game(len(bots), seed, rules=rules, rounds=rounds, first_dealer=first_dealer)
+            raise TypeError(f"players[{i}] ({bot!r}) is not a Player: it needs "
+                            f"choose_draw() and choose_discard() methods")
+    game = Game(len(players), seed=seed, rules=rules, rounds=rounds,
+                first_dealer=first_dealer)
     while not game.is_over:
         seat = game.current_player
-        bot = bots[seat]
+        bot = players[seat]
         obs = game.observation(seat)
         drawing = game.phase is Phase.DRAW
         try:
@@ -143,203 +142,83 @@ def _where(game: Game, seat: int, bot: object) -> str:
             f"seat {seat} ({_bot_name(bot)})")
 
 
-def game_seeds(seed: int, games: int) -> list[int]:
-    """The seeds of a tournament's games, derived from its seed (platform-independent).
-
-    >>> game_seeds(1, 3) == game_seeds(1, 3), len(set(game_seeds(1, 100)))
-    (True, 100)
-    """
-    state = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)
-    return [int(s) >> 1 for s in state]
+_EXPECTED = ("an entrant must be a Player class or a picklable callable that returns a "
+             "Player, called with seed=<int> when it takes a 'seed' parameter and with no "
+             "argument otherwise")
 
 
-@dataclass(frozen=True)
-class EntrantStats:
-    """One entrant's tournament numbers, with 95% intervals (Wilson for the win rate,
-    normal approximation for the mean score).
-
-    Attributes
-    ----------
-    name : str
-    games : int
-    win_rate : float
-        Mean share of victory: 1 for an outright win, 1/k when k players share it.
-    win_ci : tuple of float
-    mean_score : float
-        Mean game total (lower is better).
-    score_ci : tuple of float
-    """
-
-    name: str
-    games: int
-    win_rate: float
-    win_ci: tuple[float, float]
-    mean_score: float
-    score_ci: tuple[float, float]
+def _takes_seed(entrant: Callable[..., Any]) -> bool | None:
+    """True if ``entrant`` can be called with ``seed=``, False if with no argument,
+    None if with neither."""
+    try:
+        sig = inspect.signature(entrant)
+    except (TypeError, ValueError):
+        return None
+    params = sig.parameters
+    seed = params.get("seed")
+    if seed is not None and seed.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                          inspect.Parameter.KEYWORD_ONLY):
+        return True
+    try:
+        sig.bind()
+    except TypeError:
+        return None
+    return False
 
 
-@dataclass(frozen=True, eq=False)
-class TournamentResult:
-    """The outcome of :func:`tournament`.
+class _Entrant:
+    """A picklable factory: ``entrant(seed=seed)`` or ``entrant()``, checked to be a
+    Player."""
 
-    Attributes
-    ----------
-    entrants : tuple of EntrantStats
-        One per factory, in the order given.
-    seeds : tuple of int
-        The game seeds; game g seated entrant ``(s + g) % k`` at seat ``s``.
-    scores : ndarray of shape (games, k)
-        Each entrant's total in each game.
-    wins : ndarray of shape (games, k)
-        Each entrant's share of victory in each game.
-    hit_max_turns : int
-        Rounds, over all games, stopped by ``Rules.max_turns``.
-    """
+    __slots__ = ("entrant", "seeded")
 
-    entrants: tuple[EntrantStats, ...]
-    seeds: tuple[int, ...]
-    scores: np.ndarray
-    wins: np.ndarray
-    hit_max_turns: int
+    def __init__(self, entrant: Callable[..., Any], seeded: bool) -> None:
+        self.entrant = entrant
+        self.seeded = seeded
 
-    def table(self) -> str:
-        """A small text table of the results."""
-        lines = [f"{'entrant':<16} {'games':>6} {'win rate (95% CI)':>24} "
-                 f"{'mean score (95% CI)':>28}"]
-        for e in self.entrants:
-            lines.append(f"{e.name:<16} {e.games:>6} "
-                         f"{e.win_rate:>8.3f} ({e.win_ci[0]:.3f}..{e.win_ci[1]:.3f}) "
-                         f"{e.mean_score:>10.1f} ({e.score_ci[0]:.1f}..{e.score_ci[1]:.1f})")
-        if self.hit_max_turns:
-            lines.append(f"{self.hit_max_turns} round(s) stopped by max_turns")
-        return "\n".join(lines)
+    def __call__(self, seed: int) -> Player:
+        player = self.entrant(seed=seed) if self.seeded else self.entrant()
+        if not isinstance(player, Player):
+            raise TypeError(f"{_EXPECTED}; {self.entrant!r} returned {player!r}, which has "
+                            f"no choose_draw() and choose_discard() methods")
+        return player
+
+    def __getstate__(self) -> tuple[Callable[..., Any], bool]:
+        return self.entrant, self.seeded
+
+    def __setstate__(self, state: tuple[Callable[..., Any], bool]) -> None:
+        self.entrant, self.seeded = state
+
+    def __repr__(self) -> str:
+        return f"entrant_factory({self.entrant!r})"
 
 
-def _score_ci(values: np.ndarray) -> tuple[float, tuple[float, float]]:
-    """Mean score and its 95% normal-approximation interval (scores are never negative)."""
-    mean = float(values.mean())
-    if values.size < 2:
-        return mean, (mean, mean)
-    half = 1.96 * float(values.std(ddof=1)) / math.sqrt(values.size)
-    return mean, (max(0.0, mean - half), mean + half)
+def entrant_factory(entrant: object) -> PlayerFactory:
+    """A factory ``f(seed) -> Player`` for an entrant of a simulation.
 
+    An entrant is a Player class or any callable returning a Player: it is called with
+    ``seed=<int>`` when it accepts a ``seed`` parameter, else with no argument. The
+    factory pickles when the entrant does (classes and module-level functions do).
 
-def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | None,
-                             Sequence[int] | None, Sequence[str] | None]
-                 ) -> tuple[list[int], list[float], int, dict[str, Any] | None]:
-    factories, g, game_seed, bot_seed, rules, rounds, record_names = args
-    k = len(factories)
-    # seat s holds entrant (s + g) % k
-    entrant_at = [(s + g) % k for s in range(k)]
-    bot_state = np.random.SeedSequence([bot_seed, g]).generate_state(k, dtype=np.uint64)
-    bots = [factories[e](int(bot_state[e]) >> 1) for e in entrant_at]
-    res = play_game(bots, game_seed, rules, rounds)
-    scores = [0] * k
-    wins = [0.0] * k
-    for s, e in enumerate(entrant_at):
-        scores[e] = res.totals[s]
-        if s in res.winners:
-            wins[e] = 1.0 / len(res.winners)
-    record = None
-    if record_names is not None:
-        record = res.record.to_dict()
-        record["game"] = g
-        record["players"] = [record_names[e] for e in entrant_at]
-    return scores, wins, res.hit_max_turns, record
-
-
-def _play_chunk(chunk: list[tuple[Any, ...]]
-                ) -> list[tuple[list[int], list[float], int, dict[str, Any] | None]]:
-    return [_play_seated(args) for args in chunk]
-
-
-def tournament(bot_factories: Sequence[PlayerFactory], games: int, seed: int, *,
-               jobs: int = 1, progress: Callable[[int], Any] | None = None,
-               rules: Rules | None = None, rounds: Sequence[int] | None = None,
-               names: Sequence[str] | None = None,
-               on_record: Callable[[dict[str, Any]], Any] | None = None) -> TournamentResult:
-    """Play ``games`` seeded games between the entrants and summarise them.
-
-    Each entrant takes one seat; seats rotate from game to game so that every entrant
-    sits everywhere equally often. Game seeds come from :func:`game_seeds`, and each
-    bot is made by ``factory(bot_seed)`` with a seed derived from ``seed`` too, so the
-    whole tournament is reproducible and does not depend on ``jobs``.
-
-    Parameters
-    ----------
-    bot_factories : sequence of callables
-        One per entrant (2 to 7); each is called with an int seed and returns a Player
-        (a bot class such as ``GreedyBot`` works as is). With ``jobs > 1`` they must
-        pickle (classes and module-level functions do).
-    games : int
-    seed : int
-    jobs : int
-        Worker processes.
-    progress : callable, optional
-        Called with the number of games just finished (e.g. ``tqdm(total=games).update``).
-    rules : Rules, optional
-    rounds : sequence of int, optional
-        Round numbers of every game (default all 11).
-    names : sequence of str, optional
-        Entrant names (default: the factories' names).
-    on_record : callable, optional
-        Called, in game order, with each game's record as a JSON-ready dict
-        (:meth:`GameRecord.to_dict`, plus ``game``, its number, and ``players``, the
-        entrant's name in each seat); it replays with :meth:`Game.replay`.
+    Raises
+    ------
+    TypeError
+        If ``entrant`` is not such a callable (the message says what is expected).
 
     Examples
     --------
-    >>> from fivecrowns.bots import GreedyBot, RandomBot
-    >>> t = tournament([GreedyBot, RandomBot], games=4, seed=0, rounds=[1],
-    ...                rules=Rules(max_turns=40))
-    >>> [e.name for e in t.entrants], t.scores.shape
-    (['GreedyBot', 'RandomBot'], (4, 2))
+    >>> from fivecrowns.bots import RandomBot
+    >>> class Lazy:
+    ...     def choose_draw(self, obs): return "deck"
+    ...     def choose_discard(self, obs): return obs.hand[-1], False
+    >>> type(entrant_factory(Lazy)(5)).__name__, type(entrant_factory(RandomBot)(5)).__name__
+    ('Lazy', 'RandomBot')
     """
-    factories = list(bot_factories)
-    if not 2 <= len(factories) <= (rules or Rules()).max_players:
-        raise ValueError(f"a tournament needs 2 to {(rules or Rules()).max_players} "
-                         f"entrants, got {len(factories)}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive int, got {games!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive int, got {jobs!r}")
-    if names is None:
-        names = [getattr(f, "name", None) or getattr(f, "__name__", None) or repr(f)
-                 for f in factories]
-    elif len(names) != len(factories):
-        raise ValueError(f"names has {len(names)} entries for {len(factories)} entrants")
-    seeds = game_seeds(seed, games)
-    bot_seed = int(np.random.SeedSequence([seed, 1]).generate_state(1, dtype=np.uint64)[0] >> 1)
-    record_names = [str(n) for n in names] if on_record is not None else None
-    work = [(factories, g, seeds[g], bot_seed, rules, rounds, record_names)
-            for g in range(games)]
-    outcomes: list[tuple[list[int], list[float], int, dict[str, Any] | None]] = []
-
-    def finished(part: list[tuple[list[int], list[float], int, dict[str, Any] | None]]) -> None:
-        outcomes.extend(part)
-        if on_record is not None:
-            for *_, record in part:
-                assert record is not None
-                on_record(record)
-        if progress is not None:
-            progress(len(part))
-
-    if jobs == 1:
-        for args in work:
-            finished([_play_seated(args)])
-    else:
-        size = max(1, min(16, games // (jobs * 4)))
-        chunks = [work[i:i + size] for i in range(0, games, size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part in pool.map(_play_chunk, chunks):
-                finished(part)
-    scores = np.array([o[0] for o in outcomes], dtype=np.int64)
-    wins = np.array([o[1] for o in outcomes], dtype=np.float64)
-    entrants = []
-    for e, name in enumerate(names):
-        w = float(wins[:, e].mean())
-        wci = wilson_interval(float(wins[:, e].sum()), int(wins.shape[0]))
-        m, mci = _score_ci(scores[:, e].astype(np.float64))
-        entrants.append(EntrantStats(str(name), games, w, wci, m, mci))
-    return TournamentResult(tuple(entrants), tuple(seeds), scores, wins,
-                            sum(o[2] for o in outcomes))
+    if isinstance(entrant, _Entrant):
+        return entrant
+    if not callable(entrant):
+        raise TypeError(f"{_EXPECTED}; got {type(entrant).__name__} {entrant!r}")
+    seeded = _takes_seed(entrant)
+    if seeded is None:
+        raise TypeError(f"{_EXPECTED}; {entrant!r} needs other arguments")
+    return _Entrant(entrant, seeded)

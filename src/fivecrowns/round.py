@@ -1,4 +1,4 @@
-"""One round of Five Crowns as a state machine (RULES.md, "A round").
+"""One round of Five Crowns as a state machine (docs/rules.rst, A round).
 
 A :class:`Round` deals the cards, then alternates two phases for the player whose
 turn it is: *draw* (from the draw pile or the top of the discard pile) and *discard*
@@ -8,24 +8,17 @@ with a full sentence, ``can_draw`` answers True/False, and ``draw`` makes the mo
 returns a frozen record; the same for ``discard``. An illegal move changes nothing.
 
 Going out needs the n cards kept after the discard to have deadwood 0. After someone
-goes out every other player has exactly one more turn, and scores the best-discard
-deadwood of the n + 1 cards held on it; the player who went out scores 0. If nobody goes out within
-``Rules.max_turns`` turns the round stops and everyone scores the deadwood of their
-hand; :attr:`RoundResult.hit_max_turns` reports it.
+goes out every other player has exactly one more turn, and scores the deadwood of the n
+cards kept after their own discard; the player who went out scores 0. With
+``Rules.return_discard`` off (the default) a card just taken from the discard pile may
+not be discarded again in the same turn. If nobody goes out within ``Rules.max_turns``
+turns the round stops and everyone scores the deadwood of their hand;
+:attr:`~fivecrowns.records.RoundResult.hit_max_turns` reports it.
 
-Action encoding
----------------
-For reinforcement learning and search, every move is also an int in ``0..113``
-(:data:`N_ACTIONS` = 114):
-
-==========  ======================================================
-``0``       draw from the draw pile (:attr:`Source.DECK`)
-``1``       take the top card of the discard pile (:attr:`Source.DISCARD`)
-``2 + t``   discard card type ``t`` (0..55), without going out
-``58 + t``  discard card type ``t`` and go out
-==========  ======================================================
-
-:meth:`Round.legal_action_mask` gives a numpy bool array of that length.
+Every move is also an action code (:mod:`fivecrowns.actions`);
+:meth:`Round.legal_actions` and :meth:`Round.apply_action` are the fast path for search
+and reinforcement learning. The names of :mod:`fivecrowns.actions` and
+:mod:`fivecrowns.records` can still be imported from here.
 
 Examples
 --------
@@ -46,334 +39,55 @@ True
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass
-from typing import NamedTuple, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from ._checks import passes
+from ._checks import check_table, passes
+from .actions import _CARDS, _source
+from .actions import ACTION_DISCARD as ACTION_DISCARD
+from .actions import ACTION_DRAW_DECK as ACTION_DRAW_DECK
+from .actions import ACTION_DRAW_DISCARD as ACTION_DRAW_DISCARD
+from .actions import ACTION_GO_OUT as ACTION_GO_OUT
+from .actions import N_ACTIONS as N_ACTIONS
+from .actions import CardArg as CardArg
+from .actions import Source as Source
+from .actions import SourceLike as SourceLike
+from .actions import card_index as card_index
+from .actions import decode_action as decode_action
+from .actions import describe_action as describe_action
+from .actions import encode_discard as encode_discard
+from .actions import encode_draw as encode_draw
 from .cards import N_TYPES, Card
-from .deck import Deck, SeedLike
-from .errors import CardError, IllegalMoveError
+from .deck import Deck
+from .errors import IllegalMoveError
+from .public import PublicState
+from .records import DiscardRecord as DiscardRecord
+from .records import DrawRecord as DrawRecord
+from .records import Event as Event
+from .records import EventKind as EventKind
+from .records import Observation as Observation
+from .records import Phase as Phase
+from .records import RoundResult as RoundResult
 from .rules import Rules
+from .seeding import SeedLike
 from .solver import MAX_HAND_SIZE
 
-__all__ = [
-    "Phase",
-    "Source",
-    "EventKind",
-    "Event",
-    "DrawRecord",
-    "DiscardRecord",
-    "RoundResult",
-    "Observation",
-    "Round",
-    "N_ACTIONS",
-    "ACTION_DRAW_DECK",
-    "ACTION_DRAW_DISCARD",
-    "ACTION_DISCARD",
-    "ACTION_GO_OUT",
-    "encode_draw",
-    "encode_discard",
-    "decode_action",
-    "describe_action",
-    "card_index",
-]
+__all__ = ["Round"]
 
-#: Size of the fixed action encoding.
-N_ACTIONS = 114
-#: Action code: draw from the draw pile.
-ACTION_DRAW_DECK = 0
-#: Action code: take the top card of the discard pile.
-ACTION_DRAW_DISCARD = 1
-#: First action code of "discard card type t" (``ACTION_DISCARD + t``).
-ACTION_DISCARD = 2
-#: First action code of "discard card type t and go out" (``ACTION_GO_OUT + t``).
-ACTION_GO_OUT = 58
+_DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
+_DRAW_CODES: tuple[list[int], ...] = ([], [ACTION_DRAW_DECK], [ACTION_DRAW_DISCARD],
+               [ACTION_DRAW_DECK, ACTION_DRAW_DISCARD])
 
 
-class Phase(enum.Enum):
-    """What the player to act must do next."""
-
-    DRAW = "draw"
-    DISCARD = "discard"
-    OVER = "over"
-
-
-class Source(enum.IntEnum):
-    """Where a card is drawn from; the values are the action codes."""
-
-    DECK = 0
-    DISCARD = 1
-
-
-class EventKind(enum.Enum):
-    """Kinds of public events in a round's history."""
-
-    TURN_UP = "turn_up"            #: the card turned up to start the discard pile
-    DRAW_DECK = "draw_deck"        #: a blind draw (the card stays hidden)
-    DRAW_DISCARD = "draw_discard"  #: the top discard taken (everyone sees it)
-    DISCARD = "discard"            #: a discard
-    GO_OUT = "go_out"              #: a discard by a player going out (or laying down all)
-    RESHUFFLE = "reshuffle"        #: the discard pile but its top became the draw pile
-
-
-class Event(NamedTuple):
-    """One public event: who (``-1`` for none), what, and the card when it is public."""
-
-    player: int
-    kind: EventKind
-    card: Card | None
-
-
-_CARDS: tuple[Card, ...] = tuple(Card.from_index(t) for t in range(N_TYPES))
-_SOURCES = (Source.DECK, Source.DISCARD)
-
-SourceLike = Union[Source, int, str]
-CardArg = Union[Card, str, int, np.integer]
-
-
-@dataclass(frozen=True)
-class DrawRecord:
-    """What a draw did.
-
-    Attributes
-    ----------
-    player : int
-    source : Source
-    card : Card
-        The card drawn (private to ``player`` when ``source`` is the deck).
-    turn : int
-        Turns completed in the round before this one (0 for the first turn).
-    reshuffled : bool
-        True if the draw pile was empty and the discard pile was reshuffled first.
-    """
-
-    player: int
-    source: Source
-    card: Card
-    turn: int
-    reshuffled: bool = False
-
-
-@dataclass(frozen=True)
-class DiscardRecord:
-    """What a discard did.
-
-    Attributes
-    ----------
-    player : int
-    card : Card
-    go_out : bool
-        The player laid down all other cards.
-    turn : int
-    round_over : bool
-        This discard ended the round.
-    """
-
-    player: int
-    card: Card
-    go_out: bool
-    turn: int
-    round_over: bool = False
-
-
-@dataclass(frozen=True)
-class RoundResult:
-    """The outcome of a round.
-
-    Attributes
-    ----------
-    scores : tuple of int
-        Each player's round score: 0 for the player who went out, the best-discard
-        deadwood of the n + 1 cards held on a final turn, the deadwood of the hand if the
-        round hit ``max_turns``.
-    went_out : int or None
-        Who went out (in a sudden-death round: the winner); ``None`` if the round hit
-        ``max_turns``.
-    hit_max_turns : bool
-        The round was stopped by ``Rules.max_turns`` (RULES.md, A round, 6).
-    turns : int
-        Turns played.
-    final_hands : tuple of tuple of Card
-        Each player's cards at the end (sorted).
-    round_number : int or None
-    hand_size, wild, dealer : int
-    reshuffles : int
-        Times the discard pile was reshuffled into a new draw pile.
-    """
-
-    scores: tuple[int, ...]
-    went_out: int | None
-    hit_max_turns: bool
-    turns: int
-    final_hands: tuple[tuple[Card, ...], ...]
-    round_number: int | None
-    hand_size: int
-    wild: int
-    dealer: int
-    reshuffles: int
-
-
-@dataclass(frozen=True, eq=False)
-class Observation:
-    """Everything one player may know at a moment of a round, and nothing more.
-
-    Attributes
-    ----------
-    player : int
-        Whose view this is.
-    counts : ndarray
-        The player's own hand as a read-only (56,) ``uint8`` row (n cards, or n + 1 in
-        their discard phase).
-    drawn : Card or None
-        In the player's own discard phase, the card just drawn.
-    top_discard : Card or None
-    draw_size, discard_size : int
-        Sizes of the draw and discard piles.
-    round_number : int or None
-        1..11, or ``None`` for a round with an explicit hand size (a tie-break).
-    hand_size, wild : int
-    n_players, dealer, current_player : int
-    phase : Phase
-    turn : int
-        Turns completed so far.
-    final_turn : bool
-        Someone has gone out and this is the current player's last turn.
-    went_out : int or None
-    history : tuple of Event
-        Public history: the turned-up card, every blind draw (card hidden), every card
-        taken from the discard pile, every discard, every reshuffle.
-    decks : int
-        2, or 4 in party mode.
-    sudden_death : bool
-        A tie-break round: the first player to go out wins at once.
-    totals : tuple of int or None
-        In a game, the running totals before this round.
-    """
-
-    player: int
-    counts: npt.NDArray[np.uint8]
-    drawn: Card | None
-    top_discard: Card | None
-    draw_size: int
-    discard_size: int
-    round_number: int | None
-    hand_size: int
-    wild: int
-    n_players: int
-    dealer: int
-    current_player: int
-    phase: Phase
-    turn: int
-    final_turn: bool
-    went_out: int | None
-    history: tuple[Event, ...]
-    decks: int = 2
-    sudden_death: bool = False
-    totals: tuple[int, ...] | None = None
-
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        """The player's cards, sorted."""
-        row = self.counts
-        return tuple(_CARDS[t] for t in np.flatnonzero(row).tolist()
-                     for _ in range(int(row[t])))
-
-    @property
-    def my_turn(self) -> bool:
-        """True if this player is to act."""
-        return self.current_player == self.player and self.phase is not Phase.OVER
-
-
-def card_index(card: CardArg) -> int:
-    """Type index 0..55 of a card given as :class:`Card`, text or index.
-
-    >>> card_index("JK"), card_index(Card.parse("5D")), card_index(7)
-    (55, 13, 7)
-    """
-    if card.__class__ is Card:
-        return card.index
-    if isinstance(card, str):
-        return Card.parse(card).index
-    if isinstance(card, (int, np.integer)) and not isinstance(card, bool):
-        if not 0 <= card < N_TYPES:
-            raise CardError(f"card index must be 0..55, got {card}")
-        return int(card)
-    raise TypeError(f"a card must be a Card, a str such as '5D' or an index 0..55, "
-                    f"got {type(card).__name__}")
-
-
-def _source(source: SourceLike) -> Source:
-    if source.__class__ is Source:
-        return source
-    if isinstance(source, Source):
-        return source
-    if isinstance(source, str):
-        key = source.strip().lower()
-        if key in ("deck", "draw", "stock"):
-            return Source.DECK
-        if key in ("discard", "pile", "discard_pile"):
-            return Source.DISCARD
-        raise ValueError(f"a draw source must be 'deck' or 'discard', got {source!r}")
-    if isinstance(source, (int, np.integer)) and not isinstance(source, bool) and source in (0, 1):
-        return Source(int(source))
-    raise TypeError(f"a draw source must be Source.DECK, Source.DISCARD, 0 or 1, "
-                    f"got {source!r}")
-
-
-def encode_draw(source: SourceLike) -> int:
-    """Action code of a draw: 0 from the deck, 1 from the discard pile.
-
-    >>> encode_draw("discard")
-    1
-    """
-    return int(_source(source))
-
-
-def encode_discard(card: CardArg, go_out: bool = False) -> int:
-    """Action code of a discard: ``2 + t``, or ``58 + t`` when going out.
-
-    >>> encode_discard("3C"), encode_discard("JK", go_out=True)
-    (2, 113)
-    """
-    return (ACTION_GO_OUT if go_out else ACTION_DISCARD) + card_index(card)
-
-
-def decode_action(action: int) -> tuple[str, Source | Card, bool]:
-    """``("draw", source, False)`` or ``("discard", card, go_out)``.
-
-    >>> decode_action(0)
-    ('draw', <Source.DECK: 0>, False)
-    >>> decode_action(60)
-    ('discard', Card.parse('5C'), True)
-    """
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"an action must be an int 0..{N_ACTIONS - 1}, "
-                        f"got {type(action).__name__}")
-    a = int(action)
-    if a == ACTION_DRAW_DECK or a == ACTION_DRAW_DISCARD:
-        return "draw", _SOURCES[a], False
-    if ACTION_DISCARD <= a < ACTION_GO_OUT:
-        return "discard", _CARDS[a - ACTION_DISCARD], False
-    if ACTION_GO_OUT <= a < N_ACTIONS:
-        return "discard", _CARDS[a - ACTION_GO_OUT], True
-    raise IllegalMoveError(f"an action must be 0..{N_ACTIONS - 1}, got {a}")
-
-
-def describe_action(action: int) -> str:
-    """Short text of an action: ``deck``, ``discard-pile``, ``-5C`` or ``-5C out``.
-
-    >>> describe_action(1), describe_action(2), describe_action(113)
-    ('discard-pile', '-3C', '-JK out')
-    """
-    kind, what, out = decode_action(action)
-    if kind == "draw":
-        return "deck" if what is Source.DECK else "discard-pile"
-    return f"-{what}{' out' if out else ''}"
+def _record(cls: type, **fields: Any) -> Any:
+    # A frozen dataclass's __init__ sets each field through object.__setattr__; filling
+    # __dict__ at once is much cheaper on the per-move path.
+    rec: Any = object.__new__(cls)
+    rec.__dict__.update(fields)
+    return rec
 
 
 class Round:
@@ -387,7 +101,8 @@ class Round:
         1..11: deals ``round_number + 2`` cards, that rank wild. Leave it out to give
         ``hand_size`` and ``wild`` instead.
     seed : int, SeedSequence or Generator
-        Shuffles the deck (and any reshuffle). Required: there is no hidden randomness.
+        Shuffles the deck (and any reshuffle). Required and keyword-only: there is no
+        hidden randomness.
     rules : Rules, optional
     dealer : int
         The dealer's seat; the player at the dealer's left (``dealer + 1``) plays first.
@@ -398,6 +113,11 @@ class Round:
     totals : tuple of int, optional
         The players' running totals before this round, shown in observations (a game
         passes them).
+
+    Notes
+    -----
+    ``copy.copy`` and ``copy.deepcopy`` of a round give the same independent copy as
+    :meth:`clone` (random state included).
 
     Examples
     --------
@@ -410,14 +130,7 @@ class Round:
                  seed: SeedLike, rules: Rules | None = None, dealer: int = 0,
                  hand_size: int | None = None, wild: int | None = None,
                  sudden_death: bool = False, totals: tuple[int, ...] | None = None) -> None:
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        if isinstance(n_players, bool) or not isinstance(n_players, int):
-            raise TypeError(f"n_players must be an int, got {type(n_players).__name__}")
-        if not 1 <= n_players <= rules.max_players:
-            raise ValueError(f"a round takes 1 to {rules.max_players} players with "
-                             f"{rules.decks} decks, got {n_players}")
+        rules = check_table(n_players, rules, least=1, what="a round")
         if round_number is not None:
             if hand_size is not None or wild is not None:
                 raise ValueError("give either round_number or hand_size and wild, not both")
@@ -448,19 +161,23 @@ class Round:
         self.dealer = dealer
         self.sudden_death = bool(sudden_death)
         self.totals = totals
-        self.deck = Deck(rules, seed)
+        self.deck = Deck(seed=seed, rules=rules)
         self._decks = rules.decks
+        self._no_return = not rules.return_discard
         self._hands = [np.zeros(N_TYPES, dtype=np.uint8) for _ in range(n_players)]
         first = (dealer + 1) % n_players
         for _ in range(hand_size):  # one card at a time, clockwise from the dealer's left
             for i in range(n_players):
                 self._hands[(first + i) % n_players][self.deck.draw_index()] += 1
         up = self.deck.turn_up()
+        self._public = PublicState(n_players, rules)
+        self._public.turn_up(up)
         self._history: list[Event] = [Event(-1, EventKind.TURN_UP, _CARDS[up])]
         self._current = first
-        self._phase = Phase.DRAW
+        self._phase = _DRAW
         self._turn = 0
         self._drawn: int | None = None
+        self._taken = -1  # the card type just taken from the discard pile, this turn
         self._went_out: int | None = None
         self._final_left = 0
         self._scores: list[int | None] = [None] * n_players
@@ -486,7 +203,7 @@ class Round:
     @property
     def is_over(self) -> bool:
         """True once the round has ended."""
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def went_out(self) -> int | None:
@@ -496,7 +213,7 @@ class Round:
     @property
     def final_turn(self) -> bool:
         """True while someone has gone out and the current turn is a last one."""
-        return self._went_out is not None and self._phase is not Phase.OVER
+        return self._went_out is not None and self._phase is not _OVER
 
     @property
     def result(self) -> RoundResult | None:
@@ -510,7 +227,10 @@ class Round:
 
     def hand(self, player: int) -> tuple[Card, ...]:
         """A player's cards, sorted (everything, not only what one player may see)."""
-        row = self._hands[self._check_player(player)]
+        return self._cards(self._hands[self._check_player(player)])
+
+    @staticmethod
+    def _cards(row: npt.NDArray[np.uint8]) -> tuple[Card, ...]:
         return tuple(_CARDS[t] for t in np.flatnonzero(row).tolist()
                      for _ in range(int(row[t])))
 
@@ -526,20 +246,30 @@ class Round:
         return int(player)
 
     def _check_turn(self, player: int | None, move: str) -> None:
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             raise IllegalMoveError(f"cannot {move}: the round is over")
         if player is not None and player != self._current:
             raise IllegalMoveError(f"player {player} cannot {move}: it is player "
                                    f"{self._current}'s turn")
 
+    def _kept(self) -> int:
+        """The card type the current player may not discard now, or -1.
+
+        With ``Rules.return_discard`` off it is the card just taken from the discard pile
+        (an identical copy would be the same pass in disguise), unless the hand holds
+        nothing else to discard.
+        """
+        t = self._taken
+        if t < 0 or self._hands[self._current][t] == self.hand_size + 1:
+            return -1
+        return t
+
     # -- drawing --
 
-    def verify_draw(self, source: SourceLike, *, player: int | None = None) -> Source:
-        """Raise :class:`~fivecrowns.IllegalMoveError` unless the current player (or
-        ``player``, if given) may draw from ``source`` now; return the source."""
+    def _check_draw(self, source: SourceLike, player: int | None) -> Source:
         src = _source(source)
         self._check_turn(player, "draw")
-        if self._phase is not Phase.DRAW:
+        if self._phase is not _DRAW:
             raise IllegalMoveError(f"player {self._current} has already drawn this turn "
                                    f"and must discard")
         if src is Source.DISCARD:
@@ -549,6 +279,11 @@ class Round:
             raise IllegalMoveError("cannot draw from the deck: the draw pile is empty and "
                                    "the discard pile has no card to reshuffle below its top")
         return src
+
+    def verify_draw(self, source: SourceLike, *, player: int | None = None) -> None:
+        """Raise :class:`~fivecrowns.IllegalMoveError` unless the current player (or
+        ``player``, if given) may draw from ``source`` now."""
+        self._check_draw(source, player)
 
     def can_draw(self, source: SourceLike, *, player: int | None = None) -> bool:
         """True if :meth:`draw` with these arguments would succeed."""
@@ -562,43 +297,52 @@ class Round:
         IllegalMoveError
             Out of turn, in the discard phase, after the round, or from an empty pile.
         """
-        src = self.verify_draw(source, player=player)
+        return self._draw(self._check_draw(source, player))
+
+    def _draw(self, src: Source) -> DrawRecord:
         p = self._current
         reshuffled = False
+        deck = self.deck
         if src is Source.DECK:
-            if not self.deck.draw_size:
-                self.deck.reshuffle()
+            if not deck.draw_size:
+                deck.reshuffle()
+                top = deck.top_discard_index
+                assert top is not None
+                self._public.reshuffle(top)
                 self._history.append(Event(-1, EventKind.RESHUFFLE, None))
                 reshuffled = True
-            t = self.deck.draw_index()
+            t = deck.draw_index()
             self._history.append(Event(p, EventKind.DRAW_DECK, None))
         else:
-            t = self.deck.take_discard()
+            t = deck.take_discard()
+            self._public.take(p, t)
             self._history.append(Event(p, EventKind.DRAW_DISCARD, _CARDS[t]))
+            if self._no_return:
+                self._taken = t
         self._hands[p][t] += 1
         self._drawn = t
-        self._phase = Phase.DISCARD
-        return DrawRecord(p, src, _CARDS[t], self._turn, reshuffled)
+        self._phase = _DISCARD
+        return _record(DrawRecord, player=p, source=src, card=_CARDS[t], turn=self._turn,
+                       reshuffled=reshuffled)
 
     # -- discarding --
 
-    def verify_discard(self, card: CardArg, go_out: bool = False, *,
-                       player: int | None = None) -> int:
-        """Raise :class:`~fivecrowns.IllegalMoveError` unless the current player may
-        discard ``card`` (going out if ``go_out``); return the card's type index.
-
-        Going out is allowed when the other n cards have deadwood 0.
-        """
+    def _check_discard(self, card: CardArg, go_out: bool, player: int | None) -> int:
         t = card_index(card)
         if not isinstance(go_out, (bool, np.bool_)):
             raise TypeError(f"go_out must be a bool, got {type(go_out).__name__}")
         self._check_turn(player, "discard")
-        if self._phase is not Phase.DISCARD:
+        if self._phase is not _DISCARD:
             raise IllegalMoveError(f"player {self._current} must draw before discarding")
         row = self._hands[self._current]
         if not row[t]:
             raise IllegalMoveError(f"player {self._current} cannot discard "
-                                   f"{Card.from_index(t)}: it is not in their hand")
+                                   f"{_CARDS[t]}: it is not in their hand")
+        if t == self._taken and self._kept() == t:
+            raise IllegalMoveError(
+                f"player {self._current} cannot discard {_CARDS[t]}: it was just taken "
+                f"from the discard pile, and a card taken from the discard pile may not be "
+                f"discarded again in the same turn (Rules.return_discard is off)")
         if go_out:
             row[t] -= 1
             try:
@@ -607,9 +351,20 @@ class Round:
                 row[t] += 1
             if dead:
                 raise IllegalMoveError(
-                    f"player {self._current} cannot go out discarding {Card.from_index(t)}: "
+                    f"player {self._current} cannot go out discarding {_CARDS[t]}: "
                     f"the other {self.hand_size} cards leave deadwood {dead}, not 0")
         return t
+
+    def verify_discard(self, card: CardArg, go_out: bool = False, *,
+                       player: int | None = None) -> None:
+        """Raise :class:`~fivecrowns.IllegalMoveError` unless the current player may
+        discard ``card`` (going out if ``go_out``).
+
+        Going out is allowed when the other n cards have deadwood 0. With
+        ``Rules.return_discard`` off, the card just taken from the discard pile may not
+        be discarded in the same turn.
+        """
+        self._check_discard(card, go_out, player)
 
     def can_discard(self, card: CardArg, go_out: bool = False, *,
                     player: int | None = None) -> bool:
@@ -622,27 +377,28 @@ class Round:
         down all the other cards (they must form melds) and go out.
 
         On a final turn (someone has gone out) ``go_out=True`` just lays everything
-        down; either way the player scores the best-discard deadwood of the n + 1 cards
-        held before this discard (RULES.md: going out, end-of-round score).
+        down; either way the player scores the deadwood of the n cards kept after this
+        discard, melds laid optimally (docs/rules.rst, A final turn's score): a careless
+        discard costs points.
 
         Raises
         ------
         IllegalMoveError
-            Out of turn, before drawing, a card not held, or going out with deadwood.
+            Out of turn, before drawing, a card not held, the card just taken from the
+            discard pile (unless ``Rules.return_discard``), or going out with deadwood.
         """
-        t = self.verify_discard(card, go_out, player=player)
+        return self._discard(self._check_discard(card, go_out, player), bool(go_out))
+
+    def _discard(self, t: int, go_out: bool) -> DiscardRecord:
         p = self._current
         row = self._hands[p]
-        final_score = 0
-        if self._went_out is not None and not go_out:
-            # RULES.md: a final turn scores the best-discard deadwood of the n + 1 cards
-            # held, so a careless discard on the last turn costs nothing.
-            final_score = solver.best_discard(row, self.wild, decks=self._decks).deadwood
         row[t] -= 1
         self.deck.discard(t)
+        self._public.discard(p, t)
         c = _CARDS[t]
         self._history.append(Event(p, EventKind.GO_OUT if go_out else EventKind.DISCARD, c))
         self._drawn = None
+        self._taken = -1
         self._turn += 1
         over = False
         if self._went_out is None:
@@ -653,31 +409,54 @@ class Round:
                 over = self._final_left == 0
             elif self._turn >= self.rules.max_turns:
                 self._finish(hit_max_turns=True)
-                return DiscardRecord(p, c, bool(go_out), self._turn - 1, True)
+                over = True
         else:
-            self._scores[p] = final_score
+            # docs/rules.rst, A round, 4: the deadwood of the cards kept after the discard
+            self._scores[p] = 0 if go_out else solver.deadwood(row, self.wild,
+                                                                decks=self._decks)
             self._final_left -= 1
             over = self._final_left == 0
         if over:
-            self._finish(hit_max_turns=False)
+            if self._result is None:
+                self._finish(hit_max_turns=False)
         else:
             self._current = (p + 1) % self.n_players
-            self._phase = Phase.DRAW
-        return DiscardRecord(p, c, bool(go_out), self._turn - 1, over)
+            self._phase = _DRAW
+        return _record(DiscardRecord, player=p, card=c, go_out=go_out, turn=self._turn - 1,
+                       round_over=over, result=self._result)
 
     def _finish(self, hit_max_turns: bool) -> None:
         for q in range(self.n_players):
             if self._scores[q] is None:
                 self._scores[q] = solver.deadwood(self._hands[q], self.wild, decks=self._decks)
-        self._phase = Phase.OVER
+        self._phase = _OVER
         scores = tuple(int(s) for s in self._scores if s is not None)
         self._result = RoundResult(
             scores=scores, went_out=self._went_out, hit_max_turns=hit_max_turns,
-            turns=self._turn, final_hands=tuple(self.hand(q) for q in range(self.n_players)),
+            turns=self._turn, final_hands=tuple(self._cards(h) for h in self._hands),
             round_number=self.round_number, hand_size=self.hand_size, wild=self.wild,
             dealer=self.dealer, reshuffles=self.deck.reshuffles)
 
     # -- actions as ints --
+
+    def _discard_codes(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The card types the current player may discard, and those that go out."""
+        row = self._hands[self._current]
+        held = np.flatnonzero(row)
+        kept = self._kept()
+        if kept >= 0:
+            held = held[held != kept]
+        if not solver.can_go_out(row, self.wild, decks=self._decks):
+            return held, held[:0]
+        out = []
+        for t in held.tolist():  # rare: only when some discard goes out
+            row[t] -= 1
+            try:
+                if solver.deadwood(row, self.wild, decks=self._decks) == 0:
+                    out.append(t)
+            finally:
+                row[t] += 1
+        return held, np.array(out, dtype=np.intp)
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A (114,) bool array, True for each legal action code (all False once over).
@@ -687,60 +466,63 @@ class Round:
         [True, True]
         """
         mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-        if self._phase is Phase.DRAW:
+        if self._phase is _DRAW:
             mask[ACTION_DRAW_DECK] = self.deck.can_draw
             mask[ACTION_DRAW_DISCARD] = self.deck.discard_size > 0
-        elif self._phase is Phase.DISCARD:
-            row = self._hands[self._current]
-            held = np.flatnonzero(row)
+        elif self._phase is _DISCARD:
+            held, out = self._discard_codes()
             mask[ACTION_DISCARD + held] = True
-            if solver.best_discard_many(row.reshape(1, N_TYPES), self.wild,
-                                        decks=self._decks)[0] == 0:
-                batch = np.repeat(row.reshape(1, N_TYPES), held.size, axis=0)
-                batch[np.arange(held.size), held] -= 1
-                dead = solver.deadwood_many(batch, self.wild, decks=self._decks)
-                mask[ACTION_GO_OUT + held[dead == 0]] = True
+            mask[ACTION_GO_OUT + out] = True
         return mask
 
     def legal_actions(self) -> list[int]:
-        """The legal action codes, ascending."""
-        return np.flatnonzero(self.legal_action_mask()).tolist()
+        """The legal action codes, ascending (the same as :meth:`legal_action_mask`'s)."""
+        if self._phase is _DRAW:
+            deck = self.deck
+            return list(_DRAW_CODES[deck.can_draw + 2 * (deck.discard_size > 0)])
+        if self._phase is _DISCARD:
+            held, out = self._discard_codes()
+            return (held + ACTION_DISCARD).tolist() + (out + ACTION_GO_OUT).tolist()
+        return []
 
     def verify_action(self, action: int, *, player: int | None = None) -> None:
         """Raise unless ``action`` (an int 0..113) is legal now."""
         kind, what, out = decode_action(action)
         if kind == "draw":
             assert isinstance(what, Source)
-            self.verify_draw(what, player=player)
+            self._check_draw(what, player)
         else:
             assert isinstance(what, Card)
-            self.verify_discard(what, out, player=player)
+            self._check_discard(what, out, player)
 
-    def can_apply(self, action: int, *, player: int | None = None) -> bool:
+    def can_apply_action(self, action: int, *, player: int | None = None) -> bool:
         """True if :meth:`apply_action` would succeed."""
         return passes(self.verify_action, action, player=player)
 
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:
-        """Make the move of an action code (see the module docstring)."""
+        """Make the move of an action code (see :mod:`fivecrowns.actions`)."""
         kind, what, out = decode_action(action)
         if kind == "draw":
-            assert isinstance(what, Source)
-            return self.draw(what, player=player)
-        assert isinstance(what, Card)
-        return self.discard(what, out, player=player)
+            return self._draw(self._check_draw(what, player))  # type: ignore[arg-type]
+        return self._discard(self._check_discard(what, out, player), out)
 
     # -- views --
 
     def observation(self, player: int) -> Observation:
-        """What ``player`` may know now: their own hand, the public piles and history."""
+        """What ``player`` may know now: their own hand, the public piles and history,
+        and the public card counts (see :class:`~fivecrowns.records.Observation`)."""
         p = self._check_player(player)
-        counts = self._hands[p].copy()
+        hand = self._hands[p]
+        counts = hand.copy()
         counts.flags.writeable = False
-        own = p == self._current and self._phase is Phase.DISCARD
+        own = p == self._current and self._phase is _DISCARD
         top = self.deck.top_discard_index
-        # The frozen dataclass's own __init__ sets 20 fields one by one through
-        # object.__setattr__; filling __dict__ at once is 5x faster on this hot path.
+        public = self._public
+        pile, taken = public.snapshot()
+        unseen = public.unseen(p, hand)
+        unseen.flags.writeable = False
+        kept = self._kept() if own else -1
         obs = object.__new__(Observation)
         obs.__dict__.update(
             player=p, counts=counts,
@@ -750,9 +532,12 @@ class Round:
             round_number=self.round_number, hand_size=self.hand_size, wild=self.wild,
             n_players=self.n_players, dealer=self.dealer, current_player=self._current,
             phase=self._phase, turn=self._turn,
-            final_turn=self._went_out is not None and self._phase is not Phase.OVER,
+            final_turn=self._went_out is not None and self._phase is not _OVER,
             went_out=self._went_out, history=tuple(self._history), decks=self._decks,
-            sudden_death=self.sudden_death, totals=self.totals)
+            sudden_death=self.sudden_death, totals=self.totals, discard_counts=pile,
+            taken_counts=taken, unseen_counts=unseen,
+            return_discard=not self._no_return,
+            must_keep=_CARDS[kept] if kept >= 0 else None)
         return obs
 
     def clone(self) -> Round:
@@ -763,10 +548,16 @@ class Round:
         new._hands = [h.copy() for h in self._hands]
         new._history = list(self._history)
         new._scores = list(self._scores)
+        new._public = self._public.copy()
         return new
+
+    def __copy__(self) -> Round:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Round:
+        return self.clone()
 
     def __repr__(self) -> str:
         return (f"Round(players={self.n_players}, round={self.round_number}, "
                 f"hand_size={self.hand_size}, wild={self.wild}, turn={self._turn}, "
                 f"player={self._current}, phase={self._phase.value})")
-

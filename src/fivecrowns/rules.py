@@ -1,4 +1,4 @@
-"""The configurable choices of RULES.md, as one frozen dataclass.
+"""The configurable choices of the rules (docs/rules.rst), as one frozen dataclass.
 
 >>> from fivecrowns import Rules
 >>> r = Rules()
@@ -16,14 +16,14 @@ __all__ = ["Rules", "N_ROUNDS", "DEFAULT_MAX_TURNS"]
 
 #: Rounds in a full game.
 N_ROUNDS = 11
-#: Default safety limit on turns in one round (RULES.md, A round, 6). Sensible players go out
+#: Default safety limit on turns in one round (docs/rules.rst, A round, 6). Sensible players go out
 #: long before: it only stops simulations of players that never go out.
 DEFAULT_MAX_TURNS = 1000
 
 
 @dataclass(frozen=True)
 class Rules:
-    """The choices RULES.md leaves open; the defaults are RULES.md's.
+    """The choices docs/rules.rst leaves open; the defaults are its choices.
 
     Parameters
     ----------
@@ -35,11 +35,15 @@ class Rules:
     tie_break : bool
         False: players tied for the lowest total share the victory. True: they play one
         6-card round (6s wild) and the first to go out wins.
+    return_discard : bool
+        False: a card just taken from the discard pile may not be discarded again in the
+        same turn (docs/rules.rst, A round, 3). True allows it.
     """
 
     decks: int = 2
     max_turns: int = DEFAULT_MAX_TURNS
     tie_break: bool = False
+    return_discard: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.decks, bool) or not isinstance(self.decks, int):
@@ -55,6 +59,9 @@ class Rules:
         if not isinstance(self.tie_break, bool):
             raise TypeError(f"Rules.tie_break must be a bool, "
                             f"got {type(self.tie_break).__name__}")
+        if not isinstance(self.return_discard, bool):
+            raise TypeError(f"Rules.return_discard must be a bool, "
+                            f"got {type(self.return_discard).__name__}")
 
     @property
     def copies(self) -> int:

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from ..game import Game, GameRecord, parse_token
-from ..players import tournament
+from ..game import Game
+from ..replay import GameRecord, parse_token
 from ..rules import Rules
 from ..seeding import solitaire_streams
+from ..simulate import simulate_games
 from ..solitaire import Solitaire, simulate_solitaire
 from ..solver import IMPLEMENTATION
 
@@ -42,13 +43,6 @@ def same_solver_in_workers() -> Iterator[None]:
         os.environ.pop(_IMPLEMENTATION_VAR, None)
 
 
-def ray_options(backend: str, ray_address: str | None) -> dict[str, Any]:
-    """The keyword arguments that choose Ray: none for the local backend."""
-    if backend != "ray":
-        return {}
-    return {"backend": "ray", "ray_address": ray_address}
-
-
 def run_games(entrants: Sequence[Callable[..., Any]], games: int, *, seed: int, jobs: int,
               progress: Callable[[int], Any], rules: Rules, rounds: Sequence[int] | None,
               names: Sequence[str], on_record: Callable[[dict[str, Any]], Any] | None,
@@ -57,9 +51,10 @@ def run_games(entrants: Sequence[Callable[..., Any]], games: int, *, seed: int, 
     ``entrants`` have ``name``, ``games``, ``win_rate``, ``win_ci``, ``mean_score`` and
     ``score_ci``, and which counts ``hit_max_turns``."""
     with same_solver_in_workers():
-        return tournament(entrants, games, seed=seed, jobs=jobs, progress=progress,
-                          rules=rules, rounds=rounds, names=names, on_record=on_record,
-                          **ray_options(backend, ray_address))
+        return simulate_games(entrants, games, seed=seed, jobs=jobs, progress=progress,
+                              rules=rules, rounds=rounds, names=names, on_record=on_record,
+                              backend=backend,  # type: ignore[arg-type]
+                              ray_address=ray_address)
 
 
 def run_solitaire(strategy: str, games: int, *, seed: int, jobs: int,

@@ -1,0 +1,210 @@
+"""Many seeded games between entrants (:func:`simulate_games`), and their report.
+
+Seats rotate from game to game; each game is dealt from its own seed
+(:func:`fivecrowns.seeding.game_seeds`) and each entrant's player is made afresh for each
+game with its own seed (:func:`fivecrowns.seeding.bot_seeds`), so a simulation gives the
+same numbers whatever the number of workers or the backend.
+
+>>> from fivecrowns.bots import GreedyBot, RandomBot
+>>> from fivecrowns.rules import Rules
+>>> report = simulate_games([GreedyBot, RandomBot], 4, seed=0, rounds=[1],
+...                         rules=Rules(max_turns=40))
+>>> [e.name for e in report.entrants], report.scores.shape
+(['GreedyBot', 'RandomBot'], (4, 2))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .players import PlayerFactory, entrant_factory, play_game
+from .rules import Rules
+from .runner import Backend, ProgressCallback, run_in_order
+from .seeding import bot_seeds, game_seeds
+from .stats import mean_interval, wilson_interval
+
+__all__ = ["simulate_games", "GamesReport", "EntrantReport"]
+
+
+@dataclass(frozen=True)
+class EntrantReport:
+    """One entrant's numbers, with 95% intervals (Wilson for the win rate, normal
+    approximation for the mean score, clipped at 0).
+
+    Attributes
+    ----------
+    name : str
+    games : int
+    win_rate : float
+        Mean share of victory: 1 for an outright win, 1/k when k players share it.
+    win_ci : tuple of float
+    mean_score : float
+        Mean game total (lower is better).
+    score_ci : tuple of float
+    """
+
+    name: str
+    games: int
+    win_rate: float
+    win_ci: tuple[float, float]
+    mean_score: float
+    score_ci: tuple[float, float]
+
+
+@dataclass(frozen=True, eq=False)
+class GamesReport:
+    """The outcome of :func:`simulate_games`.
+
+    Attributes
+    ----------
+    entrants : tuple of EntrantReport
+        One per entrant, in the order given.
+    seeds : tuple of int
+        The game seeds; game g seated entrant ``(s + g) % k`` at seat ``s``.
+    scores : ndarray of shape (games, k)
+        Each entrant's total in each game.
+    wins : ndarray of shape (games, k)
+        Each entrant's share of victory in each game.
+    hit_max_turns : int
+        Rounds, over all games, stopped by ``Rules.max_turns``.
+    """
+
+    entrants: tuple[EntrantReport, ...]
+    seeds: tuple[int, ...]
+    scores: npt.NDArray[np.int64]
+    wins: npt.NDArray[np.float64]
+    hit_max_turns: int
+
+    def table(self) -> str:
+        """A small text table of the results."""
+        lines = [f"{'entrant':<16} {'games':>6} {'win rate (95% CI)':>24} "
+                 f"{'mean score (95% CI)':>28}"]
+        for e in self.entrants:
+            lines.append(f"{e.name:<16} {e.games:>6} "
+                         f"{e.win_rate:>8.3f} ({e.win_ci[0]:.3f}..{e.win_ci[1]:.3f}) "
+                         f"{e.mean_score:>10.1f} ({e.score_ci[0]:.1f}..{e.score_ci[1]:.1f})")
+        if self.hit_max_turns:
+            lines.append(f"{self.hit_max_turns} round(s) stopped by max_turns")
+        return "\n".join(lines)
+
+
+_Outcome = tuple[list[int], list[float], int, "dict[str, Any] | None"]
+
+
+def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | None,
+                             Sequence[int] | None, Sequence[str] | None]) -> _Outcome:
+    factories, g, game_seed, seed, rules, rounds, record_names = args
+    k = len(factories)
+    # seat s holds entrant (s + g) % k
+    entrant_at = [(s + g) % k for s in range(k)]
+    own = bot_seeds(seed, g, k)
+    players = [factories[e](own[e]) for e in entrant_at]
+    res = play_game(players, seed=game_seed, rules=rules, rounds=rounds)
+    scores = [0] * k
+    wins = [0.0] * k
+    for s, e in enumerate(entrant_at):
+        scores[e] = res.totals[s]
+        if s in res.winners:
+            wins[e] = 1.0 / len(res.winners)
+    record = None
+    if record_names is not None:
+        record = res.record.to_dict()
+        record["game"] = g
+        record["players"] = [record_names[e] for e in entrant_at]
+    return scores, wins, res.hit_max_turns, record
+
+
+def _name(entrant: object) -> str:
+    return str(getattr(entrant, "name", None) or getattr(entrant, "__name__", None)
+               or repr(entrant))
+
+
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+                   progress: ProgressCallback | None = None, rules: Rules | None = None,
+                   rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
+                   on_record: Callable[[dict[str, Any]], Any] | None = None,
+                   backend: Backend = "local", ray_address: str | None = None
+                   ) -> GamesReport:
+    """Play ``games`` seeded games between the entrants and summarise them.
+
+    Each entrant takes one seat; seats rotate from game to game so that every entrant
+    sits everywhere equally often. The whole simulation is reproducible from ``seed`` and
+    does not depend on ``jobs`` or ``backend``.
+
+    Parameters
+    ----------
+    entrants : sequence
+        One per seat (2 to 7, or 14 with ``Rules(decks=4)``). Each is a Player class or
+        any callable returning a Player, called once per game with ``seed=<int>`` when it
+        accepts a ``seed`` parameter, else with no argument (see
+        :func:`~fivecrowns.players.entrant_factory`). With ``jobs > 1`` or on Ray they
+        must pickle (classes and module-level functions do).
+    games : int
+    seed : int
+        Keyword-only.
+    jobs : int
+        Worker processes.
+    progress : callable, optional
+        Called with the number of games just finished (e.g. ``tqdm(total=games).update``).
+    rules : Rules, optional
+    rounds : sequence of int, optional
+        Round numbers of every game (default all 11).
+    names : sequence of str, optional
+        Entrant names (default: each entrant's ``name`` or ``__name__``).
+    on_record : callable, optional
+        Called, in game order, with each game's record as a JSON-ready dict
+        (:meth:`GameRecord.to_dict`, plus ``game``, its number, and ``players``, the
+        entrant's name in each seat); it replays with :meth:`Game.replay`.
+    backend : ``"local"`` or ``"ray"``
+    ray_address : str, optional
+        The Ray cluster to join with ``backend="ray"``.
+
+    Returns
+    -------
+    GamesReport
+
+    Raises
+    ------
+    TypeError
+        An entrant that is not a Player class or a callable as described.
+    BotError
+        A player raised or chose an illegal move (the message names the game's seed).
+    """
+    factories = [entrant_factory(e) for e in entrants]
+    limit = (rules or Rules()).max_players
+    if not 2 <= len(factories) <= limit:
+        raise ValueError(f"a simulation needs 2 to {limit} entrants, got {len(factories)}")
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise TypeError(f"games must be an int, got {type(games).__name__}")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if names is None:
+        names = [_name(e) for e in entrants]
+    elif len(names) != len(factories):
+        raise ValueError(f"names has {len(names)} entries for {len(factories)} entrants")
+    seeds = game_seeds(seed, games)
+    record_names = [str(n) for n in names] if on_record is not None else None
+    work = [(factories, g, seeds[g], seed, rules, rounds, record_names) for g in range(games)]
+
+    def emit(outcome: _Outcome) -> None:
+        if on_record is not None:
+            assert outcome[3] is not None
+            on_record(outcome[3])
+
+    outcomes = run_in_order(_play_seated, work, jobs=jobs, progress=progress,
+                            backend=backend, ray_address=ray_address, on_result=emit)
+    scores = np.array([o[0] for o in outcomes], dtype=np.int64)
+    wins = np.array([o[1] for o in outcomes], dtype=np.float64)
+    reports = []
+    for e, name in enumerate(names):
+        rate = float(wins[:, e].mean())
+        rate_ci = wilson_interval(float(wins[:, e].sum()), games)
+        mean, mean_ci = mean_interval(scores[:, e].astype(np.float64), floor=0.0)
+        reports.append(EntrantReport(str(name), games, rate, rate_ci, mean, mean_ci))
+    return GamesReport(tuple(reports), tuple(seeds), scores, wins,
+                       sum(o[2] for o in outcomes))

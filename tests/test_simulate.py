@@ -1,0 +1,95 @@
+"""simulate.py: simulate_games, its report, seeds, jobs and entrants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from fivecrowns import Rules
+from fivecrowns.bots import GreedyBot, RandomBot
+from fivecrowns.players import play_game
+from fivecrowns.seeding import game_seeds
+from fivecrowns.simulate import simulate_games
+
+
+def test_simulate_games_is_reproducible_and_rotates_seats() -> None:
+    kw = dict(seed=5, rounds=[1, 2], rules=Rules(max_turns=40))
+    a = simulate_games([GreedyBot, RandomBot, GreedyBot], 6, **kw)  # type: ignore[arg-type]
+    b = simulate_games([GreedyBot, RandomBot, GreedyBot], 6, **kw)  # type: ignore[arg-type]
+    assert a.scores.tolist() == b.scores.tolist() and a.seeds == tuple(game_seeds(5, 6))
+    assert a.wins.sum() == pytest.approx(6.0)  # one victory per game, shared or not
+    for e in a.entrants:
+        assert e.games == 6
+        assert e.win_ci[0] <= e.win_rate <= e.win_ci[1]
+        assert e.score_ci[0] <= e.mean_score <= e.score_ci[1]
+    assert [e.name for e in a.entrants] == ["GreedyBot", "RandomBot", "GreedyBot"]
+    assert "win rate" in a.table()
+
+
+def test_simulate_games_seats_rotate() -> None:
+    # game g seats entrant (s + g) % k at seat s, so entrant e sits at seat (e - g) % k
+    t = simulate_games([GreedyBot] * 3, 3, seed=2, rounds=[1])
+    for g, seed in enumerate(t.seeds):
+        totals = play_game([GreedyBot()] * 3, seed=seed, rounds=[1]).totals
+        assert t.scores[g].tolist() == [totals[(e - g) % 3] for e in range(3)]
+
+
+def test_simulate_games_jobs_give_the_same_numbers() -> None:
+    kw = dict(seed=1, rounds=[1], rules=Rules(max_turns=30))
+    seen: list[int] = []
+    one = simulate_games([GreedyBot, RandomBot], 4, progress=seen.append, **kw)  # type: ignore[arg-type]
+    two = simulate_games([GreedyBot, RandomBot], 4, jobs=2, **kw)  # type: ignore[arg-type]
+    assert one.scores.tolist() == two.scores.tolist() and sum(seen) == 4
+
+
+def test_simulate_games_validation() -> None:
+    with pytest.raises(ValueError, match="2 to 7 entrants"):
+        simulate_games([GreedyBot], 1, seed=0)
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        simulate_games([GreedyBot, GreedyBot], 0, seed=0)
+    with pytest.raises(ValueError, match="names has 1 entries"):
+        simulate_games([GreedyBot, GreedyBot], 1, seed=0, names=["a"])
+
+
+class Plain:
+    """A bot class as the docs write one: no seed."""
+
+    def choose_draw(self, obs: object) -> str:
+        return "deck"
+
+    def choose_discard(self, obs: Any) -> tuple[Any, bool]:
+        return obs.hand[-1], False
+
+
+def test_simulate_games_takes_seedless_classes_with_jobs() -> None:
+    kw: dict[str, Any] = dict(seed=4, rounds=[1], rules=Rules(max_turns=20))
+    one = simulate_games([Plain, GreedyBot], 4, **kw)
+    two = simulate_games([Plain, GreedyBot], 4, jobs=2, **kw)
+    assert one.scores.tolist() == two.scores.tolist()
+    assert [e.name for e in one.entrants] == ["Plain", "GreedyBot"]
+
+
+def test_simulate_games_rejects_bad_entrants() -> None:
+    with pytest.raises(TypeError, match="an entrant must be a Player class"):
+        simulate_games([GreedyBot(), GreedyBot], 1, seed=0)
+    with pytest.raises(TypeError, match="games must be an int"):
+        simulate_games([GreedyBot, GreedyBot], 1.5, seed=0)  # type: ignore[arg-type]
+
+
+def test_simulate_games_records_replay() -> None:
+    from fivecrowns.game import Game
+
+    records: list[dict[str, Any]] = []
+    simulate_games([GreedyBot, RandomBot], 2, seed=9, rounds=[1, 2], on_record=records.append)
+    assert [r["game"] for r in records] == [0, 1]
+    assert records[1]["players"] == ["RandomBot", "GreedyBot"]
+    for r in records:
+        Game.replay({k: v for k, v in r.items() if k not in ("game", "players")})
+
+
+def test_backend_options_reach_the_runner() -> None:
+    with pytest.raises(ValueError, match="ray_address is only for backend='ray'"):
+        simulate_games([GreedyBot, GreedyBot], 1, seed=0, ray_address="auto")
+    with pytest.raises(ValueError, match="backend must be 'local' or 'ray'"):
+        simulate_games([GreedyBot, GreedyBot], 1, seed=0, backend="dask")  # type: ignore[arg-type]
