@@ -102,3 +102,16 @@ def cores() -> dict[str, ModuleType]:
     elif compiled_required():
         pytest.fail(f"CI requires the compiled solver core: {why}", pytrace=False)
     return out
+
+
+def require_extra(*modules: str) -> None:
+    """Skip the calling test (or module) unless the ``fivecrowns[rl]`` frameworks import;
+    where ``CI`` is set a missing one fails instead."""
+    for name in modules:
+        try:
+            __import__(name)
+        except ImportError as exc:
+            why = f"needs the fivecrowns[rl] extra: {name} does not import ({exc})"
+            if os.environ.get("CI"):
+                pytest.fail(f"CI requires the fivecrowns[rl] extra: {why}", pytrace=False)
+            pytest.skip(why, allow_module_level=True)
