@@ -43,12 +43,13 @@ def raw_steps(games: int, seed: int = 0) -> int:
     return steps
 
 
-def aec_steps(games: int, seed: int = 0) -> int:
-    """Random legal actions through the wrapped PettingZoo env; the agent steps played."""
-    from fivecrowns.envs import aec_env
+def aec_steps(games: int, seed: int = 0, *, wrapped: bool = True) -> int:
+    """Random legal actions through the PettingZoo env (``aec_env``, or ``raw_env``
+    without PettingZoo's wrappers); the agent steps played."""
+    from fivecrowns.envs import aec_env, raw_env
 
     rng = np.random.default_rng(seed)
-    env = aec_env(PLAYERS)
+    env = aec_env(PLAYERS) if wrapped else raw_env(PLAYERS)
     steps = 0
     for g in range(games):
         env.reset(seed=seed * 1000 + g)
@@ -88,8 +89,14 @@ def openspiel_steps(games: int, seed: int = 0) -> int:
     return steps
 
 
-LOOPS: dict[str, Callable[[int], int]] = {"raw Round": raw_steps, "PettingZoo AEC": aec_steps,
-                                          "OpenSpiel": openspiel_steps}
+def raw_aec_steps(games: int, seed: int = 0) -> int:
+    """:func:`aec_steps` on ``raw_env``."""
+    return aec_steps(games, seed, wrapped=False)
+
+
+LOOPS: dict[str, Callable[[int, int], int]] = {
+    "raw Round": raw_steps, "PettingZoo aec_env": aec_steps,
+    "PettingZoo raw_env": raw_aec_steps, "OpenSpiel": openspiel_steps}
 
 
 @pytest.mark.parametrize("name", list(LOOPS))
@@ -97,18 +104,18 @@ def test_steps(benchmark: object, name: str) -> None:
     pytest.importorskip("pettingzoo", reason="needs fivecrowns[rl]")
     pytest.importorskip("pyspiel", reason="needs fivecrowns[rl]")
     benchmark.group = "envs"  # type: ignore[attr-defined]
-    benchmark.pedantic(LOOPS[name], args=(1,), rounds=3, iterations=1)  # type: ignore[attr-defined]
+    benchmark.pedantic(LOOPS[name], args=(1, 0), rounds=3, iterations=1)  # type: ignore[attr-defined]
 
 
 def main(argv: list[str]) -> None:
     games = 1 if "--quick" in argv else 3
-    print(f"{'loop':<16} {'steps':>8} {'steps/s':>10}")
+    print(f"{'loop':<20} {'steps':>8} {'steps/s':>10}")
     for name, loop in LOOPS.items():
         loop(1, 99)  # warm up
         t0 = time.process_time()
         steps = loop(games, 0)
         dt = time.process_time() - t0
-        print(f"{name:<16} {steps:>8} {steps / dt:>10,.0f}")
+        print(f"{name:<20} {steps:>8} {steps / dt:>10,.0f}")
 
 
 if __name__ == "__main__":
