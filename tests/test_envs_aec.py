@@ -11,7 +11,7 @@ require_extra("pettingzoo", "gymnasium")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from fivecrowns.envs import aec_env, raw_env  # noqa: E402
+from fivecrowns.envs import aec_env, encode_observation, raw_env  # noqa: E402
 from fivecrowns.rules import Rules  # noqa: E402
 
 # PettingZoo's api_test warns that Dict observations are not Box/Discrete, as it does for
@@ -64,6 +64,26 @@ def test_reset_seed_reproduces_the_game() -> None:
     env.reset(seed=9)
     np.testing.assert_array_equal(env.observe("player_0")["observation"],
                                   other.observe("player_0")["observation"])
+
+
+def test_observations_equal_the_shared_encoding() -> None:
+    """What the env's incremental bookkeeping gives equals a fresh encoding, every step."""
+    env = raw_env(3, rounds=[1, 4])
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for agent in env.agent_iter():
+        obs, _r, terminated, truncated, _ = env.last()
+        seat = env.possible_agents.index(agent)
+        for other in env.possible_agents:
+            want = encode_observation(env.game.observation(env.possible_agents.index(other)))
+            np.testing.assert_array_equal(env.observe(other)["observation"], want)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = env.game.legal_action_mask()
+        assert obs["action_mask"].tolist() == mask.astype(np.int8).tolist()
+        assert seat == env.game.current_player
+        env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
 def test_observe_shapes_and_mask() -> None:

@@ -129,8 +129,8 @@ class FiveCrownsEnv(gymnasium.Env):
             self._bots[s] = BOTS[opp](seed=new_seed(rng)) if isinstance(opp, str) else opp
         self._tracker = _Tracker(self.n_players)
         self._turns = 0
-        reward = self._play_bots()
-        return self._obs(), self._info(reward)
+        self._play_bots()  # no round can end before the agent's first turn
+        return self._obs(), self._info()
 
     def _play_bots(self) -> float:
         """Let the bots move until it is the agent's turn; the agent's reward meanwhile."""
@@ -159,7 +159,7 @@ class FiveCrownsEnv(gymnasium.Env):
             mask = game.legal_action_mask().view(np.int8)
         return {"observation": vec, "action_mask": mask}
 
-    def _info(self, reward: float) -> dict[str, Any]:
+    def _info(self) -> dict[str, Any]:
         return {"totals": self.game.totals, "seat": self.seat}
 
     def step(self, action: int) -> tuple[dict[str, npt.NDArray[Any]], float, bool, bool,
@@ -169,7 +169,7 @@ class FiveCrownsEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset()")
         a = int(action)
         if not (0 <= a < N_ACTIONS and game.can_apply(a, player=self.seat)):
-            info = self._info(0.0)
+            info = self._info()
             info["illegal_action"] = a
             return self._obs(), ILLEGAL_REWARD, True, False, info
         done = len(game.results)
@@ -183,7 +183,7 @@ class FiveCrownsEnv(gymnasium.Env):
         reward += self._play_bots()
         truncated = (self.max_turns is not None and self._turns >= self.max_turns
                      and not game.is_over)
-        return self._obs(), reward, game.is_over, truncated, self._info(reward)
+        return self._obs(), reward, game.is_over, truncated, self._info()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -206,6 +206,8 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
         return list(zip(held.tolist(), p))
 
     def _legal_actions(self, player: int) -> list[int]:
+        if player != self._current or not (self._phase == _DRAW or self._phase == _DISCARD):
+            return []
         return np.flatnonzero(self._mask()).tolist()
 
     def _mask(self) -> npt.NDArray[np.bool_]:
@@ -333,12 +335,6 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     def hand_counts(self, player: int) -> npt.NDArray[np.uint8]:
         """A copy of ``player``'s hand as a (56,) ``uint8`` row."""
         return self._hands[player].copy()
-
-    def legal_action_mask_array(self) -> npt.NDArray[np.bool_]:
-        """The legal actions of the player to act as a (114,) bool array."""
-        if self._phase == _DRAW or self._phase == _DISCARD:
-            return self._mask()
-        return np.zeros(N_ACTIONS, dtype=np.bool_)
 
     def encode(self, player: int, out: npt.NDArray[np.float32] | None = None
                ) -> npt.NDArray[np.float32]:
