@@ -87,8 +87,9 @@ def test_resample_keeps_the_players_information() -> None:
     assert changed
 
 
-def _replay_round(seed: int, rng: np.random.Generator) -> None:
-    """Play one round on Round and on the OpenSpiel state with the same cards and moves."""
+def _replay_round(seed: int, rng: np.random.Generator) -> tuple[int, int]:
+    """Play one round on Round and on the OpenSpiel state with the same cards and moves;
+    (final turns checked, cards taken from the discard pile)."""
     n, round_number = 3, 1
     rnd = Round(n, round_number, seed=seed, rules=Rules(max_turns=200))
     state = _game(players=n, rounds=1, max_turns=200).new_initial_state()
@@ -100,6 +101,7 @@ def _replay_round(seed: int, rng: np.random.Generator) -> None:
             state.apply_action(hands[(first + k) % n][i])
     state.apply_action(rnd.deck.top_discard_index)
     taken = -1
+    finals = takes = 0
     while not rnd.is_over:
         assert state.current_player() == rnd.current_player
         p = rnd.current_player
@@ -115,24 +117,30 @@ def _replay_round(seed: int, rng: np.random.Generator) -> None:
         rec = rnd.apply_action(a)
         state.apply_action(a)
         taken = rec.card.index if a == 1 else -1
+        takes += a == 1
         if a == 0:
             state.apply_action(rec.card.index)  # the blind draw as a chance outcome
         if final and a >= ACTION_DISCARD:
             kept[a - (ACTION_GO_OUT if a >= ACTION_GO_OUT else ACTION_DISCARD)] -= 1
             # docs/rules.rst, A round, 4: the final turn scores the hand kept
             assert state._scores[p] == solver.deadwood(kept, rnd.wild)
+            finals += 1
         for q in range(n):
             assert state.hand_counts(q).tolist() == rnd.hand_counts(q).tolist()
     assert state.is_terminal()
     went_out = rnd.result.went_out
     if went_out is not None:
         assert state.returns()[went_out] == 0.0
+    if "return_discard" in Rules.__dataclass_fields__:
+        # An engine with the rules of docs/rules.rst scores the round the same way.
+        assert state.returns() == [float(-s) for s in rnd.result.scores]
+    return finals, takes
 
 
 def test_agrees_with_round() -> None:
     rng = np.random.default_rng(5)
-    for seed in range(6):
-        _replay_round(seed, rng)
+    counts = np.array([_replay_round(seed, rng) for seed in range(6)])
+    assert (counts.sum(axis=0) > 0).all(), "no final turn or no take was exercised"
 
 
 def test_observation_hides_what_it_should() -> None:

@@ -168,7 +168,7 @@ class FiveCrownsEnv(gymnasium.Env):
         if game.is_over:
             raise RuntimeError("the episode is over: call reset()")
         a = int(action)
-        if not (0 <= a < N_ACTIONS and game.can_apply(a, player=self.seat)):
+        if not (0 <= a < N_ACTIONS and game.legal_action_mask()[a]):
             info = self._info()
             info["illegal_action"] = a
             return self._obs(), ILLEGAL_REWARD, True, False, info
