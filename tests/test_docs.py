@@ -78,7 +78,7 @@ def _has_repo_layout() -> bool:
 def test_docs_are_present() -> None:
     names = {f.name for f in _text_files()}
     for needed in ("README.md", "index.rst", "getting_started.rst", "rules.rst", "api.rst",
-                   "cli.rst", "performance.rst", "development.rst"):
+                   "cli.rst", "performance.rst", "development.rst", "frameworks.rst"):
         assert needed in names, f"{needed} is missing"
 
 

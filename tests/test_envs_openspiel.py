@@ -173,6 +173,21 @@ def test_observation_hides_what_it_should() -> None:
         state.apply_action(acts[int(rng.integers(len(acts)))])
 
 
+def test_public_observer_hides_the_own_hand() -> None:
+    game = _game(players=2, rounds=1)
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        _chance(state, rng)
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    observer = game.make_py_observer(public)
+    observer.set_from(state, 0)
+    assert not observer.tensor[:56].any()
+    assert "hand" not in observer.string_from(state, 0)
+    assert "hand" in state.observation_string(0)
+
+
 def test_bad_parameters() -> None:
     with pytest.raises(ValueError, match="players must be 2..7"):
         _game(players=9)

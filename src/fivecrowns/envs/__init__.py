@@ -24,9 +24,13 @@ Examples
 from __future__ import annotations
 
 import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .encoding import blocks, encode_observation, observation_size
+
+if TYPE_CHECKING:
+    from .aec import aec_env, raw_env
+    from .gym import FiveCrownsEnv
 
 __all__ = ["aec_env", "raw_env", "FiveCrownsEnv", "GYM_ID", "encode_observation",
            "observation_size", "blocks"]
@@ -42,6 +46,10 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def _register_gym() -> None:

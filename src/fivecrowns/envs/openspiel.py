@@ -51,7 +51,7 @@ from .. import solver
 from ..cards import JOKER_INDEX, N_TYPES, Card
 from ..round import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS, describe_action
 from ..rules import DEFAULT_MAX_TURNS, Rules
-from .encoding import _fill, observation_size
+from .encoding import _fill, blocks, observation_size
 
 __all__ = ["GAME_NAME", "FiveCrownsGame", "FiveCrownsState", "resample", "make_resampler"]
 
@@ -127,7 +127,9 @@ class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
                          params: dict[str, Any] | None = None) -> _Observer:
         """The observer of both tensors (the encoding) and of both strings."""
         perfect = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
-        return _Observer(self, perfect_recall=perfect, params=params)
+        private = iig_obs_type is None \
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.NONE
+        return _Observer(self, perfect_recall=perfect, private=private, params=params)
 
 
 class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
@@ -373,12 +375,15 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
         return " ".join(parts)
 
     def observation_string_of(self, player: int) -> str:
-        """A short view of ``player``: own hand, the top discard, sizes and totals."""
+        """A short view of ``player``: own hand, then :meth:`public_string`."""
+        return f"p{player} hand {_text(self._hands[player])} {self.public_string()}"
+
+    def public_string(self) -> str:
+        """What everyone sees now: the round, who acts, the top discard, sizes, totals."""
         top = _CARDS[self._pile[-1]] if self._pile else "-"
-        return (f"p{player} round {min(self._k, self._n_rounds - 1) + 1} "
-                f"to act {self.current_player()} hand {_text(self._hands[player])} "
-                f"top {top} discards {len(self._pile)} stock {self._stock_size} "
-                f"out {self._went_out} totals {self._totals}")
+        return (f"round {min(self._k, self._n_rounds - 1) + 1} "
+                f"to act {self.current_player()} top {top} discards {len(self._pile)} "
+                f"stock {self._stock_size} out {self._went_out} totals {self._totals}")
 
 
 def _describe(action: int) -> str:
@@ -392,18 +397,26 @@ def _text(row: npt.NDArray[Any]) -> str:
 class _Observer:
     """PyObserver: the encoding as the tensor, the information or observation string."""
 
-    def __init__(self, game: FiveCrownsGame, *, perfect_recall: bool,
+    def __init__(self, game: FiveCrownsGame, *, perfect_recall: bool, private: bool,
                  params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         self.perfect_recall = perfect_recall
+        self.private = private
         self.tensor = np.zeros(observation_size(game.n_players), dtype=np.float32)
         self.dict = {"observation": self.tensor}
+        where = blocks(game.n_players)
+        self._private_blocks = (where["hand"], where["unseen"])
 
     def set_from(self, state: FiveCrownsState, player: int) -> None:
         state.encode(player, self.tensor)
+        if not self.private:  # a public observer: no own hand, nor what it implies
+            for block in self._private_blocks:
+                self.tensor[block] = 0.0
 
     def string_from(self, state: FiveCrownsState, player: int) -> str:
+        if not self.private:
+            return state.public_string()
         if self.perfect_recall:
             return state.information_string(player)
         return state.observation_string_of(player)
