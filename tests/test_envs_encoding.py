@@ -27,9 +27,15 @@ def test_sizes_and_blocks() -> None:
         observation_size("4")  # type: ignore[arg-type]
 
 
-def test_rejects_non_observation() -> None:
+def test_rejects_bad_arguments() -> None:
     with pytest.raises(TypeError, match="must be an Observation"):
         encode_observation(np.zeros(3))  # type: ignore[arg-type]
+    obs = Round(2, round_number=1, seed=0).observation(0)
+    with pytest.raises(ValueError, match=r"float32 array of shape \(312,\)"):
+        encode_observation(obs, out=np.zeros(312))
+    out = np.full(312, 7.0, dtype=np.float32)
+    assert encode_observation(obs, out=out) is out
+    np.testing.assert_array_equal(out, encode_observation(obs))
 
 
 def test_blocks_hold_what_they_say() -> None:

@@ -193,3 +193,25 @@ def test_bad_parameters() -> None:
         _game(players=9)
     with pytest.raises(ValueError, match="rounds must be 1..11"):
         _game(rounds=12)
+
+
+def test_illegal_actions_are_refused() -> None:
+    game = _game(players=2, rounds=2)
+    rng = np.random.default_rng(3)
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match="not a card left"):
+        for _ in range(7):
+            state.apply_action(55)  # six jokers only
+    state = game.new_initial_state()
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            _chance(state, rng)
+            continue
+        legal = set(state.legal_actions())
+        illegal = [a for a in range(114) if a not in legal]
+        for a in rng.choice(illegal, size=min(4, len(illegal)), replace=False).tolist():
+            with pytest.raises(ValueError, match="is not legal now"):
+                state.clone().apply_action(a)
+        state.apply_action(int(rng.choice(sorted(legal))))

@@ -111,7 +111,10 @@ class _Tracker:
     __slots__ = ("first", "seen", "pile", "discard", "taken", "public")
 
     def __init__(self, n_players: int) -> None:
-        self.first: object = None
+        self._reset(n_players, None)
+
+    def _reset(self, n_players: int, first: Event | None) -> None:
+        self.first = first
         self.seen = 0
         self.pile: list[int] = []
         self.discard = np.zeros(N_TYPES, dtype=np.int16)
@@ -122,9 +125,8 @@ class _Tracker:
     def advance(self, history: tuple[Event, ...]) -> None:
         if not history:
             return
-        if history[0] is not self.first or len(history) < self.seen:
-            self.__init__(self.taken.shape[0])  # type: ignore[misc]
-            self.first = history[0]
+        if history[0] is not self.first or len(history) < self.seen:  # a new round
+            self._reset(self.taken.shape[0], history[0])
         pile, discard, taken, public = self.pile, self.discard, self.taken, self.public
         for ev in history[self.seen:]:
             kind = ev.kind
@@ -199,6 +201,13 @@ def encode_observation(obs: Observation, *,
     """
     if not isinstance(obs, Observation):
         raise TypeError(f"obs must be an Observation, got {type(obs).__name__}")
+    if out is not None:
+        size = observation_size(obs.n_players)
+        if not isinstance(out, np.ndarray) or out.dtype != np.float32 \
+                or out.shape != (size,):
+            raise ValueError(f"out must be a float32 array of shape ({size},), got "
+                             f"{getattr(out, 'dtype', type(out).__name__)} "
+                             f"{getattr(out, 'shape', '')}")
     return _encode(obs, None, out)
 
 

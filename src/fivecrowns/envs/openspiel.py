@@ -231,6 +231,25 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
                 mask[ACTION_GO_OUT + held[dead == 0]] = True
         return mask
 
+    def _is_legal(self, a: int) -> bool:
+        """``self._mask()[a]`` for the player to act, with one solver call at most."""
+        if self._phase == _DRAW:
+            return (a == 0 and (self._stock_size > 0 or len(self._pile) > 1)) \
+                or (a == 1 and len(self._pile) > 0)
+        if not ACTION_DISCARD <= a < N_ACTIONS:
+            return False
+        go_out = a >= ACTION_GO_OUT
+        t = a - (ACTION_GO_OUT if go_out else ACTION_DISCARD)
+        row = self._hands[self._current]
+        if not row[t] or t == self._just_taken:
+            return False
+        if go_out:
+            row[t] -= 1
+            dead = self._deadwood(row)
+            row[t] += 1
+            return dead == 0
+        return True
+
     def _apply_action(self, action: int) -> None:
         a = int(action)
         phase = self._phase
@@ -256,7 +275,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
                 self._log.append((_L_BLIND, self._current, a))
                 self._phase = _DISCARD
             return
-        if not self._mask()[a] if 0 <= a < N_ACTIONS else True:
+        if not self._is_legal(a):
             raise ValueError(f"action {a} ({_describe(a)}) is not legal now")
         p = self._current
         if phase == _DRAW:
