@@ -40,7 +40,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..game import Game
-from ..round import N_ACTIONS
+from ..round import N_ACTIONS, Phase
 from ..rules import Rules
 from ._common import (
     ILLEGAL_REWARD,
@@ -171,20 +171,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             return
         game = self.game
         self._cumulative_rewards[agent] = 0.0
-        done = len(game.results)
+        done = game.round_index
         game.apply_action(int(action))  # type: ignore[arg-type]
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        if len(game.results) > done:
+        if game.round_index > done:
             scores = game.results[-1].scores
-            for a in self.agents:
-                self.rewards[a] = -float(scores[self._index[a]])
+            self.rewards = {a: -float(scores[self._index[a]]) for a in self.agents}
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         if game.is_over:
             for a in self.agents:
                 self.terminations[a] = True
                 self.infos[a] = {"totals": game.totals}
         else:
-            if game.phase.value == "draw":
+            if game.phase is Phase.DRAW:
                 self._turns += 1
                 if self.max_turns is not None and self._turns >= self.max_turns:
                     for a in self.agents:

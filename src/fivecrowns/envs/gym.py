@@ -37,7 +37,7 @@ from gymnasium import spaces
 from ..bots import GreedyBot, RandomBot, StrongBot
 from ..game import Game
 from ..players import Player
-from ..round import N_ACTIONS, encode_discard, encode_draw
+from ..round import N_ACTIONS, Phase, encode_discard, encode_draw
 from ..rules import Rules
 from ._common import ILLEGAL_REWARD, check_options, new_seed, observation_bounds, render_game
 from .encoding import _encode, _Tracker
@@ -139,14 +139,14 @@ class FiveCrownsEnv(gymnasium.Env):
         while not game.is_over and game.current_player != self.seat:
             s = game.current_player
             bot = self._bots[s]
-            done = len(game.results)
+            done = game.round_index
             obs = game.observation(s)
-            if obs.phase.value == "draw":
+            if obs.phase is Phase.DRAW:
                 game.apply_action(encode_draw(bot.choose_draw(obs)), player=s)
             else:
                 card, out = bot.choose_discard(obs)
                 game.apply_action(encode_discard(card, bool(out)), player=s)
-            if len(game.results) > done:
+            if game.round_index > done:
                 reward -= game.results[-1].scores[self.seat]
         return reward
 
@@ -172,11 +172,11 @@ class FiveCrownsEnv(gymnasium.Env):
             info = self._info()
             info["illegal_action"] = a
             return self._obs(), ILLEGAL_REWARD, True, False, info
-        done = len(game.results)
-        was_draw = game.phase.value == "draw"
+        done = game.round_index
+        was_draw = game.phase is Phase.DRAW
         game.apply_action(a, player=self.seat)
         reward = 0.0
-        if len(game.results) > done:
+        if game.round_index > done:
             reward -= game.results[-1].scores[self.seat]
         if not was_draw:
             self._turns += 1
