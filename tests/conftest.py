@@ -102,3 +102,20 @@ def cores() -> dict[str, ModuleType]:
     elif compiled_required():
         pytest.fail(f"CI requires the compiled solver core: {why}", pytrace=False)
     return out
+
+
+def require_extra(*modules: str) -> None:
+    """Skip the calling test (or module) unless the ``fivecrowns[rl]`` frameworks import.
+
+    Where ``CI`` is set a missing one fails instead, unless ``FIVECROWNS_NO_RL=1`` says
+    that this platform has no wheels for them (OpenSpiel has none for Windows or musl).
+    """
+    for name in modules:
+        try:
+            __import__(name)
+        except ImportError as exc:
+            why = f"needs the fivecrowns[rl] extra: {name} does not import ({exc})"
+            if os.environ.get("CI") and os.environ.get("FIVECROWNS_NO_RL") != "1":
+                pytest.fail(f"CI requires the fivecrowns[rl] extra (or FIVECROWNS_NO_RL=1): "
+                            f"{why}", pytrace=False)
+            pytest.skip(why, allow_module_level=True)

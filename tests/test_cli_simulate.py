@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.cli import _common, _engine, main
+from fivecrowns.cli import _common, main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -233,10 +233,3 @@ def test_the_ray_backend_without_ray(capsys: pytest.CaptureFixture[str],
     monkeypatch.setitem(sys.modules, "ray", None)  # not importable
     code, _, err = run(capsys, command, "--games", "1", "--backend", "ray")
     assert code == 2 and "pip install 'fivecrowns[ray]'" in err and err.count("\n") == 1
-
-
-def test_ray_options_only_for_ray() -> None:
-    assert _engine.ray_options("local", None) == {}
-    assert _engine.ray_options("ray", None) == {"backend": "ray", "ray_address": None}
-    assert _engine.ray_options("ray", "10.0.0.1:6379") == {"backend": "ray",
-                                                          "ray_address": "10.0.0.1:6379"}

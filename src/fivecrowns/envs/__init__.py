@@ -1,0 +1,64 @@
+"""Adapters to game-AI frameworks: PettingZoo, Gymnasium and OpenSpiel.
+
+They need the optional extra ``fivecrowns[rl]`` (``pip install "fivecrowns[rl]"``); the
+core package needs only numpy. The names below import their framework on first use:
+
+- :func:`aec_env`, :class:`raw_env`: a whole game as a PettingZoo AEC environment
+  (:mod:`fivecrowns.envs.aec`);
+- :class:`FiveCrownsEnv`: one seat against built-in bots as a Gymnasium environment
+  (:mod:`fivecrowns.envs.gym`), registered as ``"fivecrowns/FiveCrowns-v0"`` when this
+  package is imported with Gymnasium installed;
+- :mod:`fivecrowns.envs.openspiel`: importing it registers the OpenSpiel game
+  ``"python_five_crowns"``.
+
+All three build their observations with :func:`encode_observation`
+(:mod:`fivecrowns.envs.encoding`), which needs nothing but numpy.
+
+Examples
+--------
+>>> import fivecrowns.envs as envs
+>>> envs.observation_size(4)
+432
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import TYPE_CHECKING, Any
+
+from .encoding import blocks, encode_observation, observation_size
+
+if TYPE_CHECKING:
+    from .aec import aec_env, raw_env
+    from .gym import FiveCrownsEnv
+
+__all__ = ["aec_env", "raw_env", "FiveCrownsEnv", "GYM_ID", "encode_observation",
+           "observation_size", "blocks"]
+
+#: The Gymnasium id of :class:`FiveCrownsEnv`.
+GYM_ID = "fivecrowns/FiveCrowns-v0"
+
+_LAZY = {"aec_env": "aec", "raw_env": "aec", "FiveCrownsEnv": "gym"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+def _register_gym() -> None:
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    import gymnasium
+
+    if GYM_ID not in gymnasium.registry:
+        gymnasium.register(id=GYM_ID, entry_point="fivecrowns.envs.gym:FiveCrownsEnv")
+
+
+_register_gym()

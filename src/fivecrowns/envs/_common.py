@@ -1,0 +1,80 @@
+"""Pieces the PettingZoo and Gymnasium adapters share (no framework imported here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..game import Game
+from ..round import N_ACTIONS
+from ..rules import Rules
+from .encoding import blocks, observation_size
+
+#: The reward of an illegal action, which also ends the episode.
+ILLEGAL_REWARD = -100.0
+#: Bounds of the observation vector's entries other than the relative totals.
+_HIGH = 1000.0
+#: Bounds of the relative totals.
+_TOTALS = 1_000_000.0
+
+
+def check_options(num_players: int, rounds: Sequence[int] | None, rules: Rules | None,
+                  render_mode: str | None, max_turns: int | None,
+                  render_modes: Sequence[str]) -> tuple[tuple[int, ...] | None, Rules]:
+    """Validate the options common to the adapters; return (rounds, rules)."""
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+    if rules.tie_break:
+        raise ValueError("the environments play without the tie-break round: "
+                         "pass Rules(tie_break=False)")
+    if isinstance(num_players, bool) or not isinstance(num_players, int):
+        raise TypeError(f"num_players must be an int, got {type(num_players).__name__}")
+    if not 2 <= num_players <= rules.max_players:
+        raise ValueError(f"num_players must be 2..{rules.max_players}, got {num_players}")
+    plan = None if rounds is None else tuple(rounds)
+    if plan is not None:
+        Game(num_players, seed=0, rules=rules, rounds=plan)  # validates the rounds
+    if render_mode is not None and render_mode not in render_modes:
+        raise ValueError(f"render_mode must be None or one of {list(render_modes)}, "
+                         f"got {render_mode!r}")
+    if max_turns is not None and (isinstance(max_turns, bool)
+                                  or not isinstance(max_turns, int) or max_turns < 1):
+        raise ValueError(f"max_turns must be None or a positive int, got {max_turns!r}")
+    return plan, rules
+
+
+def observation_bounds(n: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """(low, high) of the observation vector for ``n`` players."""
+    size = observation_size(n)
+    low = np.zeros(size, dtype=np.float32)
+    high = np.full(size, _HIGH, dtype=np.float32)
+    totals = blocks(n)["totals"]
+    low[totals] = -_TOTALS
+    high[totals] = _TOTALS
+    return low, high
+
+
+def new_seed(rng: np.random.Generator) -> int:
+    """A game seed (63 bits) drawn from the environment's generator."""
+    return int(rng.integers(0, 2**63 - 1))
+
+
+def empty_mask() -> npt.NDArray[np.int8]:
+    return np.zeros(N_ACTIONS, dtype=np.int8)
+
+
+def render_game(game: Game) -> str:
+    """A text view of a game for ``render_mode="ansi"``: public state and every hand."""
+    rnd = game.round
+    obs = rnd.observation(0)
+    top = "-" if obs.top_discard is None else str(obs.top_discard)
+    lines = [f"round {rnd.round_number} (wild {rnd.wild}), turn {rnd.turn}, "
+             f"{rnd.phase.value}: player_{game.current_player}; top discard {top}, "
+             f"draw pile {obs.draw_size}; totals {list(game.totals)}"]
+    for seat in range(game.n_players):
+        hand = " ".join(str(c) for c in rnd.hand(seat))
+        lines.append(f"  player_{seat}: {hand}")
+    return "\n".join(lines)

@@ -1,0 +1,284 @@
+"""The one observation encoding shared by the PettingZoo, Gymnasium and OpenSpiel adapters.
+
+:func:`encode_observation` turns what one player may know (a
+:class:`~fivecrowns.round.Observation`) into a flat ``float32`` vector of
+:func:`observation_size` entries. Every block is seen from the observer's seat: the
+opponents come in play order after the observer (relative seat 1, 2, ...), and totals are
+given relative to the observer's own. The layout, for ``n`` players:
+
+=====================  ========  =================================================
+block                  size      contents
+=====================  ========  =================================================
+``hand``               56        own hand: count of each card type (0..55)
+``top_discard``        56        one-hot of the top card of the discard pile
+``discard_pile``       56        counts of every card in the discard pile (top included)
+``unseen``             56        counts of the cards whose place the player cannot know
+``opponents``          57(n-1)   per opponent: hand size, then the cards it was seen
+                                 taking from the discard pile and still holds (counts)
+``draw_size``          1         cards in the draw pile
+``round``              11        one-hot of the round number 1..11 (zeros for a round
+                                 dealt with an explicit hand size)
+``wild``               11        one-hot of the wild rank 3..13
+``to_act``             n         one-hot of the relative seat to act
+``phase``              2         one-hot: draw, discard (zeros once the round is over)
+``final_turn``         1         1 once someone has gone out
+``went_out``           n         one-hot of the relative seat that went out
+``totals``             n-1       each opponent's running total minus the observer's
+=====================  ========  =================================================
+
+Card types are numbered as in docs/rules.rst, Card codes; counts and points are raw
+(not scaled). The vector depends only on the observer's hand and public events: the
+order of the draw pile and the other players' hidden cards never enter it.
+
+Examples
+--------
+>>> from fivecrowns.round import Round
+>>> from fivecrowns.envs.encoding import encode_observation, observation_size, blocks
+>>> r = Round(3, round_number=1, seed=4)
+>>> vec = encode_observation(r.observation(0))
+>>> vec.shape == (observation_size(3),), vec.dtype.name
+(True, 'float32')
+>>> int(vec[blocks(3)["hand"]].sum())   # three cards in round 1
+3
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import JOKER_INDEX, N_TYPES
+from ..round import Event, EventKind, Observation, Phase
+
+__all__ = ["encode_observation", "observation_size", "blocks"]
+
+_N_ROUNDS = 11
+_N_RANKS = 11  # 3..13
+
+
+def observation_size(n_players: int) -> int:
+    """Length of the encoding for ``n_players`` players: ``192 + 60 * n_players``.
+
+    >>> observation_size(4)
+    432
+    """
+    if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
+        raise TypeError(f"n_players must be an int, got {type(n_players).__name__}")
+    if n_players < 1:
+        raise ValueError(f"n_players must be at least 1, got {n_players}")
+    return 4 * N_TYPES + 57 * (n_players - 1) + 1 + _N_ROUNDS + _N_RANKS + n_players \
+        + 2 + 1 + n_players + (n_players - 1)
+
+
+def blocks(n_players: int) -> dict[str, slice]:
+    """The slice of each named block of the encoding (see the module docstring).
+
+    >>> b = blocks(2)
+    >>> b["hand"], b["totals"]
+    (slice(0, 56, None), slice(311, 312, None))
+    """
+    n = int(n_players)
+    sizes = [("hand", N_TYPES), ("top_discard", N_TYPES), ("discard_pile", N_TYPES),
+             ("unseen", N_TYPES), ("opponents", 57 * (n - 1)), ("draw_size", 1),
+             ("round", _N_ROUNDS), ("wild", _N_RANKS), ("to_act", n), ("phase", 2),
+             ("final_turn", 1), ("went_out", n), ("totals", n - 1)]
+    out: dict[str, slice] = {}
+    at = 0
+    for name, size in sizes:
+        out[name] = slice(at, at + size)
+        at += size
+    assert at == observation_size(n)
+    return out
+
+
+def _full(decks: int) -> npt.NDArray[np.int16]:
+    row = np.full(N_TYPES, decks, dtype=np.int16)
+    row[JOKER_INDEX] = 3 * decks
+    row.flags.writeable = False
+    return row
+
+
+_FULL = {2: _full(2), 4: _full(4)}
+
+
+class _Tracker:
+    """The public card bookkeeping of one round, advanced over new history events only.
+
+    It exists until :class:`~fivecrowns.round.Observation` carries ``discard_counts`` and
+    ``taken_counts`` itself; :func:`_public_counts` is its only user.
+    """
+
+    __slots__ = ("first", "seen", "pile", "discard", "taken", "public")
+
+    def __init__(self, n_players: int) -> None:
+        self._reset(n_players, None)
+
+    def _reset(self, n_players: int, first: Event | None) -> None:
+        self.first = first
+        self.seen = 0
+        self.pile: list[int] = []
+        self.discard = np.zeros(N_TYPES, dtype=np.int16)
+        self.taken = np.zeros((n_players, N_TYPES), dtype=np.int16)
+        #: discard + taken.sum(axis=0): every card whose place all players know.
+        self.public = np.zeros(N_TYPES, dtype=np.int16)
+
+    def advance(self, history: tuple[Event, ...]) -> None:
+        if not history:
+            return
+        if history[0] is not self.first or len(history) < self.seen:  # a new round
+            self._reset(self.taken.shape[0], history[0])
+        pile, discard, taken, public = self.pile, self.discard, self.taken, self.public
+        for ev in history[self.seen:]:
+            kind = ev.kind
+            if kind is EventKind.DRAW_DECK:
+                continue
+            if kind is EventKind.DRAW_DISCARD:
+                t = pile.pop()
+                discard[t] -= 1
+                taken[ev.player, t] += 1
+            elif kind is EventKind.RESHUFFLE:
+                public -= discard
+                discard[:] = 0
+                del pile[:-1]
+                discard[pile[-1]] = 1
+                public[pile[-1]] += 1
+            else:  # TURN_UP, DISCARD, GO_OUT
+                t = ev.card.index  # type: ignore[union-attr]
+                pile.append(t)
+                if ev.player >= 0 and taken[ev.player, t]:
+                    taken[ev.player, t] -= 1
+                else:
+                    public[t] += 1
+                discard[t] += 1
+        self.seen = len(history)
+
+
+def _public_counts(obs: Observation, tracker: _Tracker | None = None
+                   ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16],
+                              npt.NDArray[np.int16]]:
+    """``(discard_counts, taken_counts, unseen_counts)`` of an observation.
+
+    The discard pile's contents, the (n_players, 56) cards each player was seen taking
+    from the discard pile and still holds, and the cards whose place the observer cannot
+    know (the whole deck less the own hand, the discard pile and what the others were
+    seen taking). Worked out from the public history; a ``tracker`` kept by the caller
+    across the moves of a round reads only the events added since its last call.
+
+    When :class:`~fivecrowns.round.Observation` carries these fields this body becomes
+    ``return obs.discard_counts, np.stack(obs.taken_counts), obs.unseen_counts``.
+    """
+    if tracker is None:
+        tracker = _Tracker(obs.n_players)
+    tracker.advance(obs.history)
+    unseen = _FULL[obs.decks] - obs.counts - tracker.public + tracker.taken[obs.player]
+    return tracker.discard, tracker.taken, unseen
+
+
+def encode_observation(obs: Observation, *,
+                       out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """The observation vector of ``obs`` (layout in the module docstring).
+
+    Parameters
+    ----------
+    obs : Observation
+        One player's view, from :meth:`Round.observation <fivecrowns.round.Round.observation>`
+        or :meth:`Game.observation <fivecrowns.game.Game.observation>`.
+    out : ndarray, optional
+        A ``float32`` array of :func:`observation_size` entries to fill instead of a new one.
+
+    Returns
+    -------
+    ndarray
+        ``float32``, shape ``(observation_size(obs.n_players),)``.
+
+    Examples
+    --------
+    >>> from fivecrowns.round import Round
+    >>> r = Round(2, round_number=3, seed=1)
+    >>> vec = encode_observation(r.observation(1))
+    >>> int(vec[blocks(2)["to_act"]].argmax())   # player 1 acts first: relative seat 0
+    0
+    """
+    if not isinstance(obs, Observation):
+        raise TypeError(f"obs must be an Observation, got {type(obs).__name__}")
+    if out is not None:
+        size = observation_size(obs.n_players)
+        if not isinstance(out, np.ndarray) or out.dtype != np.float32 \
+                or out.shape != (size,):
+            raise ValueError(f"out must be a float32 array of shape ({size},), got "
+                             f"{getattr(out, 'dtype', type(out).__name__)} "
+                             f"{getattr(out, 'shape', '')}")
+    return _encode(obs, None, out)
+
+
+def _encode(obs: Observation, tracker: _Tracker | None,
+            out: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
+    n = obs.n_players
+    discard, taken, unseen = _public_counts(obs, tracker)
+    phase = 0 if obs.phase is Phase.DRAW else 1 if obs.phase is Phase.DISCARD else -1
+    top = -1 if obs.top_discard is None else obs.top_discard.index
+    return _fill(out, n, obs.player, obs.counts, top, discard, taken, unseen,
+                 obs.hand_size, obs.draw_size, obs.round_number, obs.wild,
+                 obs.current_player, phase, obs.final_turn, obs.went_out, obs.totals)
+
+
+_ORDERS: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
+
+
+def _order(n: int, player: int) -> npt.NDArray[np.intp]:
+    """The opponents' seats in play order after ``player``."""
+    key = (n, player)
+    order = _ORDERS.get(key)
+    if order is None:
+        order = _ORDERS[key] = (player + np.arange(1, n)) % n
+    return order
+
+
+def _fill(out: npt.NDArray[np.float32] | None, n: int, player: int, hand: npt.NDArray,
+          top: int, discard: npt.NDArray, taken: npt.NDArray, unseen: npt.NDArray,
+          hand_size: int, draw_size: int, round_number: int | None, wild: int,
+          current: int, phase: int, final_turn: bool, went_out: int | None,
+          totals: tuple[int, ...] | list[int] | None) -> npt.NDArray[np.float32]:
+    """Write the encoding from its parts (the adapters that keep their own state call this).
+
+    ``taken`` is (n, 56) by absolute seat; ``hand_size`` the hand size between turns (the
+    player to act holds one more in the discard phase); ``phase`` 0 draw, 1 discard, -1
+    over; ``top`` -1 for an empty discard pile.
+    """
+    if out is None:
+        out = np.zeros(192 + 60 * n, dtype=np.float32)
+    else:
+        out.fill(0.0)
+    out[0:56] = hand
+    if top >= 0:
+        out[56 + top] = 1.0
+    out[112:168] = discard
+    out[168:224] = unseen
+    at = 224 + 57 * (n - 1)
+    opp = out[224:at].reshape(n - 1, 57)
+    order = _order(n, player)
+    opp[:, 1:] = taken[order]
+    opp[:, 0] = hand_size
+    if phase == 1 and current != player:
+        opp[(current - player) % n - 1, 0] += 1
+    out[at] = draw_size
+    at += 1
+    if round_number is not None:
+        out[at + round_number - 1] = 1.0
+    at += _N_ROUNDS
+    out[at + wild - 3] = 1.0
+    at += _N_RANKS
+    out[at + (current - player) % n] = 1.0
+    at += n
+    if phase >= 0:
+        out[at + phase] = 1.0
+    at += 2
+    out[at] = final_turn
+    at += 1
+    if went_out is not None:
+        out[at + (went_out - player) % n] = 1.0
+    at += n
+    if totals is not None:
+        own = totals[player]
+        out[at:at + n - 1] = [totals[q] - own for q in order.tolist()]
+    return out

@@ -1,0 +1,191 @@
+"""Five Crowns as a single-agent Gymnasium environment (needs ``fivecrowns[rl]``).
+
+The agent holds one seat of a game against built-in bots; the bots move between the
+agent's actions. Importing :mod:`fivecrowns.envs` registers it as
+``"fivecrowns/FiveCrowns-v0"``.
+
+- Observation: ``{"observation": float32 vector, "action_mask": int8 (114,)}``, the
+  vector of :func:`fivecrowns.envs.encoding.encode_observation` for the agent's seat.
+- Action: an action code 0..113 of :mod:`fivecrowns.round`; use the mask.
+- Reward: minus the agent's round score, at the end of each round (0 otherwise); the sum
+  over an episode is minus the agent's game total.
+- ``terminated`` when the game ends; ``truncated`` after ``max_turns`` of the agent's turns;
+  an illegal action ends the episode (``terminated``) with reward -100.
+- ``info``: ``totals`` (the running totals by seat) and ``seat``.
+
+Examples
+--------
+>>> import gymnasium
+>>> import fivecrowns.envs
+>>> env = gymnasium.make("fivecrowns/FiveCrowns-v0", opponents=("greedy",), rounds=[1])
+>>> obs, info = env.reset(seed=0)
+>>> obs["action_mask"].shape
+(114,)
+>>> env.close()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Union
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..bots import GreedyBot, RandomBot, StrongBot
+from ..game import Game
+from ..players import Player
+from ..round import N_ACTIONS, Phase, encode_discard, encode_draw
+from ..rules import Rules
+from ._common import ILLEGAL_REWARD, check_options, new_seed, observation_bounds, render_game
+from .encoding import _encode, _Tracker
+
+__all__ = ["FiveCrownsEnv", "BOTS"]
+
+#: Bots selectable by name as ``opponents``.
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+
+OpponentLike = Union[str, Player]
+
+
+class FiveCrownsEnv(gymnasium.Env):
+    """One seat of a Five Crowns game against bots.
+
+    Parameters
+    ----------
+    opponents : sequence of str or Player
+        One entry per opponent: ``"random"``, ``"greedy"``, ``"strong"`` (made afresh,
+        seeded from the episode's seed, at every reset) or any object with the
+        :class:`~fivecrowns.players.Player` methods. The game has ``len(opponents) + 1``
+        players.
+    rounds : sequence of int, optional
+        Round numbers to play (default 1..11).
+    seat : int
+        The agent's seat (0 deals the first round); the opponents take the other seats
+        in order.
+    rules : Rules, optional
+    render_mode : {None, "ansi"}
+    max_turns : int, optional
+        Truncate the episode after this many of the agent's turns.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, opponents: Sequence[OpponentLike] = ("greedy", "greedy", "greedy"),
+                 rounds: Sequence[int] | None = None, *, seat: int = 0,
+                 rules: Rules | None = None, render_mode: str | None = None,
+                 max_turns: int | None = None) -> None:
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            raise TypeError(f"opponents must be a sequence of bot names or players, "
+                            f"got {opponents!r}")
+        for opp in opponents:
+            if isinstance(opp, str):
+                if opp not in BOTS:
+                    raise ValueError(f"an opponent name must be one of {sorted(BOTS)}, "
+                                     f"got {opp!r}")
+            elif not (callable(getattr(opp, "choose_draw", None))
+                      and callable(getattr(opp, "choose_discard", None))):
+                raise TypeError(f"an opponent must be a bot name or have choose_draw and "
+                                f"choose_discard, got {type(opp).__name__}")
+        n = len(opponents) + 1
+        self._rounds, self._rules = check_options(n, rounds, rules, render_mode, max_turns,
+                                                  self.metadata["render_modes"])
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+        self.n_players = n
+        self.seat = seat
+        self.opponents = tuple(opponents)
+        self.render_mode = render_mode
+        self.max_turns = max_turns
+        low, high = observation_bounds(n)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+        })
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self._game: Game | None = None
+        self._bots: dict[int, Any] = {}
+        self._tracker = _Tracker(n)
+        self._turns = 0
+
+    @property
+    def game(self) -> Game:
+        """The :class:`~fivecrowns.game.Game` being played (after :meth:`reset`)."""
+        if self._game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._game
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self._game = Game(self.n_players, seed=new_seed(rng), rules=self._rules,
+                          rounds=self._rounds)
+        others = [s for s in range(self.n_players) if s != self.seat]
+        self._bots = {}
+        for s, opp in zip(others, self.opponents):
+            self._bots[s] = BOTS[opp](seed=new_seed(rng)) if isinstance(opp, str) else opp
+        self._tracker = _Tracker(self.n_players)
+        self._turns = 0
+        self._play_bots()  # no round can end before the agent's first turn
+        return self._obs(), self._info()
+
+    def _play_bots(self) -> float:
+        """Let the bots move until it is the agent's turn; the agent's reward meanwhile."""
+        game = self.game
+        reward = 0.0
+        while not game.is_over and game.current_player != self.seat:
+            s = game.current_player
+            bot = self._bots[s]
+            done = game.round_index
+            obs = game.observation(s)
+            if obs.phase is Phase.DRAW:
+                game.apply_action(encode_draw(bot.choose_draw(obs)), player=s)
+            else:
+                card, out = bot.choose_discard(obs)
+                game.apply_action(encode_discard(card, bool(out)), player=s)
+            if game.round_index > done:
+                reward -= game.results[-1].scores[self.seat]
+        return reward
+
+    def _obs(self) -> dict[str, npt.NDArray[Any]]:
+        game = self.game
+        vec = _encode(game.observation(self.seat), self._tracker, None)
+        if game.is_over:
+            mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        else:
+            mask = game.legal_action_mask().view(np.int8)
+        return {"observation": vec, "action_mask": mask}
+
+    def _info(self) -> dict[str, Any]:
+        return {"totals": self.game.totals, "seat": self.seat}
+
+    def step(self, action: int) -> tuple[dict[str, npt.NDArray[Any]], float, bool, bool,
+                                         dict[str, Any]]:
+        game = self.game
+        if game.is_over:
+            raise RuntimeError("the episode is over: call reset()")
+        a = int(action)
+        if not (0 <= a < N_ACTIONS and game.legal_action_mask()[a]):
+            info = self._info()
+            info["illegal_action"] = a
+            return self._obs(), ILLEGAL_REWARD, True, False, info
+        done = game.round_index
+        was_draw = game.phase is Phase.DRAW
+        game.apply_action(a, player=self.seat)
+        reward = 0.0
+        if game.round_index > done:
+            reward -= game.results[-1].scores[self.seat]
+        if not was_draw:
+            self._turns += 1
+        reward += self._play_bots()
+        truncated = (self.max_turns is not None and self._turns >= self.max_turns
+                     and not game.is_over)
+        return self._obs(), reward, game.is_over, truncated, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_game(self.game)

@@ -1,0 +1,143 @@
+"""The PettingZoo AEC environment: PettingZoo's own tests, rewards, seeding, options."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import require_extra
+
+require_extra("pettingzoo", "gymnasium")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from fivecrowns.envs import aec_env, encode_observation, raw_env  # noqa: E402
+from fivecrowns.rules import Rules  # noqa: E402
+
+# PettingZoo's api_test warns that Dict observations are not Box/Discrete, as it does for
+# its own classic card games.
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent"),
+              pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]
+
+
+def _play(env, seed: int, rng: np.random.Generator) -> tuple[dict, list[int]]:
+    env.reset(seed=seed)
+    rewards = dict.fromkeys(env.possible_agents, 0.0)
+    actions = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
+        rewards[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        a = int(legal[int(rng.integers(legal.size))])
+        actions.append(a)
+        env.step(a)
+    return rewards, actions
+
+
+def test_pettingzoo_api_test() -> None:
+    api_test(aec_env(4, rounds=[1, 2]), num_cycles=400)
+    api_test(raw_env(3), num_cycles=200)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: aec_env(3, rounds=[2, 3]), num_cycles=300)
+
+
+def test_rewards_are_minus_the_round_scores() -> None:
+    env = aec_env(3, rounds=[1, 2])
+    rewards, _ = _play(env, 5, np.random.default_rng(0))
+    game = env.unwrapped.game
+    assert game.is_over and len(game.results) == 2
+    assert [rewards[f"player_{s}"] for s in range(3)] == [-float(t) for t in game.totals]
+
+
+def test_reset_seed_reproduces_the_game() -> None:
+    env = aec_env(2, rounds=[3])
+    one = _play(env, 9, np.random.default_rng(1))
+    two = _play(env, 9, np.random.default_rng(1))
+    assert one == two
+    other = aec_env(2, rounds=[3])
+    other.reset(seed=9)
+    env.reset(seed=9)
+    np.testing.assert_array_equal(env.observe("player_0")["observation"],
+                                  other.observe("player_0")["observation"])
+
+
+def test_observations_equal_the_shared_encoding() -> None:
+    """What the env's incremental bookkeeping gives equals a fresh encoding, every step."""
+    env = raw_env(3, rounds=[1, 4])
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for agent in env.agent_iter():
+        obs, _r, terminated, truncated, _ = env.last()
+        seat = env.possible_agents.index(agent)
+        for other in env.possible_agents:
+            want = encode_observation(env.game.observation(env.possible_agents.index(other)))
+            np.testing.assert_array_equal(env.observe(other)["observation"], want)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = env.game.legal_action_mask()
+        assert obs["action_mask"].tolist() == mask.astype(np.int8).tolist()
+        assert seat == env.game.current_player
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_observe_shapes_and_mask() -> None:
+    env = aec_env(4)
+    env.reset(seed=0)
+    for agent in env.possible_agents:
+        obs = env.observe(agent)
+        assert obs["observation"].dtype == np.float32
+        assert obs["observation"].shape == env.observation_space(agent)["observation"].shape
+        assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (114,)
+        assert env.observation_space(agent).contains(obs)
+        assert bool(obs["action_mask"].any()) == (agent == env.agent_selection)
+
+
+def test_max_turns_truncates() -> None:
+    env = aec_env(2, max_turns=5)
+    env.reset(seed=0)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _r, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps == 10
+
+
+def test_illegal_action_ends_the_episode() -> None:
+    env = aec_env(2)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    env.step(113)  # going out before drawing
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -100
+
+
+def test_render_ansi_and_close() -> None:
+    env = aec_env(2, rounds=[1], render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "round 1 (wild 3)" in text and "player_0:" in text and "player_1:" in text
+    env.close()
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ValueError, match="num_players must be 2..7"):
+        raw_env(8)
+    with pytest.raises(ValueError, match="tie-break"):
+        raw_env(2, rules=Rules(tie_break=True))
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(2, render_mode="human")
+    with pytest.raises(ValueError, match="max_turns"):
+        raw_env(2, max_turns=0)
+    with pytest.raises(ValueError):
+        raw_env(2, rounds=[12])

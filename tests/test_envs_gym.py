@@ -1,0 +1,78 @@
+"""The Gymnasium environment: Gymnasium's checker, registration, rewards, opponents."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import require_extra
+
+require_extra("gymnasium")
+
+import gymnasium  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import fivecrowns.envs  # noqa: E402
+from fivecrowns.bots import GreedyBot  # noqa: E402
+from fivecrowns.envs import FiveCrownsEnv  # noqa: E402
+
+
+def _episode(env: gymnasium.Env, seed: int) -> tuple[float, dict, int]:
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    total, steps = 0.0, 0
+    while True:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, info, steps
+
+
+def test_check_env() -> None:
+    for kwargs in ({"opponents": ("greedy", "random"), "rounds": [1, 2]},
+                   {"opponents": ("strong",), "rounds": [3], "seat": 1}):
+        env = gymnasium.make(fivecrowns.envs.GYM_ID, render_mode="ansi", **kwargs)
+        check_env(env.unwrapped)
+
+
+def test_registered_id() -> None:
+    assert fivecrowns.envs.GYM_ID in gymnasium.registry
+    env = gymnasium.make(fivecrowns.envs.GYM_ID, opponents=("random",), rounds=[1])
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    env.close()
+
+
+def test_episode_rewards_sum_to_minus_the_total() -> None:
+    env = FiveCrownsEnv(opponents=("greedy", "greedy"), rounds=[1, 2, 3], seat=2)
+    total, info, _ = _episode(env, 4)
+    assert env.game.is_over
+    assert total == -info["totals"][2]
+    assert _episode(env, 4)[:2] == (total, info)  # the same seed, the same episode
+
+
+def test_bot_objects_as_opponents() -> None:
+    env = FiveCrownsEnv(opponents=(GreedyBot(), GreedyBot(), GreedyBot()), rounds=[2])
+    total, info, _ = _episode(env, 1)
+    assert len(info["totals"]) == 4 and total == -info["totals"][0]
+
+
+def test_illegal_action_and_truncation() -> None:
+    env = FiveCrownsEnv(opponents=("random",), max_turns=2)
+    obs, _ = env.reset(seed=0)
+    _, reward, terminated, _, info = env.step(113)
+    assert terminated and reward == -100 and info["illegal_action"] == 113
+    assert _episode(env, 0)[2] == 4  # two turns of a draw and a discard
+
+
+def test_bad_opponents() -> None:
+    with pytest.raises(ValueError, match="opponent name"):
+        FiveCrownsEnv(opponents=("nobody",))
+    with pytest.raises(TypeError, match="choose_draw"):
+        FiveCrownsEnv(opponents=(42,))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="sequence"):
+        FiveCrownsEnv(opponents="greedy")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seat"):
+        FiveCrownsEnv(opponents=("greedy",), seat=2)
