@@ -20,7 +20,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from fivecrowns import IllegalMoveError, Rules, deadwood, parse_cards, to_counts
+from fivecrowns import IllegalMoveError, Rules, deadwood, parse_cards
+from fivecrowns import hand_counts as to_counts
 from fivecrowns.bots import best_discard_choice
 from fivecrowns.cards import Card, format_cards
 from fivecrowns.deck import full_counts

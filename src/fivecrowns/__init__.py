@@ -1,6 +1,6 @@
 """fivecrowns: an exact, fast Five Crowns solver and simulator.
 
-The rules are those of the project's RULES.md. The solver finds the least deadwood of
+The rules are those of docs/rules.rst. The solver finds the least deadwood of
 any hand exactly; the simulators play rounds, games and solitaire with bots.
 
 >>> import fivecrowns as fc
@@ -25,8 +25,8 @@ from .cards import (
     format_cards,
     from_counts,
     parse_cards,
-    to_counts,
 )
+from .dealing import random_hands
 from .deck import Deck
 from .errors import (
     BotError,
@@ -69,10 +69,11 @@ from .solver import (
     IMPLEMENTATION,
     MAX_HAND_SIZE,
     best_discard,
-    best_discard_many,
     can_go_out,
     deadwood,
     deadwood_many,
+    discard_deadwood,
+    discard_deadwood_many,
     draw_table,
     hand_counts,
     solve,
@@ -96,7 +97,6 @@ __all__ = [
     "JOKER_INDEX",
     "parse_cards",
     "format_cards",
-    "to_counts",
     "from_counts",
     "card_value",
     # errors
@@ -120,9 +120,11 @@ __all__ = [
     "best_discard",
     "can_go_out",
     "draw_table",
+    "discard_deadwood",
     "deadwood_many",
-    "best_discard_many",
+    "discard_deadwood_many",
     "hand_counts",
+    "random_hands",
     # deck, rounds and games
     "Deck",
     "Round",

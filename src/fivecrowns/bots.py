@@ -43,8 +43,8 @@ def discard_order(row: npt.NDArray[np.uint8] | list[int], wild: int) -> list[int
     from the highest rank down, suits in index order. The first best card in this order
     is the one ``best_discard`` returns.
 
-    >>> from fivecrowns import to_counts
-    >>> [str(Card.from_index(t)) for t in discard_order(to_counts("5C 5D KH 9S 9S JK"), 9)]
+    >>> from fivecrowns import hand_counts
+    >>> [str(Card.from_index(t)) for t in discard_order(hand_counts("5C 5D KH 9S 9S JK"), 9)]
     ['JK', 'KH', '5C', '5D']
     """
     r = row.tolist() if isinstance(row, np.ndarray) else row
@@ -80,8 +80,8 @@ def best_discard_choice(row: npt.NDArray[np.uint8], wild: int,
     """``(deadwood, card type)`` of the best discard from a hand of n + 1 cards: the
     answer of :func:`fivecrowns.best_discard`, as two ints for the bots' hot loops.
 
-    >>> from fivecrowns import to_counts
-    >>> best_discard_choice(to_counts("5C 6C 7C KD"), 13)
+    >>> from fivecrowns import hand_counts
+    >>> best_discard_choice(hand_counts("5C 6C 7C KD"), 13)
     (0, 21)
     """
     choice = solver.best_discard(row, wild, decks=decks)

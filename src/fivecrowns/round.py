@@ -694,7 +694,7 @@ class Round:
             row = self._hands[self._current]
             held = np.flatnonzero(row)
             mask[ACTION_DISCARD + held] = True
-            if solver.best_discard_many(row.reshape(1, N_TYPES), self.wild,
+            if solver.discard_deadwood_many(row.reshape(1, N_TYPES), self.wild,
                                         decks=self._decks)[0] == 0:
                 batch = np.repeat(row.reshape(1, N_TYPES), held.size, axis=0)
                 batch[np.arange(held.size), held] -= 1

@@ -42,10 +42,19 @@ import numpy as np
 import numpy.typing as npt
 
 from ._checks import passes
-from .cards import JOKER_INDEX, N_TYPES, Card, CardLike, HandLike, format_cards, parse_cards
+from .cards import (
+    JOKER_INDEX,
+    N_TYPES,
+    Card,
+    CardLike,
+    HandLike,
+    card_value,
+    format_cards,
+    parse_cards,
+)
 from .errors import HandError, IllegalMoveError
 from .rules import Rules
-from .solver import best_discard_many, deadwood, deadwood_many, draw_table
+from .solver import deadwood, deadwood_many, discard_deadwood_many, draw_table
 from .stats import wilson_interval
 
 __all__ = [
@@ -664,7 +673,7 @@ def _joker_distance(row: npt.NDArray[np.uint8], wild: int, cache: _Cache,
         values = cache.deadwood_batch(rest, wild)
         best = min(values)
         pick = max((t for t, v in zip(types, values) if v == best),
-                   key=lambda t: (Card.from_index(t).value(wild), t))
+                   key=lambda t: (card_value(Card.from_index(t), wild), t))
         cur[pick] -= 1
         if best == 0:
             return away
@@ -818,7 +827,7 @@ class GreedySolitaire(_CachedSolver):
         rows = np.array([observation.pile_counts[n - 3] for n in sizes], dtype=np.uint8)
         before = [cache.deadwood(rows[i], n) for i, n in enumerate(sizes)]
         rows[:, top.index] += 1
-        after = best_discard_many(rows, np.array(sizes, dtype=np.int8), decks=decks, threads=1)
+        after = discard_deadwood_many(rows, np.array(sizes, dtype=np.int8), decks=decks, threads=1)
         best_key: tuple[int, int, int] | None = None
         best_i = 0
         for i, n in enumerate(sizes):
@@ -848,7 +857,7 @@ def _best_discard_card(row: npt.NDArray[np.uint8], wild: int, decks: int, cache:
     values = cache.deadwood_batch(rest, wild)
     best = min(values)
     choices = [t for t, v in zip(types, values) if v == best]
-    return Card.from_index(max(choices, key=lambda t: (Card.from_index(t).value(wild), t)))
+    return Card.from_index(max(choices, key=lambda t: (card_value(Card.from_index(t), wild), t)))
 
 
 class StrongSolitaire(_CachedSolver):
