@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from types import ModuleType
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 import fivecrowns as fc
 from fivecrowns import Card
-from fivecrowns.solver import Implementation
+from fivecrowns.solver import Implementation, implementation
 from reference import HAND_KINDS, RngChooser, generate_hand
 
 
@@ -66,12 +71,36 @@ def test_one_wild_for_all(impl: Implementation, hands: tuple, discard: bool, wil
     assert many(counts, np.full(len(counts), wild)).tolist() == expected
 
 
-def test_threads_give_identical_results(impl: Implementation) -> None:
-    counts, wilds, _ = batch(2, 100 if impl.name == "python" else 5000, min_size=1)
+def test_threads_give_identical_results(compiled: ModuleType,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled core really splits the work (the twin ignores ``threads``, so it is
+    not tested here) and the answers do not depend on the split."""
+    impl = implementation("compiled")
+    counts, wilds, _ = batch(2, 5000, min_size=1)
+    chunked: list[int] = []
+    real = compiled.run_threaded
+
+    def counting(work: Any, n: int, threads: int) -> Any:
+        chunked.append(threads)
+        return real(work, n, threads)
+
+    monkeypatch.setattr(compiled, "run_threaded", counting)
+    monkeypatch.setattr(fc.solver, "_available_cores", lambda: 8)
     for many in (impl.deadwood_many, impl.discard_deadwood_many):
         results = [many(counts, wilds, threads=t) for t in (1, 2, 4, 7)]
         for other in results[1:]:
             assert np.array_equal(results[0], other)
+    assert chunked == [1, 2, 4, 7] * 2
+
+
+def test_threads_are_clamped_to_what_helps(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fc.solver, "_available_cores", lambda: 2)
+    assert fc.solver._threads(64, 10_000) == 2  # no more than the cores
+    assert fc.solver._threads(2, 1) == 1  # no more than the rows
+    assert fc.solver._threads(None, 100) == 1  # small batches: one thread
+    assert fc.solver._threads(None, 50_000) == 2
+    assert fc.solver._threads(np.int64(1), 50_000) == 1
+    assert fc.solver._threads(3, 0) == 1
 
 
 def test_large_batch_default_threads(impl: Implementation) -> None:
@@ -148,3 +177,81 @@ def test_cores_agree_on_batches(cores: dict) -> None:
         for threads in (1, 2):
             assert np.array_equal(core.deadwood_many(counts, w8, 2, threads), dead)
             assert np.array_equal(core.discard_deadwood_many(counts, w8, 2, threads), best)
+
+
+# -- inputs: any integer dtype, converted once; the caller's array is never trusted -----------
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint16, np.uint64,
+                                   np.intp])
+def test_any_integer_dtype(impl: Implementation, hands: tuple, dtype: type) -> None:
+    counts, wilds, decks = hands
+    expected = impl.deadwood_many(counts, wilds, decks=decks).tolist()
+    wide = counts.astype(dtype)
+    assert impl.deadwood_many(wide, wilds, decks=decks).tolist() == expected
+    assert impl.deadwood_many(np.asfortranarray(wide), wilds, decks=decks).tolist() == expected
+    assert impl.discard_deadwood_many(wide, wilds, decks=decks).tolist() == (
+        impl.discard_deadwood_many(counts, wilds, decks=decks).tolist())
+    assert np.array_equal(wide, counts.astype(dtype))  # untouched
+
+
+def test_a_bad_row_at_the_end_of_a_long_batch_is_reported_fast(compiled: ModuleType) -> None:
+    """The message is built from the offending row alone: no Python pass over 5,000,000
+    rows (which takes minutes), however the batch is given."""
+    impl = implementation("compiled")
+    counts = np.zeros((5_000_000, 56), dtype=np.uint8)
+    counts[:, 0] = 1  # one card each, so that the best discard takes them too
+    counts[-1, 7] = 3
+    start = time.perf_counter()
+    for many in (impl.deadwood_many, impl.discard_deadwood_many):
+        with pytest.raises(fc.HandError, match="hand 4999999: the hand holds 3 copies of 10C"):
+            many(counts, 13, threads=1)
+    wilds = np.full(5_000_000, 13, dtype=np.int8)
+    wilds[-1] = 2
+    with pytest.raises(ValueError, match=r"wild\[4999999\] must be a rank 3..13, got 2"):
+        impl.deadwood_many(counts[:, :], wilds)
+    assert time.perf_counter() - start < 10
+
+
+@pytest.mark.parametrize("discard", [False, True], ids=["deadwood", "best_discard"])
+def test_a_batch_written_meanwhile_never_hangs_or_asserts(compiled: ModuleType,
+                                                          discard: bool) -> None:
+    """Another thread writes out-of-range counts into the caller's array while bulk calls
+    run on it: each call returns an answer or raises ValueError, and never hangs."""
+    impl = implementation("compiled")
+    many = impl.discard_deadwood_many if discard else impl.deadwood_many
+    counts, wilds, _ = batch(6, 4000, min_size=1)
+    shared = counts.copy()
+    stop = threading.Event()
+    outcomes: list[str] = []
+    failures: list[BaseException] = []
+
+    def vandal() -> None:
+        rng = np.random.default_rng(0)
+        while not stop.is_set():
+            rows = rng.integers(0, len(shared), size=64)
+            shared[rows, rng.integers(0, 56, size=64)] = rng.integers(0, 256, size=64)
+            shared[rows] = counts[rows]  # and back, so that some calls succeed
+
+    def caller() -> None:
+        try:
+            for _ in range(40):
+                try:
+                    out = many(shared, wilds, threads=2)
+                except ValueError:
+                    outcomes.append("error")
+                else:
+                    assert out.shape == (len(shared),) and (out >= 0).all()
+                    outcomes.append("answer")
+        except BaseException as exc:  # noqa: BLE001 - reported below, on the test's thread
+            failures.append(exc)
+
+    writer = threading.Thread(target=vandal, daemon=True)
+    worker = threading.Thread(target=caller, daemon=True)
+    writer.start()
+    worker.start()
+    worker.join(timeout=120)
+    stop.set()
+    writer.join(timeout=10)
+    assert not worker.is_alive(), "a bulk call hung on a batch being written"
+    assert not failures, failures
+    assert len(outcomes) == 40
