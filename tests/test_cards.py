@@ -100,7 +100,7 @@ def test_index_for_all_56() -> None:
     for suit in Suit:
         for rank in Rank:
             card = Card(rank, suit)
-            assert card.index == int(suit) * 11 + int(rank) - 3  # RULES.md, "Card codes"
+            assert card.index == int(suit) * 11 + int(rank) - 3  # docs/rules.rst, Card codes
             assert card.rank is rank and card.suit is suit
             assert Card(int(rank), int(suit)) is card
             assert not card.is_joker

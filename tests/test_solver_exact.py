@@ -117,7 +117,7 @@ def test_reference_agrees_with_known_hands(case: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("meld", "wild", "valid"), [
-    # RULES.md's published examples
+    # the rules' published examples (docs/rules.rst)
     ("8C 8T 8S", 3, True), ("KS KD KH KH", 3, True), ("8S QS QT", 8, True),
     ("8T 9D 9D 9H", 8, True), ("5C 6C 7C", 3, True), ("9T 10T JT QT", 3, True),
     ("9D 7C JD", 7, True), ("6D 7T 7S 9D", 7, True),

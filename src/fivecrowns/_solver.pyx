@@ -204,7 +204,7 @@ cdef inline unsigned int bit_slice(uint64_t lo, uint64_t hi, int j) noexcept nog
 
 cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     """Masks and counters of a validated row, eight counts at a time and branch-free:
-    a data-dependent branch per card cost more than all of this."""
+    a data-dependent branch per card mispredicts on random hands (docs/performance.rst)."""
     cdef int s, j, w = wild - 3, rank_wilds = 0
     cdef uint64_t lo, hi, sum_lo = 0, sum_hi = 0, over = 0
     cdef uint64_t bias3 = (128 - 3) * BYTES
@@ -523,10 +523,10 @@ cdef struct Option:
 
 
 cdef enum:
-    TABLE_SIZE = 1 << 16          # room for the options of every single-copy suit (50,094)
-    DOUBLE_TABLE_SIZE = 1 << 15   # ... of every listed suit holding a natural twice (25,755)
+    TABLE_SIZE = 1 << 16          # room for the options of every single-copy suit
+    DOUBLE_TABLE_SIZE = 1 << 15   # ... of every listed suit holding a natural twice
     MAX_DOUBLE = 4                # those suits are listed up to this many naturals
-    DOUBLE_KEYS = 1 << 12         # room for their keys (2,322)
+    DOUBLE_KEYS = 1 << 12         # room for their keys (all three checked at import)
     MAX_OPTIONS = 256             # a hand's options copied from DOUBLE_OPTIONS
 
 
@@ -841,7 +841,7 @@ cdef bint combine(Search* S) noexcept nogil:
             C.opts[C.levels] = buf + used
             used += n
         else:
-            # A crowded suit: listing its sets at run time cost more than ``search``,
+            # A crowded suit: listing its sets at run time would outweigh ``search``,
             # whose longest runs first often meld everything at once and stop.
             return False
         C.n_opts[C.levels] = n
@@ -1280,8 +1280,9 @@ cdef Py_ssize_t batch_problem(const uint8_t[:, ::1] counts, const int8_t[::1] wi
     """The first row of the batch that breaks a rule (-1: none), for a quick refusal."""
     cdef Py_ssize_t i
     for i in range(counts.shape[0]):
-        if wilds[i] < 3 or wilds[i] > 13 or row_problem(&counts[i, 0], decks, min_cards,
-                                                         MAX_CARDS):
+        if wilds[i] < 3 or wilds[i] > 13:
+            return i
+        if row_problem(&counts[i, 0], decks, min_cards, MAX_CARDS):
             return i
     return -1
 

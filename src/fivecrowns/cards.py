@@ -1,4 +1,4 @@
-"""Cards, their text form and the 56-type bulk encoding (docs/rules.rst, The cards).
+"""Cards, their text form and the 56-type bulk encoding (docs/rules.rst, Cards).
 
 A card *type* has an index 0..55: ``suit_index * 11 + (rank - 3)`` for suited
 cards and 55 for the joker. A hand in bulk form is a row of 56 ``uint8``
@@ -270,7 +270,7 @@ HandLike = Union[str, Iterable[CardLike]]
 
 def card_value(card: CardLike, wild: int | str) -> int:
     """Deadwood value of ``card`` left over in a round whose wild rank is ``wild``: its
-    rank, 20 for a card of the wild rank, 50 for a joker (docs/rules.rst, Scoring).
+    rank, 20 for a card of the wild rank, 50 for a joker (docs/rules.rst, Card values).
 
     ``card`` is a :class:`Card` or its text; ``wild`` a rank 3..13, a :class:`Rank` or a
     rank's name.

@@ -25,7 +25,7 @@ _BLOCK = 4096
 
 def _deck(decks: int) -> npt.NDArray[np.uint8]:
     """The card type at each position of an unshuffled deck: every suited card ``decks``
-    times, then ``3 * decks`` jokers (docs/rules.rst, The cards)."""
+    times, then ``3 * decks`` jokers (docs/rules.rst, Cards)."""
     return np.array([t for t in range(JOKER_INDEX) for _ in range(decks)]
                     + [JOKER_INDEX] * (3 * decks), dtype=np.uint8)
 

@@ -299,7 +299,7 @@ def solve(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
 
 def best_discard(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
                  decks: int = 2) -> Discard:
-    """The discard that leaves the least deadwood (docs/rules.rst, Going out).
+    """The discard that leaves the least deadwood (docs/rules.rst, A round).
 
     The hand is the n + 1 cards held after drawing. Ties go to the highest-value card.
 
