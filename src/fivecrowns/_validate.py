@@ -139,10 +139,11 @@ def check_wild_array(wilds: Any, n: int) -> None:
         raise ValueError(f"wild[{i}] must be a rank 3..13, got {int(wilds[i])}")
 
 
-def check_counts_array(counts: Any, ndim: int, decks: int) -> None:
+def check_counts_array(counts: Any, ndim: int, decks: int, values: bool = True) -> None:
     """Raise unless ``counts`` is an integer array of ``ndim`` dimensions (the last of 56)
     whose counts fit a deck: no negatives, no count above what ``decks`` decks hold of
     any card (``3 * decks``, the jokers). What fits is converted to ``uint8`` losslessly.
+    ``values=False`` checks only the type, dtype and shape.
     """
     want = "(56,)" if ndim == 1 else "(N, 56)"
     if isinstance(counts, np.ma.MaskedArray):
@@ -158,7 +159,7 @@ def check_counts_array(counts: Any, ndim: int, decks: int) -> None:
                         f"got {counts.dtype}{hint}")
     if counts.ndim != ndim or counts.shape[-1] != 56:
         raise ValueError(f"counts must have shape {want}, got {counts.shape}")
-    if counts.dtype == np.uint8 or counts.size == 0:
+    if not values or counts.dtype == np.uint8 or counts.size == 0:
         return
     bad = np.flatnonzero(((counts < 0) | (counts > 3 * decks)).reshape(-1))
     if bad.size:

@@ -88,7 +88,8 @@ def _rate(n: int, seconds: float) -> str:
 
 def peak_memory(fn: Callable[[], object]) -> tuple[float, int]:
     """(seconds, peak bytes allocated through Python and numpy) of one call of ``fn``,
-    measured with :mod:`tracemalloc` (numpy reports its array memory to it)."""
+    measured with :mod:`tracemalloc` (numpy reports its array memory to it; the time
+    includes tracemalloc's own cost)."""
     tracemalloc.start()
     try:
         start = time.perf_counter()
@@ -131,7 +132,10 @@ def report(quick: bool = False) -> str:
     reps = 3 if quick else 5
     n_bulk = int(200_000 * scale)
     rows: list[Row] = []
-    compiled = core("compiled")
+    try:
+        compiled: solver.Implementation | None = solver.implementation("compiled")
+    except ImportError:
+        compiled = None
 
     h13 = random_hands(n_bulk, 13, rng=1)
     h7 = random_hands(n_bulk, 7, rng=2)
@@ -177,10 +181,13 @@ def report(quick: bool = False) -> str:
     rows.append(("draw_table per call, 13 cards", _rate(len(dt_sample), tdt), "calls"))
 
     # Dealing against scoring the same hands: dealing should cost no more, in little memory.
+    # Times without tracemalloc (it slows numpy's many small allocations), peaks with it.
     n_deal = int(1_000_000 * scale)
-    t_deal, peak_deal = peak_memory(lambda: random_hands(n_deal, 13, rng=5))
     dealt = random_hands(n_deal, 13, rng=5)
-    t_score, peak_score = peak_memory(lambda: solver.deadwood_many(dealt, 13, threads=1))
+    t_deal, t_score = _best_pair(lambda: random_hands(n_deal, 13, rng=5),
+                                 lambda: solver.deadwood_many(dealt, 13, threads=1), reps)
+    peak_deal = peak_memory(lambda: random_hands(n_deal, 13, rng=5))[1]
+    peak_score = peak_memory(lambda: solver.deadwood_many(dealt, 13, threads=1))[1]
     rows.append(("random_hands, 13 cards", _rate(n_deal, t_deal),
                  f"peak {peak_deal / 2**20:,.0f} MB"))
     rows.append(("deadwood_many of those hands, 1 thread", _rate(n_deal, t_score),
@@ -191,13 +198,12 @@ def report(quick: bool = False) -> str:
                  f"hand {where}"))
 
     py_n = int(2_000 * scale) or 1
-    py = core("python")
-    assert py is not None
+    py = solver.implementation("python")
     w13 = np.full(py_n, 13, dtype=np.int8)
-    tp = _best(lambda: py.deadwood_many(h13[:py_n], w13, 2, 1), 1)
+    tp = _best(lambda: py.deadwood_many(h13[:py_n], w13, threads=1), 1)
     rows.append(("pure-Python twin, deadwood, 13 cards", _rate(py_n, tp), "hands"))
     if compiled is not None:
-        tcp = _best(lambda: compiled.deadwood_many(h13[:py_n], w13, 2, 1), reps)
+        tcp = _best(lambda: compiled.deadwood_many(h13[:py_n], w13, threads=1), reps)
         rows.append(("compiled / pure-Python speed, 13 cards", f"x{tp / tcp:,.0f}", ""))
 
     width = max(len(r[0]) for r in rows)

@@ -351,7 +351,7 @@ def parse_cards(hand: HandLike) -> tuple[Card, ...]:
             out.append(_parse_one(item.strip()))
         else:
             raise TypeError(f"a hand's cards must be Card or str, got {type(item).__name__} "
-                            f"({item!r})")
+                            f"({shorten(repr(item))})")
     return tuple(out)
 
 

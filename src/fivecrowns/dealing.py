@@ -56,7 +56,8 @@ def random_hands(n: int, size: int, *, decks: int = 2, rng: SeedLike) -> npt.NDA
     Notes
     -----
     Hands are dealt in blocks with a partial Fisher-Yates shuffle of a small array of
-    deck positions per hand, so memory stays at the result plus a few megabytes.
+    card types per hand (the deck's 116 or 232 cards as bytes), so memory stays at the
+    result plus a few megabytes.
 
     Examples
     --------
@@ -88,15 +89,15 @@ def _deal_block(rng: np.random.Generator, deck: npt.NDArray[np.uint8], size: int
                 out: npt.NDArray[np.uint8]) -> None:
     """Deal ``out.shape[0]`` hands of ``size`` cards into ``out`` (zeros)."""
     rows = out.shape[0]
-    positions = np.empty((rows, deck.size), dtype=np.uint8)  # deck positions 0..231
-    positions[:] = np.arange(deck.size, dtype=np.uint8)
-    flat = positions.reshape(-1)
+    cards = np.empty((rows, deck.size), dtype=np.uint8)  # each row: a deck's card types
+    cards[:] = deck
+    flat = cards.reshape(-1)
     row_start = np.arange(rows, dtype=np.intp) * deck.size
-    for j in range(size):  # swap a uniform pick of positions j.. into place j of each row
+    for j in range(size):  # swap a uniform pick of places j.. into place j of each row
         at = row_start + rng.integers(j, deck.size, size=rows)
         chosen = flat[at]
-        flat[at] = positions[:, j]
-        positions[:, j] = chosen
-    types = deck[positions[:, :size]].astype(np.intp)
+        flat[at] = cards[:, j]
+        cards[:, j] = chosen
+    types = cards[:, :size].astype(np.intp)
     types += (np.arange(rows, dtype=np.intp) * N_TYPES)[:, None]
     out.reshape(-1)[:] = np.bincount(types.reshape(-1), minlength=rows * N_TYPES)

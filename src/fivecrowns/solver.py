@@ -133,8 +133,8 @@ def hand_counts(hand: HandLike | npt.NDArray[np.integer], *,
     """
     decks = check_decks(decks)
     if isinstance(hand, np.ndarray):
-        check_counts_array(hand, 1, decks)
-        row = np.array(hand, dtype=np.uint8, order="C")  # a copy: the caller keeps theirs
+        check_counts_array(hand, 1, decks, values=False)
+        row = _own_uint8(hand, 1, decks)
     else:
         row = _to_counts(hand)
     check_row(row, decks)
@@ -357,6 +357,14 @@ def draw_table(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
     return _core.draw_table_row(_row(hand, decks), wild, decks)
 
 
+def _own_uint8(counts: npt.NDArray[np.integer], ndim: int, decks: int) -> npt.NDArray[np.uint8]:
+    """A private, checked uint8 copy of integer counts: the copy is checked, then
+    converted, so values the caller writes meanwhile cannot wrap into valid counts."""
+    own = np.array(counts, order="C")
+    check_counts_array(own, ndim, decks)
+    return own.astype(np.uint8, copy=False)
+
+
 def _batch(counts: Any, wild: Any, decks: int) -> tuple[npt.NDArray[np.uint8], Any]:
     """The batch as a C-contiguous (N, 56) uint8 array and (N,) int8 wilds, converted once.
 
@@ -365,8 +373,9 @@ def _batch(counts: Any, wild: Any, decks: int) -> tuple[npt.NDArray[np.uint8], A
     """
     decks = check_decks(decks)
     if isinstance(counts, np.ndarray):
-        check_counts_array(counts, 2, decks)
-        arr = np.ascontiguousarray(counts, dtype=np.uint8)
+        check_counts_array(counts, 2, decks, values=False)
+        arr = np.ascontiguousarray(counts) if counts.dtype == np.uint8 else _own_uint8(
+            counts, 2, decks)
     elif isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
         raise TypeError(f"counts must be a (N, 56) array of counts or a sequence of hands, "
                         f"got {type(counts).__name__}")
@@ -379,8 +388,10 @@ def _batch(counts: Any, wild: Any, decks: int) -> tuple[npt.NDArray[np.uint8], A
             except ValueError as exc:
                 raise type(exc)(f"hand {i}: {exc}") from None
     if isinstance(wild, np.ndarray):
-        check_wild_array(wild, arr.shape[0])
-        wilds = wild.astype(np.int8)
+        check_wild_array(wild, arr.shape[0])  # type and shape
+        wilds = np.array(wild, order="C")  # a private copy: what is checked is what is used
+        check_wild_array(wilds, arr.shape[0])
+        wilds = wilds.astype(np.int8)
     else:
         wilds = np.full(arr.shape[0], check_wild(wild), dtype=np.int8)
     return arr, wilds
