@@ -289,3 +289,19 @@ def test_core_entry_points_validate(cores: dict[str, ModuleType], func: str,
         assert core.deadwood_row(_row(GOOD), 13, 2) == 0  # still usable
     assert len(set(outcomes.values())) == 1, f"messages differ between cores: {outcomes}"
     assert all(issubclass(t, (HandError, ValueError, TypeError)) for t, _ in outcomes.values())
+
+
+def test_core_batch_entry_points_take_the_same_layouts(cores: dict[str, ModuleType]) -> None:
+    """Both cores take a strided batch and wilds of any integer dtype, with equal answers."""
+    counts = batch("3C 4C 5C", "9S 9H", "JK 3D", "5H 6H 8H KT")
+    strided = np.repeat(counts, 2, axis=0)[::2]
+    wide = np.zeros((4, 60), np.uint8)
+    wide[:, 2:58] = counts
+    results = set()
+    for core in cores.values():
+        for layout in (counts, strided, wide[:, 2:58], np.asfortranarray(counts)):
+            for wilds in (np.array([5, 9, 13, 3], np.int64), np.array([5, 9, 13, 3], np.uint8),
+                          np.array([5, 5, 9, 9, 13, 13, 3, 3], np.int8)[::2]):
+                for fn in ("deadwood_many", "discard_deadwood_many"):
+                    results.add((fn, tuple(getattr(core, fn)(layout, wilds, 2, 1).tolist())))
+    assert len(results) == 2, results

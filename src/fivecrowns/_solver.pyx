@@ -39,7 +39,8 @@ cnp.import_array()
 
 from ._threads import run_threaded
 from ._validate import MAX_HAND_SIZE as _MAX_HAND_SIZE
-from ._validate import check_batch, check_batch_row, check_decks, check_row, check_wild
+from ._validate import (check_batch, check_batch_row, check_decks, check_row, check_wild,
+                        check_wild_array)
 
 cdef extern from *:
     """
@@ -1353,6 +1354,17 @@ def _solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[
 
 def _many(counts, wilds, decks, threads, bint discard):
     cdef int d = _decks(decks)
+    # What the twin accepts (any layout, any integer wilds) is made C-contiguous here, so
+    # that both cores take the same inputs; the public API passes the fast layout already.
+    if (type(counts) is not np.ndarray or counts.dtype != np.uint8
+            or not counts.flags.c_contiguous):
+        check_batch(counts, wilds, d, 1 if discard else 0)  # raises what the twin raises
+        counts = np.ascontiguousarray(counts)
+    if type(wilds) is not np.ndarray or wilds.dtype != np.int8 or not wilds.flags.c_contiguous:
+        check_wild_array(wilds, counts.shape[0])
+        wilds = np.array(wilds, order="C")  # a private copy, checked before it is narrowed
+        check_wild_array(wilds, counts.shape[0])
+        wilds = wilds.astype(np.int8)
     _check_batch(counts, wilds, d, 1 if discard else 0)
     out = np.empty(counts.shape[0], dtype=np.int32)
     run_threaded(lambda a, b: _solve_range(counts, wilds, out, a, b, d, discard),
