@@ -171,8 +171,9 @@ class Card:
     def is_wild(self, wild: int | str) -> bool:
         """True if this card is wild in a round whose wild rank is ``wild`` (3..13, a
         :class:`Rank` or a rank's name); the deadwood value is :func:`card_value`."""
-        wild = check_wild(wild)
-        return self.is_joker or self._index % 11 + 3 == wild
+        if type(wild) is not int or not 3 <= wild <= 13:  # bots call this in loops
+            wild = check_wild(wild)
+        return self._index == JOKER_INDEX or self._index % 11 + 3 == wild
 
     @classmethod
     def from_index(cls, index: int) -> Card:
@@ -280,7 +281,8 @@ def card_value(card: CardLike, wild: int | str) -> int:
     >>> card_value(Card.JOKER, 3)
     50
     """
-    wild = check_wild(wild)
+    if type(wild) is not int or not 3 <= wild <= 13:
+        wild = check_wild(wild)
     if not isinstance(card, Card):
         if not isinstance(card, str):
             raise TypeError(f"a card must be a Card or a str, got {type(card).__name__}")
