@@ -10,7 +10,9 @@ Environment switches:
     install). Unset or ``auto``: try, and if it fails, say so loudly and install without
     it; ``fivecrowns.IMPLEMENTATION`` then reads ``"python"``.
 ``FIVECROWNS_DEBUG=1``
-    Build with Cython bounds checks on and ``-O0 -g``.
+    Build with ``-O0 -g`` and Cython's bounds, wraparound and initialisation checks on
+    (an out-of-range memoryview index raises ``IndexError``). The directives are set here
+    and only here: ``_solver.pyx`` has no directive header to override them.
 ``FIVECROWNS_SANITIZE=1``
     With the debug build, also instrument with AddressSanitizer and UBSan.
 """
@@ -28,14 +30,23 @@ REQUIRED = BUILD == "1"
 DEBUG = os.environ.get("FIVECROWNS_DEBUG", "") not in ("", "0")
 SANITIZE = os.environ.get("FIVECROWNS_SANITIZE", "") not in ("", "0")
 
-directives = {
-    "language_level": "3",
-    "boundscheck": DEBUG,
-    "wraparound": False,
-    "cdivision": True,
-    "initializedcheck": DEBUG,
-    "embedsignature": True,
-}
+
+
+def cython_directives(debug: bool) -> dict[str, object]:
+    """The Cython directives of the compiled core (its only source: the .pyx sets none).
+
+    The release build trusts its indices, checked at the boundary; the debug build checks
+    every memoryview access, and ``cdivision`` stays on in both (no division by a value
+    that could be zero or negative).
+    """
+    return {
+        "language_level": "3",
+        "boundscheck": debug,
+        "wraparound": debug,
+        "initializedcheck": debug,
+        "cdivision": True,
+        "embedsignature": True,
+    }
 
 if sys.platform == "win32":
     compile_args = ["/O2"] if not DEBUG else ["/Od", "/Zi"]
@@ -97,7 +108,7 @@ def _extensions() -> list[Extension]:
                 extra_link_args=link_args,
             )
         ]
-        return list(cythonize(extensions, compiler_directives=directives))
+        return list(cythonize(extensions, compiler_directives=cython_directives(DEBUG)))
     except Exception as exc:
         if REQUIRED:
             raise
@@ -105,4 +116,5 @@ def _extensions() -> list[Extension]:
         return []
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})
+if __name__ == "__main__":  # as setuptools runs it; tests import cython_directives alone
+    setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})

@@ -26,8 +26,8 @@ from .cards import (
     format_cards,
     from_counts,
     parse_cards,
-    to_counts,
 )
+from .dealing import random_hands
 from .deck import Deck
 from .errors import (
     BotError,
@@ -70,10 +70,11 @@ from .solver import (
     IMPLEMENTATION,
     MAX_HAND_SIZE,
     best_discard,
-    best_discard_many,
     can_go_out,
     deadwood,
     deadwood_many,
+    discard_deadwood,
+    discard_deadwood_many,
     draw_table,
     hand_counts,
     solve,
@@ -97,7 +98,6 @@ __all__ = [
     "JOKER_INDEX",
     "parse_cards",
     "format_cards",
-    "to_counts",
     "from_counts",
     "card_value",
     # errors
@@ -121,9 +121,11 @@ __all__ = [
     "best_discard",
     "can_go_out",
     "draw_table",
+    "discard_deadwood",
     "deadwood_many",
-    "best_discard_many",
+    "discard_deadwood_many",
     "hand_counts",
+    "random_hands",
     # deck, rounds and games
     "Deck",
     "Round",

@@ -1,9 +1,16 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# cython: initializedcheck=False
 """The compiled core of the meld solver.
 
-It implements the algorithm of ``_solver_py`` (read that module first: it explains
-why the search is exact) on bit masks:
+Its Cython directives are set in one place, ``setup.py`` (``FIVECROWNS_DEBUG=1`` turns
+the bounds checks on there); this file sets none.
+
+The pure-Python twin ``_solver_py`` specifies the answers: every entry point here gives
+the twin's results and raises the twin's messages, and the tests hold both to that.
+Read the twin first: it explains why the search is exact. This core reaches the same
+answers on bit masks, partly by routes the twin does not mirror (tested against it and
+the reference instead): the single-search best discard (``best_discard_search``, used by
+``discard_deadwood_row``, ``discard_deadwood_many`` and ``draw_table_row``), the draw
+table's shortcuts (``fill_draw_table``), and the option tables of suits holding a card
+twice (``DOUBLE_OPTIONS``). The twin's ``plan`` mirrors ``combine`` and ``search``:
 
 * ``layer[s][k]`` is the 11-bit mask of rank positions of suit ``s`` where more
   than ``k`` copies are still free of runs; taking one copy of each natural in a
@@ -32,7 +39,8 @@ cnp.import_array()
 
 from ._threads import run_threaded
 from ._validate import MAX_HAND_SIZE as _MAX_HAND_SIZE
-from ._validate import check_batch, check_decks, check_row, check_wild
+from ._validate import (check_batch, check_batch_row, check_decks, check_row, check_wild,
+                        check_wild_array)
 
 cdef extern from *:
     """
@@ -133,6 +141,11 @@ cdef void _init_tables() noexcept:
 _init_tables()
 if _init_options() < 0:
     raise ImportError("fivecrowns._solver: a suit option table overflowed")
+# Every canonical run holds at least two naturals, so a hand of MAX_CARDS cards has at
+# most MAX_CARDS / 2 runs on a search path: Search.runs (MAX_RUNS entries) cannot overflow.
+if MAX_CARDS > 2 * MAX_RUNS:
+    raise ImportError(f"fivecrowns._solver: MAX_HAND_SIZE {MAX_CARDS} exceeds twice "
+                      f"MAX_RUNS ({MAX_RUNS}); the run buffers could overflow")
 
 
 cdef struct Search:
@@ -192,7 +205,7 @@ cdef inline unsigned int bit_slice(uint64_t lo, uint64_t hi, int j) noexcept nog
 
 cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     """Masks and counters of a validated row, eight counts at a time and branch-free:
-    a data-dependent branch per card cost more than all of this."""
+    a data-dependent branch per card mispredicts on random hands (docs/performance.rst)."""
     cdef int s, j, w = wild - 3, rank_wilds = 0
     cdef uint64_t lo, hi, sum_lo = 0, sum_hi = 0, over = 0
     cdef uint64_t bias3 = (128 - 3) * BYTES
@@ -455,7 +468,8 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
                 S.best = value
                 if S.record:
                     S.best_n_runs = S.n_runs
-                    memcpy(S.best_runs, S.runs, S.n_runs * 3 * sizeof(int8_t))
+                    memcpy(S.best_runs, S.runs,
+                           min(S.n_runs, <int>MAX_RUNS) * 3 * sizeof(int8_t))
             break
 
         m = <uint16_t>S.layers[s]
@@ -510,10 +524,10 @@ cdef struct Option:
 
 
 cdef enum:
-    TABLE_SIZE = 1 << 16          # room for the options of every single-copy suit (50,094)
-    DOUBLE_TABLE_SIZE = 1 << 15   # ... of every listed suit holding a natural twice (25,755)
+    TABLE_SIZE = 1 << 16          # room for the options of every single-copy suit
+    DOUBLE_TABLE_SIZE = 1 << 15   # ... of every listed suit holding a natural twice
     MAX_DOUBLE = 4                # those suits are listed up to this many naturals
-    DOUBLE_KEYS = 1 << 12         # room for their keys (2,322)
+    DOUBLE_KEYS = 1 << 12         # room for their keys (all three checked at import)
     MAX_OPTIONS = 256             # a hand's options copied from DOUBLE_OPTIONS
 
 
@@ -828,7 +842,7 @@ cdef bint combine(Search* S) noexcept nogil:
             C.opts[C.levels] = buf + used
             used += n
         else:
-            # A crowded suit: listing its sets at run time cost more than ``search``,
+            # A crowded suit: listing its sets at run time would outweigh ``search``,
             # whose longest runs first often meld everything at once and stop.
             return False
         C.n_opts[C.levels] = n
@@ -1033,8 +1047,8 @@ cdef const uint8_t* _row_data(object row, int decks, int min_cards,
     """The counts of a valid (56,) uint8 row; NULL for a valid row that is not contiguous.
 
     Single-hand calls sit in bots' inner loops, so this checks the array through numpy's
-    C API (a few nanoseconds) rather than acquiring a memoryview (hundreds). Anything
-    wrong is reported by ``check_row``, the twin's own check, for the same message.
+    C API, far cheaper than acquiring a memoryview. Anything wrong is reported by
+    ``check_row``, the twin's own check, for the same message.
     """
     cdef cnp.ndarray arr
     cdef const uint8_t* data
@@ -1152,7 +1166,7 @@ def _routes_row(row, wild, decks):
 
 cdef void add_card(Search* S, int t, int wild) noexcept nogil:
     """Turn the ``setup`` of a row into that of the row plus card ``t``: a draw table
-    solves 56 such rows, and this is a few instructions where ``setup`` is hundreds."""
+    solves 56 such rows, and this costs far less than a fresh ``setup``."""
     cdef int p = t % N_RANKS, s = t // N_RANKS, j
     cdef uint16_t bit = <uint16_t>(1 << p), carry = bit, old
     cdef uint64_t L
@@ -1233,68 +1247,147 @@ def draw_table_row(row, wild, decks):
     """Best-discard deadwood after drawing each card type (-1: none left to draw)."""
     cdef int d = _decks(decks), w = _wild(wild)
     cdef const uint8_t* data
+    cdef uint8_t own[56]
     cdef cnp.npy_intp size = 56
     row = _contiguous(row, d, 0, MAX_CARDS - 1, &data)
-    # Through numpy's C API: a typed memoryview of the result cost a microsecond.
+    # The search runs without the GIL: on a copy, checked again, never on the caller's row.
+    memcpy(own, data, 56)
+    if row_problem(own, d, 0, MAX_CARDS - 1):
+        check_row(_row_copy(own), d, 0, MAX_CARDS - 1)
+        raise AssertionError("check_row accepted a row the core rejects")
+    # Through numpy's C API: cheaper than a typed memoryview of the result.
     out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT32, 0)
     cdef int32_t* entries = <int32_t*>cnp.PyArray_DATA(out)
     with nogil:
-        fill_draw_table(data, w, d, entries)
+        fill_draw_table(own, w, d, entries)
     return out
 
 
-cdef int batch_problem(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int decks,
-                       int min_cards) noexcept nogil:
+def discard_deadwood_row(row, wild, decks):
+    """Validate a non-empty row, then return its best-discard deadwood."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    row = _contiguous(row, d, 1, MAX_CARDS, &data)
+    return best_discard_search(data, w, 1 << 30)
+
+
+cdef object _row_copy(const uint8_t* data):
+    """A (56,) uint8 array of the counts at ``data``: what an error message describes."""
+    return np.frombuffer((<const char*>data)[:56], dtype=np.uint8).copy()
+
+
+cdef Py_ssize_t batch_problem(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int decks,
+                              int min_cards) noexcept nogil:
+    """The first row of the batch that breaks a rule (-1: none), for a quick refusal."""
     cdef Py_ssize_t i
     for i in range(counts.shape[0]):
         if wilds[i] < 3 or wilds[i] > 13:
-            return 1
+            return i
         if row_problem(&counts[i, 0], decks, min_cards, MAX_CARDS):
-            return 1
-    return 0
+            return i
+    return -1
+
+
+cdef _report_row(const uint8_t* row, int wild, Py_ssize_t i, int decks, int min_cards):
+    """Raise the twin's message for hand ``i`` of a batch from that row alone."""
+    check_batch_row(_row_copy(row), wild, i, decks, min_cards, MAX_CARDS)
+    raise AssertionError("check_batch_row accepted a row the core rejects")
 
 
 cdef _check_batch(counts, wilds, int decks, int min_cards):
+    """Refuse a batch of the wrong shape, or one with a bad row, before any solving; the
+    message is built from the first bad row alone, however long the batch.
+
+    The rows are checked again, on private copies, as they are solved (``_solve_range``):
+    the caller's array may change meanwhile, and no check of it is trusted.
+    """
     cdef const uint8_t[:, ::1] cv = counts
     cdef const int8_t[::1] wv = wilds
+    cdef Py_ssize_t i
+    cdef uint8_t own[56]
+    cdef int8_t wild
     if wv.shape[0] != cv.shape[0] or cv.shape[1] != 56:
         check_batch(counts, wilds, decks, min_cards)
         raise AssertionError("check_batch accepted a batch the core rejects")
-    if cv.shape[0] and batch_problem(cv, wv, decks, min_cards):
-        check_batch(counts, wilds, decks, min_cards)
-        raise AssertionError("check_batch accepted a batch the core rejects")
-
-
-def _deadwood_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[::1] out,
-                    Py_ssize_t start, Py_ssize_t stop):
-    cdef Py_ssize_t i
+    if cv.shape[0] == 0:
+        return
     with nogil:
-        for i in range(start, stop):
-            out[i] = solve_deadwood(&counts[i, 0], wilds[i])
+        i = batch_problem(cv, wv, decks, min_cards)
+    if i >= 0:
+        memcpy(own, &cv[i, 0], 56)
+        wild = wv[i]
+        if wild < 3 or wild > 13 or row_problem(own, decks, min_cards, MAX_CARDS):
+            _report_row(own, wild, i, decks, min_cards)
+        # else the row was changed back meanwhile: its solving checks it again
 
 
-def _best_discard_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds,
-                        int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop):
+cdef Py_ssize_t solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds,
+                            int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop, int decks,
+                            bint discard, uint8_t* seen) noexcept nogil:
+    """Solve rows start..stop-1 into ``out``, each from a private copy that is checked
+    first. Returns the first row whose copy breaks a rule (copied to ``seen``, its wild
+    at ``seen[56]``), or -1."""
     cdef Py_ssize_t i
+    cdef uint8_t own[56]
+    cdef int8_t wild
+    for i in range(start, stop):
+        memcpy(own, &counts[i, 0], 56)
+        wild = wilds[i]
+        if wild < 3 or wild > 13 or row_problem(own, decks, 1 if discard else 0, MAX_CARDS):
+            memcpy(seen, own, 56)
+            seen[56] = <uint8_t>wild
+            return i
+        out[i] = best_discard_search(own, wild, 1 << 30) if discard else solve_deadwood(own, wild)
+    return -1
+
+
+def _solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[::1] out,
+                 Py_ssize_t start, Py_ssize_t stop, int decks, bint discard):
+    """One thread's share of a bulk call, without the GIL; raises for a bad row."""
+    cdef Py_ssize_t bad
+    cdef uint8_t seen[57]
     with nogil:
-        for i in range(start, stop):
-            out[i] = best_discard_search(&counts[i, 0], wilds[i], 1 << 30)
+        bad = solve_range(counts, wilds, out, start, stop, decks, discard, seen)
+    if bad >= 0:
+        _report_row(seen, <int8_t>seen[56], bad, decks, 1 if discard else 0)
+
+
+def _many(counts, wilds, decks, threads, bint discard):
+    cdef int d = _decks(decks)
+    # What the twin accepts (any layout, any integer wilds) is made C-contiguous here, so
+    # that both cores take the same inputs; the public API passes the fast layout already.
+    if (type(counts) is not np.ndarray or counts.dtype != np.uint8
+            or not counts.flags.c_contiguous):
+        check_batch(counts, wilds, d, 1 if discard else 0)  # raises what the twin raises
+        counts = np.ascontiguousarray(counts)
+    if type(wilds) is not np.ndarray or wilds.dtype != np.int8 or not wilds.flags.c_contiguous:
+        check_wild_array(wilds, counts.shape[0])
+        wilds = np.array(wilds, order="C")  # a private copy, checked before it is narrowed
+        check_wild_array(wilds, counts.shape[0])
+        wilds = wilds.astype(np.int8)
+    _check_batch(counts, wilds, d, 1 if discard else 0)
+    out = np.empty(counts.shape[0], dtype=np.int32)
+    run_threaded(lambda a, b: _solve_range(counts, wilds, out, a, b, d, discard),
+                 counts.shape[0], threads)
+    return out
 
 
 def deadwood_many(counts, wilds, decks, threads):
-    """Deadwood of each row of a (N, 56) uint8 array; ``wilds`` is (N,) int8."""
-    cdef int d = _decks(decks)
-    _check_batch(counts, wilds, d, 0)
-    out = np.empty(counts.shape[0], dtype=np.int32)
-    run_threaded(lambda a, b: _deadwood_range(counts, wilds, out, a, b), counts.shape[0], threads)
-    return out
+    """(Replaced by the twin's docstring at import.)"""
+    return _many(counts, wilds, decks, threads, False)
 
 
-def best_discard_many(counts, wilds, decks, threads):
-    """Best-discard deadwood of each row of a (N, 56) uint8 array of non-empty hands."""
-    cdef int d = _decks(decks)
-    _check_batch(counts, wilds, d, 1)
-    out = np.empty(counts.shape[0], dtype=np.int32)
-    run_threaded(lambda a, b: _best_discard_range(counts, wilds, out, a, b), counts.shape[0],
-                 threads)
-    return out
+def discard_deadwood_many(counts, wilds, decks, threads):
+    """(Replaced by the twin's docstring at import.)"""
+    return _many(counts, wilds, decks, threads, True)
+
+
+# RapidFuzz's way: each entry point carries its twin's docstring (tests check they match).
+def _copy_docstrings():
+    from . import _solver_py
+    for name in ("deadwood_row", "plan_row", "best_discard_row", "discard_deadwood_row",
+                 "draw_table_row", "deadwood_many", "discard_deadwood_many"):
+        globals()[name].__doc__ = getattr(_solver_py, name).__doc__
+
+
+_copy_docstrings()
