@@ -16,6 +16,7 @@ Where the environment variable ``CI`` is set and ``FIVECROWNS_IMPLEMENTATION`` i
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
 from collections.abc import Iterator
@@ -102,3 +103,30 @@ def cores() -> dict[str, ModuleType]:
     elif compiled_required():
         pytest.fail(f"CI requires the compiled solver core: {why}", pytrace=False)
     return out
+
+
+def need(module: str) -> ModuleType:
+    """Import an optional extra's module; skip without it, but fail under CI."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI requires {module} (the fivecrowns[ray] / [io] extras): {exc}",
+                        pytrace=False)
+        pytest.skip(f"{module} is not installed: {exc}")
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[ModuleType]:
+    """A local two-CPU Ray for the whole session (started once: it takes seconds)."""
+    ray = need("ray")
+    need("pyarrow")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    from fivecrowns.distributed import ray_data
+
+    ray_data()
+    yield ray
+    if started:
+        ray.shutdown()
