@@ -11,6 +11,7 @@ import doctest
 import importlib
 import inspect
 import io
+import os
 import pkgutil
 import re
 from pathlib import Path
@@ -73,8 +74,19 @@ def test_docs_are_present() -> None:
         assert needed in names, f"{needed} is missing"
 
 
+#: Pages whose examples need an optional extra: they skip without it, except under CI.
+NEEDS = {"scaling.rst": ("ray", "pyarrow")}
+
+
 @pytest.mark.parametrize("path", _text_files(), ids=lambda p: p.name)
 def test_text_examples(path: Path) -> None:
+    for module in NEEDS.get(path.name, ()):
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            if os.environ.get("CI"):
+                pytest.fail(f"CI requires {module} for {path.name}: {exc}", pytrace=False)
+            pytest.skip(f"{path.name} needs {module}: {exc}")
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".md":
         # A fence line would otherwise read as the expected output of the example above it.

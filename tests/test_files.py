@@ -11,9 +11,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import fivecrowns as fc
 from conftest import need
+from fivecrowns import files
 from fivecrowns.files import CARD_COLUMNS, _text_counts, score_file
 
 
@@ -163,6 +166,43 @@ def test_every_spelling_is_read(pa: Any) -> None:
     np.testing.assert_array_equal(counts, ROWS[10:])
 
 
+def _readers() -> list[Any]:
+    out = [files._text_counts_numpy]
+    try:
+        from fivecrowns import _textcounts  # type: ignore[attr-defined]
+    except ImportError:
+        from conftest import compiled_required
+
+        if compiled_required():
+            pytest.fail("CI requires the compiled fivecrowns._textcounts", pytrace=False)
+    else:
+        out.append(_textcounts.text_counts)
+    return out
+
+
+_WORDS = st.sampled_from([*CARD_COLUMNS, "10c", "jk", "Jk", "qs", "1", "10", "100C", "XX",
+                          "5C,", "joker", "♣", "3♣", "\t", "", " "])
+
+
+@given(st.lists(st.lists(_WORDS, max_size=24).map(" ".join), min_size=1, max_size=12),
+       st.sampled_from([2, 4]))
+def test_fast_readers_agree_with_hand_counts(hands: list[str], decks: int) -> None:
+    pa = need("pyarrow")
+    results = [_text_counts(pa.array(hands), decks, reader) for reader in _readers()]
+    for counts, errors in results:
+        assert errors == results[0][1]
+        np.testing.assert_array_equal(counts, results[0][0])
+    counts, errors = results[0]
+    for i, text in enumerate(hands):
+        try:
+            want = fc.hand_counts(text, decks)
+        except ValueError as exc:
+            assert errors[i] == f"{exc} (hand {text!r})"
+        else:
+            assert i not in errors
+            np.testing.assert_array_equal(counts[i], want)
+
+
 def test_bad_rows_raise_or_go_aside(pa: Any, tmp_path: Path) -> None:
     hands = list(TEXT[:100])
     hands[3] = "5C XX"
@@ -274,3 +314,20 @@ def test_ray_backend_matches_local(ray_session: Any, pa: Any, tmp_path: Path,
     assert outs[0][1].equals(outs[1][1])
     with pytest.raises(ValueError, match=r"row 123: "):
         score_file(src, tmp_path / "x.parquet", wild=7, backend="ray")
+
+
+def test_uint8_rows_the_decks_cannot_hold(pa: Any, tmp_path: Path) -> None:
+    rows = ROWS[:50].copy()
+    rows[7, 55] = 7
+    rows[30, 4] = 3
+    np.save(tmp_path / "h.npy", rows)
+    with pytest.raises(ValueError, match="row 7: the hand holds 7 jokers, but 2 decks hold"):
+        score_file(tmp_path / "h.npy", tmp_path / "o.npy", wild=7, batch_size=16)
+    s = score_file(tmp_path / "h.npy", tmp_path / "o.npy", wild=7, batch_size=16,
+                   skip_bad=tmp_path / "b.csv")
+    assert (s.scored, s.skipped) == (48, 2)
+    bad = _read(tmp_path / "b.csv")
+    assert bad.column("JK").to_pylist() == [7, int(ROWS[30, 55])]
+    assert "3 copies of 7C" in bad.column("error").to_pylist()[1]
+    keep = np.delete(np.arange(50), [7, 30])
+    np.testing.assert_array_equal(np.load(tmp_path / "o.npy")["deadwood"], WANT[keep])

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._validate import MAX_HAND_SIZE, check_decks, check_wild, type_name
+from .errors import HandError
 from .runner import ProgressCallback
 from .solver import best_discard_many as _discard_deadwood_many  # renamed in 0.2.0
 from .solver import deadwood_many, hand_counts
@@ -86,28 +87,12 @@ def _text_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
 _TWO, _TEN = _text_tables()
 
 
-def _text_counts(arr: Any, decks: int) -> tuple[npt.NDArray[np.uint8], dict[int, str]]:
-    """Counts of a pyarrow string array of hands; rows the fast reader cannot take go
-    through :func:`fivecrowns.hand_counts` (which reads every spelling it knows)."""
-    pa = _pa()
-    if isinstance(arr, pa.ChunkedArray):
-        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
-    if pa.types.is_large_string(arr.type):
-        width = np.int64
-    elif pa.types.is_string(arr.type):
-        width = np.int32
-    else:
-        raise TypeError(f"the hand column must hold text, got {arr.type}")
-    n = len(arr)
-    bufs = arr.buffers()
-    offsets = np.frombuffer(bufs[1], dtype=width, count=n + 1, offset=arr.offset *
-                            np.dtype(width).itemsize).astype(np.int64)
-    data = (np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None
-            else np.zeros(0, np.uint8))[offsets[0]:offsets[-1]]
-    offsets -= offsets[0]
-    size = data.size
-    counts = np.zeros((n, 56), dtype=np.uint8)
-    flagged = np.zeros(n, dtype=bool)
+def _text_counts_numpy(data: npt.NDArray[np.uint8], offsets: npt.NDArray[np.int64],
+                       out: npt.NDArray[np.uint8], flagged: npt.NDArray[np.uint8],
+                       two: npt.NDArray[np.int16], ten: npt.NDArray[np.int16], decks: int,
+                       max_cards: int) -> None:
+    """The twin of the compiled ``_textcounts.text_counts``, in numpy (same arguments)."""
+    n, size = len(out), data.size
     if size:
         solid = data != 32
         edge_l = np.zeros(size + 1, dtype=bool)   # a row starts at this byte
@@ -125,17 +110,57 @@ def _text_counts(arr: Any, decks: int) -> tuple[npt.NDArray[np.uint8], dict[int,
         b0 = data[starts]
         b1 = data[np.minimum(starts + 1, size - 1)]
         b2 = data[np.minimum(starts + 2, size - 1)]
-        idx = np.where(length == 2, _TWO[b0, b1], -1)
-        tens = (length == 3) & (b0 == 49) & (b1 == 48)
-        idx = np.where(tens, _TEN[b2], idx)
+        idx = np.where(length == 2, two[b0, b1], -1)
+        idx = np.where((length == 3) & (b0 == 49) & (b1 == 48), ten[b2], idx)
         bad = idx < 0
-        flagged[row[bad]] = True
-        flagged |= np.bincount(row, minlength=n) > MAX_HAND_SIZE
-        good = ~bad
-        np.add.at(counts.reshape(-1), row[good] * 56 + idx[good], 1)
+        flagged[row[bad]] = 1
+        flagged[np.bincount(row, minlength=n) > max_cards] = 1
+        keys = row[~bad] * 56 + idx[~bad]
+        out += np.bincount(keys, minlength=n * 56).reshape(n, 56).astype(np.uint8)
+    flagged[_over(out, decks)] = 1
+
+
+def _load_text_counts() -> Callable[..., None]:
+    if os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower() == "python":
+        return _text_counts_numpy
+    try:
+        from ._textcounts import text_counts
+    except ImportError:
+        return _text_counts_numpy
+    return text_counts
+
+
+_TEXT_COUNTS = _load_text_counts()
+
+
+def _text_counts(arr: Any, decks: int, reader: Callable[..., None] | None = None
+                 ) -> tuple[npt.NDArray[np.uint8], dict[int, str]]:
+    """Counts of a pyarrow string array of hands, and the problem of each bad row.
+
+    The fast reader takes the plain spellings; the rows it flags go through
+    :func:`fivecrowns.hand_counts`, which reads every spelling it knows or says why not.
+    """
+    pa = _pa()
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    if pa.types.is_large_string(arr.type):
+        width = np.int64
+    elif pa.types.is_string(arr.type):
+        width = np.int32
+    else:
+        raise TypeError(f"the hand column must hold text, got {arr.type}")
+    n = len(arr)
+    bufs = arr.buffers()
+    offsets = np.frombuffer(bufs[1], dtype=width, count=n + 1, offset=arr.offset *
+                            np.dtype(width).itemsize).astype(np.int64)
+    data = (np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None
+            else np.zeros(0, np.uint8))[offsets[0]:offsets[-1]]
+    offsets -= offsets[0]
+    counts = np.zeros((n, 56), dtype=np.uint8)
+    flagged = np.zeros(n, dtype=np.uint8)
+    (reader or _TEXT_COUNTS)(data, offsets, counts, flagged, _TWO, _TEN, decks, MAX_HAND_SIZE)
     if arr.null_count:
-        flagged |= np.asarray(arr.is_null(), dtype=bool)
-    flagged |= _over(counts, decks)
+        flagged[np.asarray(arr.is_null(), dtype=bool)] = 1
     errors: dict[int, str] = {}
     for i in np.flatnonzero(flagged).tolist():
         text = arr[i].as_py()
@@ -163,6 +188,9 @@ def _matrix_counts(matrix: npt.NDArray[Any], decks: int, missing: npt.NDArray[np
     """Counts of an (N, 56) integer array (``missing``: rows with a null count)."""
     if not np.issubdtype(matrix.dtype, np.integer):
         raise TypeError(f"card counts must be integers, got {matrix.dtype}")
+    if matrix.dtype == np.uint8 and missing is None:
+        # Checked by the solver itself, for free; BatchScorer.scores names the bad rows.
+        return np.ascontiguousarray(matrix), {}
     if matrix.dtype == np.uint8:
         counts = np.ascontiguousarray(matrix)
         flagged = _over(counts, decks)
@@ -194,12 +222,20 @@ def _count_columns(batch: Any, decks: int) -> tuple[npt.NDArray[np.uint8], dict[
     import pyarrow.compute as pc
 
     n = batch.num_rows
-    matrix = np.empty((n, 56), dtype=np.int64)
-    missing = np.zeros(n, dtype=bool)
-    for j, name in enumerate(CARD_COLUMNS):
+    cols = []
+    for name in CARD_COLUMNS:
         col = batch.column(name)
         if isinstance(col, pa.ChunkedArray):
             col = col.combine_chunks()
+        cols.append(col)
+    if all(c.type == pa.uint8() and not c.null_count for c in cols):  # the usual case
+        matrix: npt.NDArray[Any] = np.empty((n, 56), dtype=np.uint8)
+        for j, col in enumerate(cols):
+            matrix[:, j] = col.to_numpy(zero_copy_only=False)
+        return _matrix_counts(matrix, decks, None)
+    matrix = np.empty((n, 56), dtype=np.int64)
+    missing = np.zeros(n, dtype=bool)
+    for j, (name, col) in enumerate(zip(CARD_COLUMNS, cols)):
         if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):  # from CSV
             text = pc.utf8_trim_whitespace(col)
             ok = pc.and_(pc.utf8_is_digit(text), pc.less_equal(pc.utf8_length(text), 4))
@@ -313,7 +349,21 @@ class BatchScorer:
     def scores(self, counts: npt.NDArray[np.uint8], wilds: Any, errors: dict[int, str]
                ) -> dict[str, npt.NDArray[np.int32]]:
         """``deadwood`` (and ``discard_deadwood``) of every row; bad rows score 0."""
-        out = {"deadwood": deadwood_many(counts, wilds, decks=self.decks, threads=1)}
+        try:
+            dead = deadwood_many(counts, wilds, decks=self.decks, threads=1)
+        except HandError:
+            # A row the decks cannot hold that the reader let through: name it, and score
+            # the others.
+            flagged = _over(counts, self.decks)
+            counts = counts.copy()
+            for i in np.flatnonzero(flagged).tolist():
+                try:
+                    hand_counts(counts[i], self.decks)
+                except (ValueError, TypeError) as exc:
+                    errors.setdefault(i, str(exc))
+                counts[i] = 0
+            dead = deadwood_many(counts, wilds, decks=self.decks, threads=1)
+        out = {"deadwood": dead}
         if self.discard:
             empty = counts.sum(axis=1, dtype=np.int64) == 0
             for i in np.flatnonzero(empty).tolist():
@@ -463,7 +513,14 @@ class _TableWriter:
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
-            self.writer = pq.ParquetWriter(path, schema)
+            # Dictionary pages pay off for repetitive columns; trying them on a column of
+            # distinct hands costs more than the rest of writing it (0.5 -> 0.2 s per
+            # million rows), so text columns are written plain.
+            pa_types = _pa().types
+            plain = [f.name for f in schema if pa_types.is_string(f.type)
+                     or pa_types.is_large_string(f.type) or pa_types.is_binary(f.type)]
+            self.writer = pq.ParquetWriter(path, schema, use_dictionary=[
+                n for n in schema.names if n not in plain])
         else:
             import pyarrow.csv as pacsv
 
