@@ -477,7 +477,7 @@ def _npy_blocks(src: Path, arr: npt.NDArray[Any], rows: int) -> Iterator[npt.NDA
         for start in range(0, len(arr), rows):
             n = min(rows, len(arr) - start)
             f.seek(base.offset + start * per_row * base.dtype.itemsize)
-            block = np.fromfile(f, dtype=base.dtype, count=n * per_row)
+            block: npt.NDArray[Any] = np.fromfile(f, dtype=base.dtype, count=n * per_row)
             yield block["counts"] if base.dtype.names else block.reshape(n, 56)
 
 
