@@ -414,12 +414,14 @@ class _Part:
             self.counts = self.scorer.counts(self.table)[0]
         return self.counts
 
-    def rows(self, keep: npt.NDArray[np.bool_]) -> Any:
-        """The kept rows as a pyarrow batch (56 count columns for .npy input)."""
+    def rows(self, keep: npt.NDArray[np.bool_] | None) -> Any:
+        """The kept rows (all: ``None``) as a pyarrow batch (56 count columns for .npy)."""
         pa = _pa()
         if self.table is not None:
-            return self.table.filter(pa.array(keep))
-        counts = self.hand_counts()[keep]
+            return self.table if keep is None else self.table.filter(pa.array(keep))
+        counts = self.hand_counts()
+        if keep is not None:
+            counts = counts[keep]
         return pa.record_batch([pa.array(counts[:, j]) for j in range(56)],
                                names=list(CARD_COLUMNS))
 
@@ -606,7 +608,10 @@ class _Output:
         if isinstance(good, _NpyWriter):
             good.write(part, keep)
         else:
-            good.write(part.rows(keep), {k: v[keep] for k, v in part.scores.items()})
+            if part.errors:
+                good.write(part.rows(keep), {k: v[keep] for k, v in part.scores.items()})
+            else:  # the usual batch: no copies
+                good.write(part.rows(None), part.scores)
         if part.errors:
             problems = [part.errors[i] for i in sorted(part.errors)]
             self._open_bad().write(part.rows(~keep), {ERROR_COLUMN: problems})
