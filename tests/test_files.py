@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 import fivecrowns as fc
 from conftest import need
-from fivecrowns import files
-from fivecrowns.files import CARD_COLUMNS, _text_counts, score_file
+from fivecrowns import _batches as files
+from fivecrowns._batches import _text_counts
+from fivecrowns.files import CARD_COLUMNS, score_file
 
 
 def _hands(n: int, seed: int = 1, decks: int = 2) -> np.ndarray:

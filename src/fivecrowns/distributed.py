@@ -40,8 +40,8 @@ def _ray() -> Any:
 def ensure_ray(address: str | None = None, *, num_cpus: int | None = None) -> Any:
     """The ``ray`` module, connected: joins ``address`` or starts a local Ray if needed.
 
-    When Ray is already initialised in this process it is used as it is (``address`` must
-    then be ``None``). Otherwise ``address`` (or the ``RAY_ADDRESS`` environment variable)
+    When Ray is already initialised in this process it is used as it is (and ``address``
+    is not looked at). Otherwise ``address`` (or the ``RAY_ADDRESS`` environment variable)
     names the cluster to join; with neither, a local Ray starts with ``num_cpus`` CPUs
     (default: all of this machine's).
     """
@@ -202,12 +202,12 @@ def score_dataset(ds: Any, *, wild: int | str, decks: int = 2, column: str | Non
         A hand the solver rejects (an unknown card, too many copies...) raises
         ``ValueError`` naming the problem when the dataset is consumed.
     """
-    from . import files
+    from ._batches import BatchScorer
 
     if not isinstance(wild, str):
         check_wild(wild)
     decks = check_decks(decks)
-    scorer = files.BatchScorer(wild=wild, decks=decks, column=column, discard=discard,
+    scorer = BatchScorer(wild=wild, decks=decks, column=column, discard=discard,
                                strict=True)
     return ds.map_batches(scorer, batch_format="pyarrow", batch_size=batch_size,
                           zero_copy_batch=True)
