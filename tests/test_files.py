@@ -307,9 +307,11 @@ def test_ray_backend_matches_local(ray_session: Any, pa: Any, tmp_path: Path,
     outs = []
     for backend in ("local", "ray"):
         dst, bad = tmp_path / f"{backend}.parquet", tmp_path / f"{backend}-bad.csv"
+        done: list[int] = []
         s = score_file(src, dst, wild=7, discard=True, batch_size=40, skip_bad=bad,
-                       backend=backend)
+                       backend=backend, progress=done.append)
         assert (s.rows, s.scored, s.skipped) == (300, 299, 1)
+        assert sum(done) == 300
         outs.append((_read(dst), _read(bad)))
     assert outs[0][0].equals(outs[1][0])
     assert outs[0][1].equals(outs[1][1])
@@ -332,3 +334,14 @@ def test_uint8_rows_the_decks_cannot_hold(pa: Any, tmp_path: Path) -> None:
     assert "3 copies of 7C" in bad.column("error").to_pylist()[1]
     keep = np.delete(np.arange(50), [7, 30])
     np.testing.assert_array_equal(np.load(tmp_path / "o.npy")["deadwood"], WANT[keep])
+
+
+def test_unreadable_files_are_named(pa: Any, tmp_path: Path) -> None:
+    (tmp_path / "h.parquet").write_text("not parquet")
+    with pytest.raises(ValueError, match=r"^h\.parquet: .*[Pp]arquet") as info:
+        score_file(tmp_path / "h.parquet", tmp_path / "o.parquet", wild=5)
+    assert "\n" not in str(info.value)
+    (tmp_path / "h.csv").write_text("id,hand\n1,5C\n2,5C,extra\n")
+    with pytest.raises(ValueError, match=r"^h\.csv: CSV parse error"):
+        score_file(tmp_path / "h.csv", tmp_path / "o.parquet", wild=5)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.csv", "h.parquet"]

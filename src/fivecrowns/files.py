@@ -484,28 +484,36 @@ def score_file(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, wild
         raise FileNotFoundError(f"no such file: {str(src_p)!r}")
     scorer = BatchScorer(wild=wild, decks=decks, column=column, discard=discard)
     started = time.perf_counter()
-    if backend == "ray":
-        schema, parts = _ray_parts(src_p, fmt, scorer, batch_size, ray_address)
-    else:
-        schema, parts = _local_parts(src_p, fmt, scorer, batch_size)
-    out = _Output(dst_p, skip_p, schema, discard)
     rows = scored = skipped = 0
-    ok = False
     try:
-        for part in parts:
-            if part.errors and skip_p is None:
-                i = min(part.errors)
-                raise ValueError(f"{src_p.name}: row {rows + i}: {part.errors[i]} (pass "
-                                 f"skip_bad=PATH to set bad rows aside)")
-            good, bad = out.write(part)
-            rows += part.n
-            scored += good
-            skipped += bad
-            if progress is not None:
-                progress(part.n)
-        ok = True
-    finally:
-        out.finish(ok)
+        if backend == "ray":
+            schema, parts = _ray_parts(src_p, fmt, scorer, batch_size, ray_address)
+        else:
+            schema, parts = _local_parts(src_p, fmt, scorer, batch_size)
+        out = _Output(dst_p, skip_p, schema, discard)
+        ok = False
+        try:
+            for part in parts:
+                if part.errors and skip_p is None:
+                    i = min(part.errors)
+                    raise ValueError(f"{src_p.name}: row {rows + i}: {part.errors[i]} (pass "
+                                     f"skip_bad=PATH to set bad rows aside)")
+                good, bad = out.write(part)
+                rows += part.n
+                scored += good
+                skipped += bad
+                if progress is not None:
+                    progress(part.n)
+            ok = True
+        finally:
+            out.finish(ok)
+    except Exception as exc:
+        if not type(exc).__module__.startswith("pyarrow"):
+            raise
+        # pyarrow's own errors (a file that is no Parquet, a ragged CSV line...): one line
+        # that names the file, as ValueError, or OSError for input and output failures.
+        text = f"{src_p.name}: {str(exc).strip().splitlines()[0]}"
+        raise (OSError(text) if isinstance(exc, OSError) else ValueError(text)) from exc
     return ScoreSummary(str(src_p), str(dst_p), rows, scored, skipped,
                         str(skip_p) if skip_p is not None else None,
                         time.perf_counter() - started)
