@@ -105,12 +105,20 @@ def cores() -> dict[str, ModuleType]:
     return out
 
 
+def extras_required() -> bool:
+    """True where a missing optional extra (Ray, pyarrow) must fail the tests: under CI,
+    unless ``FIVECROWNS_TEST_EXTRAS=optional`` says this platform cannot have them (the
+    wheel builds for platforms without Ray wheels)."""
+    optional = os.environ.get("FIVECROWNS_TEST_EXTRAS", "").strip().lower() == "optional"
+    return bool(os.environ.get("CI")) and not optional
+
+
 def need(module: str) -> ModuleType:
     """Import an optional extra's module; skip without it, but fail under CI."""
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        if os.environ.get("CI"):
+        if extras_required():
             pytest.fail(f"CI requires {module} (the fivecrowns[ray] / [io] extras): {exc}",
                         pytrace=False)
         pytest.skip(f"{module} is not installed: {exc}")
