@@ -357,47 +357,56 @@ def _ray_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int,
     from .distributed import ray_data
 
     data = ray_data(address)
+    # Rows must come back in the file's order (row numbers, and the same output as the
+    # local backend), and Ray's progress bars stay off. A Dataset takes its settings from
+    # the current context when it is made, so they are set around the making, and on the
+    # Dataset's own context where Ray has one.
+    ctx = data.DataContext.get_current()
+    saved = ctx.execution_options.preserve_order, ctx.enable_progress_bars
+    ctx.execution_options.preserve_order, ctx.enable_progress_bars = True, False
+    try:
+        if fmt == "parquet":
+            schema = _read_parquet(src, batch_size)[0]
+            ds = data.read_parquet(str(src))
+        elif fmt == "csv":
+            import pyarrow.csv as pacsv
 
-    if fmt == "parquet":
-        ds = data.read_parquet(str(src))
-        schema = _read_parquet(src, batch_size)[0]
-    elif fmt == "csv":
-        import pyarrow.csv as pacsv
-
-        ds = data.read_csv(str(src), convert_options=pacsv.ConvertOptions(
-            column_types=_csv_types(scorer.column, scorer.wild), strings_can_be_null=True))
-        schema = _read_csv(src, scorer.column, scorer.wild)[0]
-    else:
-        _read_npy(src)  # checks the shape and type here, with a clear message
-        if isinstance(scorer.wild, str):
-            raise ValueError("a wild column needs a Parquet or CSV input, not .npy")
-        ds = data.read_numpy(str(src))
-        schema = None
-    _layout(list(schema.names), scorer.column, {f.name: f.type for f in schema}) \
-        if schema is not None else None
-    remote = BatchScorer(wild=scorer.wild, decks=scorer.decks, column=scorer.column,
-                         discard=scorer.discard, strict=False)
-    ds = ds.map_batches(remote, batch_format="pyarrow", batch_size=batch_size,
-                        zero_copy_batch=True)
+            schema = _read_csv(src, scorer.column, scorer.wild)[0]
+            ds = data.read_csv(str(src), convert_options=pacsv.ConvertOptions(
+                column_types=_csv_types(scorer.column, scorer.wild), strings_can_be_null=True))
+        else:
+            if isinstance(scorer.wild, str):
+                raise ValueError("a wild column needs a Parquet or CSV input, not .npy")
+            if np.load(src, mmap_mode="r").dtype.names:
+                raise ValueError(f"{src.name}: backend='ray' reads .npy arrays of shape "
+                                 f"(N, 56); score this structured array with the local backend")
+            _read_npy(src)  # checks the shape and type here, with a clear message
+            schema = None
+            ds = data.read_numpy(str(src))
+        if schema is not None:
+            _layout(list(schema.names), scorer.column, {f.name: f.type for f in schema})
+        remote = BatchScorer(wild=scorer.wild, decks=scorer.decks, column=scorer.column,
+                             discard=scorer.discard, strict=False)
+        ds = ds.map_batches(remote, batch_format="pyarrow", batch_size=batch_size,
+                            zero_copy_batch=True)
+    finally:
+        ctx.execution_options.preserve_order, ctx.enable_progress_bars = saved
+    own = getattr(ds, "context", None)
+    if own is not None:
+        own.execution_options.preserve_order, own.enable_progress_bars = True, False
     names = ["deadwood"] + (["discard_deadwood"] if scorer.discard else [])
 
     def parts() -> Iterator[_Part]:
-        ctx = data.DataContext.get_current()
-        order, bars = ctx.execution_options.preserve_order, ctx.enable_progress_bars
-        ctx.execution_options.preserve_order, ctx.enable_progress_bars = True, False
-        try:
-            for batch in ds.iter_batches(batch_size=None, batch_format="pyarrow"):
-                problems = batch.column(_ERR).to_pylist()
-                errors = {i: p for i, p in enumerate(problems) if p is not None}
-                scores = {n: batch.column(n).to_numpy() for n in names}
-                rows = batch.drop_columns([_ERR, *names])
-                if schema is None:
-                    counts = _tensor_counts(rows.column("data"), scorer.decks)[0]
-                    yield _Part(None, counts, scores, errors, scorer)
-                else:
-                    yield _Part(rows.cast(schema), None, scores, errors, scorer)
-        finally:
-            ctx.execution_options.preserve_order, ctx.enable_progress_bars = order, bars
+        for batch in ds.iter_batches(batch_size=None, batch_format="pyarrow"):
+            problems = batch.column(_ERR).to_pylist()
+            errors = {i: p for i, p in enumerate(problems) if p is not None}
+            scores = {n: batch.column(n).to_numpy() for n in names}
+            rows = batch.drop_columns([_ERR, *names])
+            if schema is None:
+                counts = _tensor_counts(rows.column("data"), scorer.decks)[0]
+                yield _Part(None, counts, scores, errors, scorer)
+            else:
+                yield _Part(rows.cast(schema), None, scores, errors, scorer)
 
     return schema, parts()
 
