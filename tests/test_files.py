@@ -18,7 +18,7 @@ import fivecrowns as fc
 from conftest import need
 from fivecrowns import _batches as files
 from fivecrowns._batches import _text_counts
-from fivecrowns.files import CARD_COLUMNS, score_file
+from fivecrowns.files import CARD_COLUMNS, count_rows, score_file
 
 
 def _hands(n: int, seed: int = 1, decks: int = 2) -> np.ndarray:
@@ -345,3 +345,11 @@ def test_unreadable_files_are_named(pa: Any, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"^h\.csv: CSV parse error"):
         score_file(tmp_path / "h.csv", tmp_path / "o.parquet", wild=5)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.csv", "h.parquet"]
+
+
+def test_count_rows(pa: Any, tmp_path: Path) -> None:
+    src = _write(pa, tmp_path / "h.parquet", pa.table({"hand": TEXT}))
+    assert count_rows(src) == 300
+    assert count_rows(_write(pa, tmp_path / "h.csv", pa.table({"hand": TEXT}))) is None
+    np.save(tmp_path / "h.npy", ROWS)
+    assert count_rows(tmp_path / "h.npy") == 300

@@ -38,7 +38,7 @@ from ._batches import ERROR_COLUMN_RAY as _ERR
 from ._validate import check_wild
 from .runner import ProgressCallback
 
-__all__ = ["CARD_COLUMNS", "FORMATS", "ScoreSummary", "score_file", "BatchScorer"]
+__all__ = ["CARD_COLUMNS", "FORMATS", "ScoreSummary", "score_file", "count_rows", "BatchScorer"]
 
 #: File formats by extension.
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".npy": "npy"}
@@ -313,6 +313,28 @@ class ScoreSummary:
         if self.skip_bad is not None:
             text += f"; {self.skipped:,} bad row(s) in {self.skip_bad}"
         return text + f" ({self.seconds:.1f} s)"
+
+
+def count_rows(src: str | os.PathLike[str]) -> int | None:
+    """The number of rows of a Parquet or ``.npy`` file, from its metadata (for a progress
+    bar's total); ``None`` for a CSV file, which only reading it through would tell.
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     np.save(os.path.join(folder, "h.npy"), np.zeros((7, 56), np.uint8))
+    ...     count_rows(os.path.join(folder, "h.npy"))
+    7
+    """
+    path = Path(os.fspath(src))
+    fmt = _format(path, "src")
+    if fmt == "npy":
+        return len(_read_npy(path))
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        return int(pq.ParquetFile(path).metadata.num_rows)
+    return None
 
 
 def _check_int(value: object, name: str, least: int) -> int:
