@@ -106,13 +106,20 @@ def _extensions() -> list[Extension]:
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
                 extra_compile_args=compile_args,
                 extra_link_args=link_args,
-            )
+            ),
+            # Hands' text to counts, for scoring files (fivecrowns.files).
+            Extension(
+                "fivecrowns._textcounts",
+                ["src/fivecrowns/_textcounts.pyx"],
+                extra_compile_args=compile_args,
+                extra_link_args=link_args,
+            ),
         ]
         return list(cythonize(extensions, compiler_directives=cython_directives(DEBUG)))
     except Exception as exc:
         if REQUIRED:
             raise
-        _warn("cythonizing src/fivecrowns/_solver.pyx", exc)
+        _warn("cythonizing the .pyx files", exc)
         return []
 
 

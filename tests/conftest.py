@@ -15,7 +15,9 @@ or ``FIVECROWNS_IMPLEMENTATION=compiled``, unless ``FIVECROWNS_IMPLEMENTATION=py
 
 from __future__ import annotations
 
+import importlib
 import os
+from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
@@ -85,18 +87,49 @@ def cores() -> dict[str, ModuleType]:
     return out
 
 
-def require_extra(*modules: str) -> None:
-    """Skip the calling test (or module) unless the ``fivecrowns[rl]`` frameworks import.
+def extras_required() -> bool:
+    """True where a missing optional extra (rl, ray, io) must fail the tests: under CI,
+    unless ``FIVECROWNS_TEST_EXTRAS=optional`` says this platform cannot have them (the
+    wheel builds for platforms without wheels of Ray or OpenSpiel)."""
+    optional = os.environ.get("FIVECROWNS_TEST_EXTRAS", "").strip().lower() == "optional"
+    return bool(os.environ.get("CI")) and not optional
 
-    Where ``CI`` is set a missing one fails instead, unless ``FIVECROWNS_NO_RL=1`` says
-    that this platform has no wheels for them (OpenSpiel has none for Windows or musl).
-    """
+
+def require_extra(*modules: str) -> None:
+    """Skip the calling test (or module) unless the ``fivecrowns[rl]`` frameworks import;
+    under CI a missing one fails instead (see :func:`extras_required`)."""
     for name in modules:
         try:
-            __import__(name)
+            importlib.import_module(name)
         except ImportError as exc:
             why = f"needs the fivecrowns[rl] extra: {name} does not import ({exc})"
-            if os.environ.get("CI") and os.environ.get("FIVECROWNS_NO_RL") != "1":
-                pytest.fail(f"CI requires the fivecrowns[rl] extra (or FIVECROWNS_NO_RL=1): "
-                            f"{why}", pytrace=False)
+            if extras_required():
+                pytest.fail(f"CI requires the fivecrowns[rl] extra: {why}", pytrace=False)
             pytest.skip(why, allow_module_level=True)
+
+
+def need(module: str) -> ModuleType:
+    """Import an optional extra's module; skip without it, but fail under CI."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        if extras_required():
+            pytest.fail(f"CI requires {module} (the fivecrowns[ray] / [io] extras): {exc}",
+                        pytrace=False)
+        pytest.skip(f"{module} is not installed: {exc}")
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[ModuleType]:
+    """A local two-CPU Ray for the whole session (started once: it takes seconds)."""
+    ray = need("ray")
+    need("pyarrow")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    from fivecrowns.distributed import ray_data
+
+    ray_data()
+    yield ray
+    if started:
+        ray.shutdown()
