@@ -133,3 +133,14 @@ def ray_session() -> Iterator[ModuleType]:
     yield ray
     if started:
         ray.shutdown()
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``fivecrowns ARGV...`` in this process: (exit status, stdout, stderr), never a
+    traceback."""
+    from fivecrowns.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
