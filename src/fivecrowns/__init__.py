@@ -50,6 +50,7 @@ from .records import (
     RoundResult,
 )
 from .replay import GameRecord
+from .rollout import deal_rounds, play_games, play_out
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .simulate import EntrantReport, GamesReport, simulate_games
@@ -151,6 +152,10 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "StrongBot",
+    # rollouts in C
+    "play_out",
+    "play_games",
+    "deal_rounds",
     # solitaire
     "Solitaire",
     "PlayRecord",
