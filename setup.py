@@ -111,7 +111,9 @@ def _extensions() -> list[Extension]:
             library_dirs=[random_lib],
             libraries=["npyrandom"],
             define_macros=macros,
-            extra_compile_args=compile_args,
+            # the strong policy's float arithmetic must be numpy's, operation by operation
+            extra_compile_args=compile_args + ([] if sys.platform == "win32"
+                                               else ["-ffp-contract=off"]),
             extra_link_args=link_args,
         ),
     ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fivecrowns import GreedyBot, Round, Rules
+from fivecrowns import GreedyBot, Round, Rules, StrongBot
 from fivecrowns.actions import encode_discard, encode_draw
 from fivecrowns.records import Phase
 from fivecrowns.rollout import play_out, play_out_actions
@@ -14,9 +14,14 @@ from fivecrowns.rollout import play_out, play_out_actions
 __all__ = ["by_bots", "random_prefix", "greedy_prefix", "varied_round", "check_twin"]
 
 
-def by_bots(r: Round) -> tuple[list[int], list[int]]:
-    """Play ``r`` (changed) to its end with a GreedyBot in every seat: (scores, moves)."""
-    bot = GreedyBot()
+#: The Python bot of each deterministic policy of the engine.
+BOTS = {"greedy": GreedyBot, "strong": StrongBot}
+
+
+def by_bots(r: Round, policy: str = "greedy") -> tuple[list[int], list[int]]:
+    """Play ``r`` (changed) to its end with the policy's bot in every seat:
+    (scores, moves)."""
+    bot = BOTS[policy]()
     moves: list[int] = []
     while not r.is_over:
         obs = r.observation(r.current_player)
@@ -81,16 +86,16 @@ def varied_round(seed: int) -> Round:
     return r
 
 
-def check_twin(r: Round) -> int:
+def check_twin(r: Round, policy: str = "greedy") -> int:
     """Check the engine against the bots on ``r`` (left untouched); the reshuffles the
     play-out made."""
     before = (r.turn, r.phase, r.deck.rng.bit_generator.state, r.deck.draw_size)
-    scores = play_out([r])[0].tolist()
-    moves = play_out_actions(r)
+    scores = play_out([r], policy=policy)[0].tolist()  # type: ignore[arg-type]
+    moves = play_out_actions(r, policy=policy)  # type: ignore[arg-type]
     assert (r.turn, r.phase, r.deck.rng.bit_generator.state, r.deck.draw_size) == before
     twin = r.clone()
     start = twin.deck.reshuffles
-    want_scores, want_moves = by_bots(twin)
+    want_scores, want_moves = by_bots(twin, policy)
     assert moves == want_moves, (r, moves, want_moves)
     assert scores == want_scores, (r, scores, want_scores)
     return twin.deck.reshuffles - start

@@ -6,8 +6,8 @@ before a release or after a change to the engine (``test_rollout.py`` runs a sha
 Each round is a random table (2 to 7 players, or up to 14 in party mode), size, rules
 (``return_discard`` on or off, short ``max_turns``) and state (fresh, mid-way in either
 phase, long enough to reshuffle, final turns, a tie-break round), played to its end by
-both; moves and scores must agree. Then whole games against ``play_game``. Exits 1 at
-the first difference.
+both, with the greedy policy and with the strong one; moves and scores must agree. Then
+whole games against ``play_game``. Exits 1 at the first difference.
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     reshuffled = 0
     for k in range(args.rounds):
-        try:
-            reshuffled += check_twin(varied_round(args.seed + k)) > 0
-        except AssertionError as exc:
-            print(f"round seed {args.seed + k} differs: {exc}")
-            return 1
-    print(f"{args.rounds} rounds agree ({reshuffled} reshuffled in the engine), "
-          f"{time.perf_counter() - start:.0f} s")
+        for policy in ("greedy", "strong"):
+            try:
+                reshuffled += check_twin(varied_round(args.seed + k), policy) > 0
+            except AssertionError as exc:
+                print(f"round seed {args.seed + k} differs under the {policy} policy: {exc}")
+                return 1
+    print(f"{args.rounds} rounds agree under both policies ({reshuffled} reshuffled in "
+          f"the engine), {time.perf_counter() - start:.0f} s")
     totals = play_games(args.games, seed=args.seed, n_players=4)
     for g, seed in enumerate(game_seeds(args.seed, args.games)):
         want = play_game([GreedyBot()] * 4, seed=seed).totals

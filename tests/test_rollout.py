@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fivecrowns
-from fivecrowns import GreedyBot, Round, Rules, play_game
+from fivecrowns import GreedyBot, Round, Rules, StrongBot, play_game
 from fivecrowns.rollout import deal_rounds, play_games, play_out, play_out_actions
 from fivecrowns.seeding import game_seeds
 
@@ -108,6 +108,25 @@ def test_a_finished_round_gives_its_scores() -> None:
     assert play_out_actions(r) == []
 
 
+# -- the strong policy ----------------------------------------------------------------------
+
+def test_strong_rounds_are_twins() -> None:
+    """StrongBot's floating-point expectations and penalties, reproduced operation by
+    operation: the same moves in rounds of every kind."""
+    reshuffled = 0
+    for seed in range(250):
+        reshuffled += check_twin(varied_round(seed), "strong") > 0
+    assert reshuffled >= 1
+
+
+def test_strong_games_are_play_game_twins() -> None:
+    for rules in (Rules(), Rules(return_discard=True)):
+        totals = play_games(2, seed=7, n_players=3, policy="strong", rules=rules)
+        for g, game_seed in enumerate(game_seeds(7, 2)):
+            res = play_game([StrongBot()] * 3, seed=game_seed, rules=rules)
+            assert tuple(totals[g].tolist()) == res.totals
+
+
 # -- the random policy ----------------------------------------------------------------------
 
 def test_random_policy_plays_legal_moves_reproducibly() -> None:
@@ -155,7 +174,7 @@ def test_random_games_are_reproducible() -> None:
 # -- threads ------------------------------------------------------------------------------
 
 def test_threads_give_the_same_answers() -> None:
-    for policy in ("greedy", "random"):
+    for policy in ("greedy", "random", "strong"):
         one = play_games(40, seed=2, policy=policy, rounds=[1, 2, 3], threads=1)
         assert (play_games(40, seed=2, policy=policy, rounds=[1, 2, 3], threads=2)
                 == one).all()
@@ -184,7 +203,8 @@ def test_top_level_names() -> None:
 
 def test_bad_arguments() -> None:
     r = Round(2, 1, seed=0)
-    with pytest.raises(ValueError, match="policy must be one of greedy, random, got 'best'"):
+    with pytest.raises(ValueError,
+                       match="policy must be one of greedy, random, strong, got 'best'"):
         play_out([r], policy="best")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="the random policy needs a seed"):
         play_out([r], policy="random")

@@ -12,7 +12,9 @@ def play_rounds(
     piles: npt.NDArray[np.uint8],
     states: npt.NDArray[np.int32],
     scores: npt.NDArray[np.int32],
+    publics: npt.NDArray[np.int32],
     generators: list[np.random.Generator],
+    choices: list[np.random.Generator] | None,
     policy: int,
     threads: int,
     trace: npt.NDArray[np.int16] | None = None,
@@ -20,6 +22,7 @@ def play_rounds(
 ) -> npt.NDArray[np.int32]: ...
 def play_games(
     generators: list[np.random.Generator],
+    choices: list[np.random.Generator] | None,
     n_players: int,
     decks: int,
     max_turns: int,

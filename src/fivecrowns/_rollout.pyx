@@ -17,11 +17,12 @@ first; every step here names the method it mirrors.
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.math cimport INFINITY
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 from numpy.random.c_distributions cimport random_interval
 
-from ._solver cimport discard_below, solve_deadwood
+from ._solver cimport discard_below, fill_draw_table, solve_deadwood
 
 import numpy as np
 
@@ -45,6 +46,7 @@ cdef enum:
 cdef enum:
     GREEDY = 0
     RANDOM = 1
+    STRONG = 2
 
 # The columns of a packed round's state row (see fivecrowns.rollout._pack).
 cdef enum:
@@ -62,7 +64,8 @@ cdef enum:
     S_FINAL_LEFT = 11
     S_N_DRAW = 12
     S_N_PILE = 13
-    N_STATE = 14
+    S_DECKS = 14
+    N_STATE = 15
 
 
 cdef struct Table:
@@ -71,9 +74,16 @@ cdef struct Table:
     int hand_size
     int wild
     int max_turns
+    int decks
     bint no_return
     bint sudden_death
     uint8_t hands[MAX_PLAYERS][N_TYPES]
+    # public.PublicState: the cards out of public view (the whole deck less the pile and
+    # every player's taken cards), the pile's counts, the cards each player was seen
+    # taking from the pile and has not discarded since
+    int hidden[N_TYPES]
+    int pile_counts[N_TYPES]
+    int taken_counts[MAX_PLAYERS][N_TYPES]
     uint8_t draw[MAX_DECK]      # Deck._draw: the top is the last card
     int n_draw
     uint8_t pile[MAX_DECK]      # Deck._discard: the top is the last card
@@ -148,9 +158,14 @@ cdef void deal(Table* T, int n_players, int hand_size, int wild, int decks, int 
     T.hand_size = hand_size
     T.wild = wild
     T.max_turns = max_turns
+    T.decks = decks
     T.no_return = no_return
     T.sudden_death = False
     memset(T.hands, 0, sizeof(T.hands))
+    memset(T.pile_counts, 0, sizeof(T.pile_counts))
+    memset(T.taken_counts, 0, sizeof(T.taken_counts))
+    for k in range(N_TYPES):
+        T.hidden[k] = 3 * decks if k == JOKER else decks
     first = (dealer + 1) % n_players
     for k in range(hand_size * n_players):
         T.n_draw -= 1
@@ -158,6 +173,8 @@ cdef void deal(Table* T, int n_players, int hand_size, int wild, int decks, int 
     T.n_draw -= 1
     T.pile[0] = T.draw[T.n_draw]
     T.n_pile = 1
+    T.pile_counts[T.pile[0]] += 1  # PublicState.turn_up
+    T.hidden[T.pile[0]] -= 1
     T.current = first
     T.phase = DRAW
     T.turn = 0
@@ -186,6 +203,11 @@ cdef void reshuffle(Table* T) noexcept nogil:
     T.pile[0] = T.pile[n]
     T.n_pile = 1
     T.reshuffles += 1
+    for k in range(N_TYPES):  # PublicState.reshuffle
+        T.hidden[k] += T.pile_counts[k]
+        T.pile_counts[k] = 0
+    T.hidden[T.pile[0]] -= 1
+    T.pile_counts[T.pile[0]] = 1
 
 
 cdef inline bint deck_drawable(const Table* T) noexcept nogil:
@@ -207,6 +229,8 @@ cdef void draw_from(Table* T, bint from_pile) noexcept nogil:
     if from_pile:
         T.n_pile -= 1
         t = T.pile[T.n_pile]
+        T.pile_counts[t] -= 1  # PublicState.take
+        T.taken_counts[T.current][t] += 1
         if T.no_return:
             T.taken = t
     else:
@@ -243,6 +267,11 @@ cdef void discard_card(Table* T, int t, bint go_out) noexcept nogil:
     T.hands[p][t] -= 1
     T.pile[T.n_pile] = <uint8_t>t
     T.n_pile += 1
+    T.pile_counts[t] += 1  # PublicState.discard
+    if T.taken_counts[p][t]:
+        T.taken_counts[p][t] -= 1
+    else:
+        T.hidden[t] -= 1
     T.taken = -1
     T.turn += 1
     T.chosen_card = NO_CHOICE
@@ -389,6 +418,179 @@ cdef void random_discard(Table* T) noexcept nogil:
     discard_card(T, t, out)
 
 
+# -- the strong policy: bots.StrongBot (lookahead 3, now_weight 0.35) -----------------------
+
+cdef inline bint is_wild(int t, int wild) noexcept nogil:
+    """``Card.is_wild``."""
+    return t == JOKER or t % N_RANKS == wild - 3
+
+
+cdef void unseen_of(const Table* T, int p, int* out) noexcept nogil:
+    """``PublicState.unseen``: the deck less ``p``'s hand, the pile and the other players'
+    taken cards."""
+    cdef int t
+    for t in range(N_TYPES):
+        out[t] = T.hidden[t] - T.hands[p][t] + T.taken_counts[p][t]
+
+
+cdef double expected(const uint8_t* row, int wild, int decks, const int* unseen) noexcept nogil:
+    """``StrongBot._expected``: the best-discard deadwood after a blind draw, averaged over
+    the unseen cards (integer sums, then one division, as numpy does it)."""
+    cdef int32_t table[N_TYPES]
+    cdef int64_t total = 0, weighted = 0
+    cdef int t
+    fill_draw_table(row, wild, decks, table)
+    for t in range(N_TYPES):
+        if table[t] >= 0:
+            total += unseen[t]
+            weighted += <int64_t>unseen[t] * table[t]
+    if total <= 0:
+        return <double>solve_deadwood(row, wild)
+    return <double>weighted / <double>total
+
+
+cdef int order_of(const uint8_t* row, int wild, int kept, int* order) noexcept nogil:
+    """``discard_order`` of the hand without type ``kept`` (-1: all of it); its length."""
+    cdef int w = wild - 3, s, i, c, n = 0
+    if row[JOKER] and kept != JOKER:
+        order[n] = JOKER
+        n += 1
+    else:
+        for s in range(5):
+            c = s * N_RANKS + w
+            if row[c] and c != kept:
+                order[n] = c
+                n += 1
+                break
+    for i in range(N_RANKS - 1, -1, -1):
+        if i == w:
+            continue
+        for s in range(5):
+            c = s * N_RANKS + i
+            if row[c] and c != kept:
+                order[n] = c
+                n += 1
+    return n
+
+
+cdef bint strong_draw(Table* T) noexcept nogil:
+    """``StrongBot.choose_draw``: the pile's top card if it beats a blind draw on
+    expected deadwood."""
+    cdef int p = T.current, top, taken, t = -1, dead
+    cdef uint8_t* row = T.hands[p]
+    cdef int unseen[N_TYPES]
+    cdef double blind
+    if T.n_pile == 0:
+        return False
+    if not deck_drawable(T):
+        return True
+    top = T.pile[T.n_pile - 1]
+    if is_wild(top, T.wild):
+        return True
+    row[top] += 1
+    taken = discard_below(row, T.wild, 1 << 30, &t)
+    if t == top and T.no_return:
+        # the best is to throw the card back, which the rules forbid: the next best
+        if next_best(row, T.wild, t, &dead) >= 0:
+            taken = dead
+    row[top] -= 1
+    if taken == 0:
+        return True
+    unseen_of(T, p, unseen)
+    blind = expected(row, T.wild, T.decks, unseen)
+    return taken < blind
+
+
+cdef double feed_penalty(const Table* T, int t, bint known_any, const int* known) noexcept nogil:
+    """``StrongBot._penalties`` of discarding type ``t``."""
+    cdef int rank, suit, s, r, same_rank = 0, near_run = 0
+    cdef double pen = 0.0
+    if is_wild(t, T.wild):
+        return 100.0
+    if not known_any:
+        return 0.0
+    rank = t % N_RANKS
+    suit = t // N_RANKS
+    for s in range(5):
+        same_rank += known[s * N_RANKS + rank]
+    for r in range(rank - 2, rank + 3):
+        if r != rank and 0 <= r < N_RANKS:
+            near_run += known[suit * N_RANKS + r]
+    if same_rank:
+        pen += 4.0
+    if near_run:
+        pen += 2.5
+    return pen
+
+
+cdef void strong_discard(Table* T) noexcept nogil:
+    """``StrongBot.choose_discard``: out if possible; on a final turn the least deadwood;
+    else the best mix of deadwood now and expected deadwood after the next draw, with
+    penalties for throwing a wild or feeding the next player."""
+    cdef int p = T.current, kept = must_keep(T), n, k, j, best = -1, nxt, t
+    cdef uint8_t* row = T.hands[p]
+    cdef int order[N_TYPES]
+    cdef int dead[N_TYPES]
+    cdef int picks[3]
+    cdef int unseen[N_TYPES]
+    cdef double pen[N_TYPES]
+    cdef double scores[N_TYPES]
+    cdef double ahead[N_TYPES]
+    cdef bint known_any = False
+    cdef const int* known
+    n = order_of(row, T.wild, -1, order)
+    if kept >= 0 and n == 1 and order[0] == kept:
+        n = order_of(row, T.wild, kept, order)
+    for k in range(n):
+        row[order[k]] -= 1
+        dead[k] = solve_deadwood(row, T.wild)
+        row[order[k]] += 1
+        if order[k] != kept and (best < 0 or dead[k] < dead[best]):
+            best = k
+    if dead[best] == 0:
+        discard_card(T, order[best], True)
+        return
+    if T.went_out >= 0:
+        discard_card(T, order[best], False)
+        return
+    nxt = (p + 1) % T.n_players
+    known = T.taken_counts[nxt]
+    if nxt != p:
+        for t in range(N_TYPES):
+            if known[t]:
+                known_any = True
+                break
+    for k in range(n):
+        pen[k] = feed_penalty(T, order[k], known_any, known)
+        scores[k] = <double>dead[k] + pen[k]
+    if n > 1:
+        unseen_of(T, p, unseen)
+        # the three lowest scores, ties by position: a stable argsort's first three
+        for j in range(3):
+            picks[j] = -1
+            for k in range(n):
+                if (j >= 1 and k == picks[0]) or (j >= 2 and k == picks[1]):
+                    continue
+                if picks[j] < 0 or scores[k] < scores[picks[j]]:
+                    picks[j] = k
+        for k in range(n):
+            ahead[k] = INFINITY
+        for j in range(3):
+            k = picks[j]
+            if k < 0:
+                continue
+            row[order[k]] -= 1
+            ahead[k] = expected(row, T.wild, T.decks, unseen)
+            row[order[k]] += 1
+        for k in range(n):
+            scores[k] = (0.35 * dead[k] + (1.0 - 0.35) * ahead[k]) + pen[k]
+    best = -1
+    for k in range(n):
+        if order[k] != kept and (best < 0 or scores[k] < scores[best]):
+            best = k
+    discard_card(T, order[best], False)
+
+
 # -- playing to the end -------------------------------------------------------------------
 
 cdef void play(Table* T, int policy) noexcept nogil:
@@ -397,17 +599,22 @@ cdef void play(Table* T, int policy) noexcept nogil:
         if T.phase == DRAW:
             if policy == GREEDY:
                 draw_from(T, greedy_draw(T))
+            elif policy == STRONG:
+                draw_from(T, strong_draw(T))
             else:
                 draw_from(T, random_draw(T))
         elif policy == GREEDY:
             greedy_discard(T)
+        elif policy == STRONG:
+            strong_discard(T)
         else:
             random_discard(T)
 
 
 cdef void unpack(Table* T, const uint8_t* hands, const uint8_t* draw, const uint8_t* pile,
-                 const int32_t* state, const int32_t* scores) noexcept nogil:
-    cdef int q
+                 const int32_t* state, const int32_t* scores,
+                 const int32_t* public) noexcept nogil:
+    cdef int q, k
     T.n_players = state[S_PLAYERS]
     T.hand_size = state[S_HAND_SIZE]
     T.wild = state[S_WILD]
@@ -422,7 +629,13 @@ cdef void unpack(Table* T, const uint8_t* hands, const uint8_t* draw, const uint
     T.final_left = state[S_FINAL_LEFT]
     T.n_draw = state[S_N_DRAW]
     T.n_pile = state[S_N_PILE]
+    T.decks = state[S_DECKS]
     memcpy(T.hands, hands, T.n_players * N_TYPES)
+    # public: (2 + MAX_PLAYERS, 56), rows hidden, pile counts, each player's taken cards
+    for k in range(N_TYPES):
+        T.hidden[k] = public[k]
+        T.pile_counts[k] = public[N_TYPES + k]
+    memcpy(T.taken_counts, public + 2 * N_TYPES, sizeof(T.taken_counts))
     memcpy(T.draw, draw, T.n_draw)
     memcpy(T.pile, pile, T.n_pile)
     for q in range(MAX_PLAYERS):
@@ -437,7 +650,8 @@ cdef void unpack(Table* T, const uint8_t* hands, const uint8_t* draw, const uint
 
 def _rounds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
                   const uint8_t[:, ::1] piles, const int32_t[:, ::1] states,
-                  const int32_t[:, ::1] scores, const uint64_t[::1] rngs,
+                  const int32_t[:, ::1] scores, const int32_t[:, :, ::1] publics,
+                  const uint64_t[::1] rngs,
                   const uint64_t[::1] choices, int policy,
                   int32_t[:, ::1] out, int16_t[:, ::1] trace, int32_t[::1] trace_len,
                   Py_ssize_t start, Py_ssize_t stop):
@@ -447,7 +661,7 @@ def _rounds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
     with nogil:
         for i in range(start, stop):
             unpack(&T, &hands[i, 0, 0], &draws[i, 0], &piles[i, 0], &states[i, 0],
-                   &scores[i, 0])
+                   &scores[i, 0], &publics[i, 0, 0])
             T.rng = <bitgen_t*>rngs[i]
             T.choices = <bitgen_t*>choices[i]
             if trace is not None:
@@ -471,7 +685,7 @@ def _bitgens(generators, Py_ssize_t n):
     return out
 
 
-def play_rounds(hands, draws, piles, states, scores, generators, choices, int policy,
+def play_rounds(hands, draws, piles, states, scores, publics, generators, choices, int policy,
                 int threads, trace=None, trace_len=None):
     """Play packed rounds to the end; their scores, (R, 14) int32 (-1 past n_players).
 
@@ -482,7 +696,7 @@ def play_rounds(hands, draws, piles, states, scores, generators, choices, int po
     rngs = _bitgens(generators, n)
     policy_rngs = _bitgens(choices, n)
     out = np.full((n, MAX_PLAYERS), -1, dtype=np.int32)
-    run_threaded(lambda a, b: _rounds_range(hands, draws, piles, states, scores, rngs,
+    run_threaded(lambda a, b: _rounds_range(hands, draws, piles, states, scores, publics, rngs,
                                             policy_rngs, policy, out, trace, trace_len, a, b),
                  n, threads)
     return out

@@ -20,6 +20,13 @@ Policies
     best-discard deadwood after taking it is below the deadwood now; discard the best
     discard (in :func:`fivecrowns.outs.discard_order`'s tie-break order; the next best
     when the rules keep the card just taken); go out when that leaves no deadwood.
+``"strong"``
+    Exactly :class:`~fivecrowns.bots.StrongBot` with its defaults (``lookahead=3``,
+    ``now_weight=0.35``): the expected deadwood of a blind draw from the cards it has not
+    seen (:func:`~fivecrowns.draw_table` weighted by the public ``unseen_counts``, which
+    the engine tracks as :class:`~fivecrowns.public.PublicState` does), the look-ahead
+    and the penalties, in the same floating-point operations in the same order, so the
+    same moves.
 ``"random"``
     A legal move uniformly at random: the draw pile or the discard pile, then a card type
     held (but one the rules keep), going out when that discard allows it, as
@@ -75,9 +82,10 @@ except ImportError:  # a pure-Python install: the rollout engine needs the compi
 __all__ = ["POLICIES", "Policy", "play_out", "play_out_actions", "play_games", "deal_rounds"]
 
 #: The policies the engine plays, by name.
-POLICIES = ("greedy", "random")
-Policy = Literal["greedy", "random"]
+POLICIES = ("greedy", "random", "strong")
+Policy = Literal["greedy", "random", "strong"]
 
+_RANDOM = POLICIES.index("random")
 _MAX_PLAYERS = 14
 _MAX_DECK = 232
 _PHASES = {Phase.DRAW: 0, Phase.DISCARD: 1, Phase.OVER: 2}
@@ -120,7 +128,7 @@ def _threads(threads: object, n: int, serial: int) -> int:
 
 def _choices(code: int, seed: object, seeds: list[int] | None = None) -> Any:
     """The random policy's generators (one per seed in ``seeds``), or None."""
-    if code != POLICIES.index("random"):
+    if code != _RANDOM:
         return None
     if seed is None:
         raise TypeError("the random policy needs a seed= (an int) for its choices")
@@ -156,7 +164,8 @@ def _pack(rounds: list[Round]) -> tuple[Any, ...]:
     hands = np.zeros((n, _MAX_PLAYERS, 56), dtype=np.uint8)
     draws = np.zeros((n, _MAX_DECK), dtype=np.uint8)
     piles = np.zeros((n, _MAX_DECK), dtype=np.uint8)
-    states = np.zeros((n, 14), dtype=np.int32)
+    states = np.zeros((n, 15), dtype=np.int32)
+    publics = np.zeros((n, 2 + _MAX_PLAYERS, 56), dtype=np.int32)
     scores = np.full((n, _MAX_PLAYERS), -1, dtype=np.int32)
     generators = []
     for i, r in enumerate(rounds):
@@ -168,10 +177,14 @@ def _pack(rounds: list[Round]) -> tuple[Any, ...]:
         states[i] = (k, r.hand_size, r.wild, r.rules.max_turns, not r.rules.return_discard,
                      r.sudden_death, r.current_player, _PHASES[r.phase], r.turn, r._taken,
                      -1 if r.went_out is None else r.went_out, r._final_left, len(draw),
-                     len(pile))
+                     len(pile), r.rules.decks)
+        public = r._public
+        publics[i, 0] = public._hidden
+        publics[i, 1] = public.discard_counts
+        publics[i, 2:2 + k] = public.taken_counts
         scores[i, :k] = [-1 if s is None else s for s in r._scores]
         generators.append(copy.deepcopy(r.deck.rng))
-    return hands, draws, piles, states, scores, generators
+    return hands, draws, piles, states, scores, publics, generators
 
 
 def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | None = None,
@@ -186,10 +199,10 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
         hidden card is fixed in a round (the draw pile's order and the generator that
         shuffles any reshuffle), so a play-out is determined. The rounds are not changed:
         their generators are copied, not advanced.
-    policy : {"greedy", "random"}
-        See the module's documentation. ``"greedy"`` gives the scores of
-        ``r.clone()`` played to its end with a :class:`~fivecrowns.bots.GreedyBot` in
-        every seat.
+    policy : {"greedy", "random", "strong"}
+        See the module's documentation. ``"greedy"`` (``"strong"``) gives the scores of
+        ``r.clone()`` played to its end with a :class:`~fivecrowns.bots.GreedyBot`
+        (:class:`~fivecrowns.bots.StrongBot`) in every seat.
     seed : int, optional
         The random policy's seed (required for it, ignored by the greedy one): round
         ``i``'s choices come from ``default_rng(game_seeds(seed, len(rounds))[i])``.
@@ -295,7 +308,8 @@ def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "g
         The run's seed (non-negative). Keyword-only and required.
     n_players : int
         2 to ``rules.max_players``.
-    policy : {"greedy", "random"}
+    policy : {"greedy", "random", "strong"}
+        ``"strong"`` gives the totals of ``play_game([StrongBot()] * n_players, ...)``.
         The random policy's choices in game ``g`` come from
         ``default_rng(bot_seeds(seed, g, 1)[0])``.
     rules : Rules, optional
@@ -337,7 +351,7 @@ def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "g
     core = _engine()
     generators = [np.random.default_rng(s) for s in game_seeds(seed, int(games))]
     choices = _choices(code, seed, [bot_seeds(seed, g, 1)[0] for g in range(int(games))]
-                       if code else None)
+                       if code == _RANDOM else None)
     return core.play_games(generators, choices, n_players, rules.decks,
                            rules.max_turns, rules.return_discard, plan, first_dealer, code,
                            n_threads)
