@@ -22,7 +22,7 @@ from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 from numpy.random.c_distributions cimport random_interval
 
-from ._solver cimport discard_below, fill_draw_table, solve_deadwood
+from ._solver cimport best_discard_search, discard_below, fill_draw_table, solve_deadwood
 
 import numpy as np
 
@@ -312,9 +312,11 @@ cdef bint greedy_draw(Table* T) noexcept nogil:
     now = T.kept_dead[p] if T.kept_dead[p] >= 0 else solve_deadwood(row, T.wild)
     top = T.pile[T.n_pile - 1]
     row[top] += 1
-    # Below ``now`` the answer and its card are best_discard's; at or above it the bot
-    # draws from the deck whatever they are.
-    taken = discard_below(row, T.wild, now, &card)
+    # Only whether something beats ``now`` matters, unless something does: then the card
+    # is best_discard's. One search answers the first question, for most draws.
+    taken = best_discard_search(row, T.wild, now)
+    if taken < now:
+        taken = discard_below(row, T.wild, now, &card)
     row[top] -= 1
     if taken < now:
         T.chosen_card = card
