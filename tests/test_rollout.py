@@ -99,6 +99,16 @@ def test_max_turns_ends_rounds() -> None:
     assert stopped >= 20
 
 
+@pytest.mark.parametrize("bit_generator", BIT_GENERATORS, ids=lambda b: b.__name__)
+def test_rounds_shuffled_by_any_bit_generator(bit_generator: type) -> None:
+    rng = np.random.default_rng(3)
+    for seed in range(8):
+        r = Round(2, 1, seed=np.random.Generator(bit_generator(seed)))
+        while r.deck.draw_size > 2:
+            random_prefix(r, 1, rng)
+        check_twin(r)
+
+
 def test_a_finished_round_gives_its_scores() -> None:
     r = Round(3, 2, seed=1)
     for a in play_out_actions(r):

@@ -122,14 +122,14 @@ cdef void permute(bitgen_t* rng, int n, int* out) noexcept nogil:
         out[j] = tmp
 
 
-cdef inline bitgen_t* bitgen_of(object generator) except NULL:
-    """The bit generator of a numpy Generator (which must stay alive while it is used)."""
-    return <bitgen_t*>PyCapsule_GetPointer(generator.bit_generator.capsule, "BitGenerator")
+cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:
+    """The C struct of a numpy BitGenerator (which must stay alive while it is used)."""
+    return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
 
 def permutation(generator, Py_ssize_t n):
     """``generator.permutation(n)`` computed here (for the tests); advances ``generator``."""
-    cdef bitgen_t* rng = bitgen_of(generator)
+    cdef bitgen_t* rng = bitgen_of(generator.bit_generator)
     out = np.empty(n, dtype=np.intc)
     cdef int[::1] view = out
     with generator.bit_generator.lock:
@@ -677,7 +677,7 @@ def _rounds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
 
 
 def _bitgens(generators, Py_ssize_t n):
-    """The bit generators' addresses (0 for ``None``: no generator)."""
+    """The addresses of bit generators' C structs (0 for ``None``: no generator)."""
     cdef Py_ssize_t i
     out = np.zeros(n, dtype=np.uint64)
     cdef uint64_t[::1] view = out
@@ -691,7 +691,7 @@ def play_rounds(hands, draws, piles, states, scores, publics, generators, choice
                 int threads, trace=None, trace_len=None):
     """Play packed rounds to the end; their scores, (R, 14) int32 (-1 past n_players).
 
-    ``generators`` are the rounds' own generators (copies: they are advanced),
+    ``generators`` are the rounds' own bit generators (copies: they are advanced),
     ``choices`` the random policy's (or None).
     """
     cdef Py_ssize_t n = len(generators)
@@ -739,8 +739,8 @@ def _games_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int n_pl
 
 def play_games(generators, choices, int n_players, int decks, int max_turns,
                bint return_discard, rounds, int first_dealer, int policy, int threads):
-    """Totals, (G, n_players) int64, of games dealt from ``generators`` (advanced); the
-    random policy's generators are ``choices`` (or None)."""
+    """Totals, (G, n_players) int64, of games dealt from the bit generators
+    ``generators`` (advanced); the random policy's are ``choices`` (or None)."""
     cdef Py_ssize_t n = len(generators)
     rngs = _bitgens(generators, n)
     policy_rngs = _bitgens(choices, n)
