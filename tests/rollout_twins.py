@@ -4,6 +4,8 @@ the longer ``soak_rollout.py``."""
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 
 from fivecrowns import GreedyBot, Round, Rules, StrongBot
@@ -89,10 +91,12 @@ def varied_round(seed: int) -> Round:
 def check_twin(r: Round, policy: str = "greedy") -> int:
     """Check the engine against the bots on ``r`` (left untouched); the reshuffles the
     play-out made."""
-    before = (r.turn, r.phase, r.deck.rng.bit_generator.state, r.deck.draw_size)
+    before = (r.turn, r.phase, pickle.dumps(r.deck.rng.bit_generator.state),
+              r.deck.draw_size)
     scores = play_out([r], policy=policy)[0].tolist()  # type: ignore[arg-type]
     moves = play_out_actions(r, policy=policy)  # type: ignore[arg-type]
-    assert (r.turn, r.phase, r.deck.rng.bit_generator.state, r.deck.draw_size) == before
+    assert (r.turn, r.phase, pickle.dumps(r.deck.rng.bit_generator.state),
+            r.deck.draw_size) == before
     twin = r.clone()
     start = twin.deck.reshuffles
     want_scores, want_moves = by_bots(twin, policy)
