@@ -152,6 +152,18 @@ def test_random_policy_plays_legal_moves_reproducibly() -> None:
         assert scores == list(twin.result.scores)
 
 
+def test_long_play_outs_are_listed_whole() -> None:
+    rules = Rules(max_turns=1500)
+    moves = play_out_actions(Round(2, 11, seed=16, rules=rules), policy="random", seed=16)
+    assert len(moves) > 1024  # more than the first room for moves: listed again, whole
+    r = Round(2, 11, seed=16, rules=rules)
+    for a in moves:
+        r.apply_action(a)
+    assert r.result is not None
+    assert list(r.result.scores) == play_out([Round(2, 11, seed=16, rules=rules)],
+                                             policy="random", seed=16)[0].tolist()
+
+
 # -- whole games --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n_players", [2, 3, 4, 7])

@@ -105,6 +105,7 @@ cdef struct Table:
     bitgen_t* rng               # the deck's: every shuffle
     bitgen_t* choices           # the random policy's own (NULL for the greedy one)
     int16_t* trace              # the action codes played, when not NULL
+    int trace_room              # how many fit: n_trace counts on past it
     int n_trace
 
 
@@ -219,7 +220,8 @@ cdef inline bint deck_drawable(const Table* T) noexcept nogil:
 
 cdef inline void record(Table* T, int code) noexcept nogil:
     if T.trace != NULL:
-        T.trace[T.n_trace] = <int16_t>code
+        if T.n_trace < T.trace_room:
+            T.trace[T.n_trace] = <int16_t>code
         T.n_trace += 1
 
 
@@ -668,6 +670,7 @@ def _rounds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
             T.choices = <bitgen_t*>choices[i]
             if trace is not None:
                 T.trace = &trace[i, 0]
+                T.trace_room = <int>trace.shape[1]
             if T.phase != OVER:
                 play(&T, policy)
             for q in range(T.n_players):

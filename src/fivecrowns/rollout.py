@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -126,15 +126,15 @@ def _threads(threads: object, n: int, serial: int) -> int:
     return threads
 
 
-def _choices(code: int, seed: object, seeds: list[int] | None = None) -> Any:
-    """The random policy's generators (one per seed in ``seeds``), or None."""
+def _choices(code: int, seed: object,
+             seeds_of: Callable[[int], list[int]]) -> list[np.random.BitGenerator] | None:
+    """The random policy's bit generators, one per seed of ``seeds_of(seed)`` (those of
+    ``default_rng``); None for the other policies."""
     if code != _RANDOM:
         return None
     if seed is None:
         raise TypeError("the random policy needs a seed= (an int) for its choices")
-    if seeds is None:
-        raise AssertionError("seeds are derived by the caller")
-    return [np.random.PCG64(s) for s in seeds]  # default_rng(s)'s bit generator
+    return [np.random.PCG64(s) for s in seeds_of(_check_seed(seed))]
 
 
 def _check_seed(seed: object) -> int:
@@ -268,8 +268,7 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
         raise ValueError(f"the rounds must all have the same number of players, got "
                          f"{sorted(players)}; play them out in groups")
     k = players.pop()
-    choices = _choices(code, seed, None if seed is None
-                       else game_seeds(_check_seed(seed), len(rounds)))
+    choices = _choices(code, seed, lambda s: game_seeds(s, len(rounds)))
     out = core.play_rounds(*_pack(rounds), choices, code, n_threads)
     return np.ascontiguousarray(out[:, :k])
 
@@ -293,13 +292,16 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
     (r,) = _round_list([round])
     code = _policy(policy)
     core = _engine()
-    choices = _choices(code, seed, None if seed is None else game_seeds(_check_seed(seed), 1))
-    # a turn is two moves; with the final turns and the move under way, this bounds them
-    room = 2 * max(r.rules.max_turns - r.turn, 0) + 2 * r.n_players + 2
-    trace = np.zeros((1, room), dtype=np.int16)
-    length = np.zeros(1, dtype=np.int32)
-    core.play_rounds(*_pack([r]), choices, code, 1, trace, length)
-    return trace[0, :length[0]].tolist()
+    choices = _choices(code, seed, lambda s: game_seeds(s, 1))
+    room = 1024
+    while True:  # the engine counts the moves past the room: then again, with room for all
+        trace = np.zeros((1, room), dtype=np.int16)
+        length = np.zeros(1, dtype=np.int32)
+        copies = None if choices is None else [_copy_bit_generator(c) for c in choices]
+        core.play_rounds(*_pack([r]), copies, code, 1, trace, length)
+        if length[0] <= room:
+            return trace[0, :length[0]].tolist()
+        room = int(length[0])
 
 
 def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "greedy",
@@ -352,6 +354,7 @@ def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "g
         raise TypeError(f"games must be an int, got {type(games).__name__}")
     if games < 0:
         raise ValueError(f"games must be 0 or more, got {games}")
+    games = int(games)
     seed = _check_seed(seed)
     rules = check_table(n_players, rules, least=2, what="a game")
     plan = _plan(rounds)
@@ -360,12 +363,11 @@ def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "g
         raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
                          f"got {first_dealer!r}")
     code = _policy(policy)
-    n_threads = _threads(threads, int(games), _SERIAL_GAMES)
+    n_threads = _threads(threads, games, _SERIAL_GAMES)
     core = _engine()
     # default_rng(s)'s bit generator: only the C engine uses it
-    generators = [np.random.PCG64(s) for s in game_seeds(seed, int(games))]
-    choices = _choices(code, seed, [bot_seeds(seed, g, 1)[0] for g in range(int(games))]
-                       if code == _RANDOM else None)
+    generators = [np.random.PCG64(s) for s in game_seeds(seed, games)]
+    choices = _choices(code, seed, lambda s: [bot_seeds(s, g, 1)[0] for g in range(games)])
     return core.play_games(generators, choices, n_players, rules.decks,
                            rules.max_turns, rules.return_discard, plan, first_dealer, code,
                            n_threads)
