@@ -11,6 +11,10 @@ first; every step here names the method it mirrors.
   generator's bit generator through its capsule, so the generator ends in the same state.
 * Hands are rows of 56 counts and the meld questions go to the solver core
   (``_solver.pxd``): the same functions, so the same answers and the same tie-breaks.
+* The policies are the bots: ``greedy_*`` is ``bots.GreedyBot``, ``strong_*`` is
+  ``bots.StrongBot`` (its floating-point expectations in numpy's order of operations,
+  over the public counts the engine keeps as ``public.PublicState`` does), ``random_*``
+  uniform legal moves from a generator of its own.
 * Entry points are private: ``fivecrowns.rollout`` validates everything, packs the
   rounds into arrays and calls them; nothing here checks its inputs again.
 """
