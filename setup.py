@@ -1,4 +1,4 @@
-"""Build the compiled solver core.
+"""Build the compiled solver core and the rollout engine.
 
 All metadata lives in pyproject.toml; this file only declares the extension.
 
@@ -97,30 +97,56 @@ def _extensions() -> list[Extension]:
     try:
         import numpy as np
         from Cython.Build import cythonize
-
-        extensions = [
-            Extension(
-                "fivecrowns._solver",
-                ["src/fivecrowns/_solver.pyx"],
-                include_dirs=[np.get_include()],
-                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-                extra_compile_args=compile_args,
-                extra_link_args=link_args,
-            ),
-            # Hands' text to counts, for scoring files (fivecrowns.files).
-            Extension(
-                "fivecrowns._textcounts",
-                ["src/fivecrowns/_textcounts.pyx"],
-                extra_compile_args=compile_args,
-                extra_link_args=link_args,
-            ),
-        ]
-        return list(cythonize(extensions, compiler_directives=cython_directives(DEBUG)))
     except Exception as exc:
         if REQUIRED:
             raise
-        _warn("cythonizing the .pyx files", exc)
+        _warn("importing numpy and Cython to build the extensions", exc)
         return []
+    macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+    # numpy's C random library (random_interval), for the rollout engine's shuffles: the
+    # route of numpy's "Extending via Cython" documentation.
+    random_lib = os.path.join(os.path.dirname(np.__file__), "random", "lib")
+    declared = [
+        Extension(
+            "fivecrowns._solver",
+            ["src/fivecrowns/_solver.pyx"],
+            include_dirs=[np.get_include()],
+            define_macros=macros,
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
+        ),
+        # Hands' text to counts, for scoring files (fivecrowns.files).
+        Extension(
+            "fivecrowns._textcounts",
+            ["src/fivecrowns/_textcounts.pyx"],
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
+        ),
+        Extension(
+            "fivecrowns._rollout",
+            ["src/fivecrowns/_rollout.pyx"],
+            include_dirs=[np.get_include()],
+            library_dirs=[random_lib],
+            libraries=["npyrandom"],
+            define_macros=macros,
+            # the strong policy's float arithmetic must be numpy's, operation by operation
+            extra_compile_args=compile_args + ([] if sys.platform == "win32"
+                                               else ["-ffp-contract=off"]),
+            extra_link_args=link_args,
+        ),
+    ]
+    extensions: list[Extension] = []
+    for ext in declared:
+        source = ext.sources[0]
+        if not os.path.exists(source):  # a partial tree (the packaging tests build one)
+            continue
+        try:
+            extensions += cythonize([ext], compiler_directives=cython_directives(DEBUG))
+        except Exception as exc:
+            if REQUIRED:
+                raise
+            _warn(f"cythonizing {source}", exc)
+    return extensions
 
 
 if __name__ == "__main__":  # as setuptools runs it; tests import cython_directives alone

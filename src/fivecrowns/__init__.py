@@ -51,6 +51,7 @@ from .records import (
     RoundResult,
 )
 from .replay import GameRecord
+from .rollout import deal_rounds, play_games, play_out
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .simulate import EntrantReport, GamesReport, simulate_games
@@ -154,6 +155,10 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "StrongBot",
+    # rollouts in C
+    "play_out",
+    "play_games",
+    "deal_rounds",
     # solitaire
     "Solitaire",
     "PlayRecord",
