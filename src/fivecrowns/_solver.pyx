@@ -344,7 +344,7 @@ cdef inline int knapsack(uint16_t singles, uint16_t pairs, int budget) noexcept 
     """Most value of single naturals (2 wilds make a book) and pairs (1 wild) that
     ``budget`` wilds book: j singles and the best pairs the rest buys, for the best j.
     Both kinds go from the highest rank down, which is optimal within a kind."""
-    cdef int j, best, value, take, one, two
+    cdef int best, take, one, two
     if budget <= MAX_TOP:
         # The common cases, from the TOP tables: no single, one or (four wilds) two.
         best = 2 * TOP[budget][pairs]
@@ -354,6 +354,13 @@ cdef inline int knapsack(uint16_t singles, uint16_t pairs, int budget) noexcept 
         best = one if one > best else best
         best = two if two > best else best
         return best
+    return knapsack_many(singles, pairs, budget)
+
+
+cdef int knapsack_many(uint16_t singles, uint16_t pairs, int budget) noexcept nogil:
+    """``knapsack`` for more than MAX_TOP wilds (kept out of line, so that the common
+    case inlines everywhere)."""
+    cdef int j, best, value, take
     if 2 * COUNT[singles] + COUNT[pairs] <= budget:
         return VALUE[singles] + 2 * VALUE[pairs]
     best = 0
@@ -371,26 +378,38 @@ cdef inline int discard_leaf(const Search* S, int saved, int budget) noexcept no
     return discard_leaf_of(S.cnt, S.pool_value, S.best, saved, budget)
 
 
-cdef int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int saved,
-                         int budget) noexcept nogil:
+cdef inline int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int saved,
+                                int budget) noexcept nogil:
     """Best of keeping these runs and discarding one card (see ``best_discard_search``):
     the most value melded plus the value of a natural discarded from the pool (bit
     slices ``pool``), or the most value melded with one spare wild discarded; only
     options that meld something count. Returns ``best`` unless some option beats it.
 
-    A discard changes one rank's count, so the books are re-solved from the pool's
-    classes: a single leaves, a pair becomes a single, three become a pair, and from
-    four on the rank stays a free book."""
+    Inline up to the bound that most calls stop at; ``discard_options`` does the rest."""
     cdef uint16_t high = pool[2] | pool[3] | pool[4]  # 4 or more
     cdef uint16_t singles = pool[0] & ~(pool[1] | high)
     cdef uint16_t pairs = pool[1] & ~(pool[0] | high)
     cdef uint16_t threes = pool[0] & pool[1] & ~high
-    cdef uint16_t present = singles | pairs | threes | high, bit
+    cdef uint16_t present = singles | pairs | threes | high
     cdef int base = saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]  # runs, free books
-    cdef int whole = base + knapsack(singles, pairs, budget), value, v, i
+    cdef int whole = base + knapsack(singles, pairs, budget)
     # Every option here scores at most whole + the value of the pool's highest rank.
-    if whole + (fc_high(present) + 3 if present else 0) <= best:
+    if whole + TOP[1][present] <= best:
         return best
+    return discard_options(singles, pairs, threes, present, base, whole, best, budget)
+
+
+cdef int discard_options(uint16_t singles, uint16_t pairs, uint16_t threes, uint16_t present,
+                         int base, int whole, int best, int budget) noexcept nogil:
+    """``discard_leaf_of`` past its bound, from the pool's classes (``present``: every
+    rank it holds), ``base`` (the runs and the free books) and ``whole`` (``base`` and
+    the books of the singles and pairs).
+
+    A discard changes one rank's count, so the books are re-solved from the pool's
+    classes: a single leaves, a pair becomes a single, three become a pair, and from
+    four on the rank stays a free book."""
+    cdef uint16_t bit
+    cdef int value, v, i
     if budget >= 1:
         value = base + knapsack(singles, pairs, budget - 1)
         if value > best:  # best >= 0: options that meld nothing never count
@@ -1469,6 +1488,8 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
                 n = suit_list(once, twice, budget, sbuf, MAX_OPTIONS, &opts)
                 if n < 0:
                     return False
+                # Kept as what they take from the hand's own pool: the drawn copy is
+                # theirs, so the pool need not count it in and out again.
                 nd = 0
                 for j in range(1, n):
                     if opts[j].need > budget:
@@ -1476,6 +1497,11 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
                     took = opts[j].twice if row[t] else opts[j].once
                     if took & bit:
                         drawn[nd] = opts[j]
+                        if row[t]:
+                            drawn[nd].twice &= ~bit
+                        else:
+                            drawn[nd].once &= ~bit
+                        drawn[nd].value -= v
                         nd += 1
                 if nd and n_others < 0:
                     if not list_suits(&C, H, suits & ~(1u << s), buf):
@@ -1485,13 +1511,12 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
                         return False
                 i = 0
                 while nd and i < n_others and best < total:
-                    slices_add4(c, others[i].cnt, bit)
                     for j in range(nd):
                         if drawn[j].need > others[i].budget:
                             break
-                        pool_without(d, c, &drawn[j])
-                        best = discard_leaf_of(d, others[i].pool_value + v - drawn[j].value,
-                                               best, others[i].saved + drawn[j].value,
+                        pool_without(d, others[i].cnt, &drawn[j])
+                        best = discard_leaf_of(d, others[i].pool_value - drawn[j].value,
+                                               best, others[i].saved + drawn[j].value + v,
                                                others[i].budget - drawn[j].need)
                     i += 1
             out[t] = discard_result(total, best, floor[p], bound[p], present | bit, budget,
