@@ -941,15 +941,15 @@ cdef inline bint list_suits(Combo* C, const Search* S, unsigned int suits,
     return True
 
 
-cdef bint combine(Search* S) noexcept nogil:
-    """Set ``S.best`` as ``search`` would, from the suits' options; False (and ``S``
-    untouched) if some suit is not in the tables."""
+cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
+    """Set ``S.best`` as ``search`` would, from the options of ``suits`` (those where a
+    run can start: ``suits_within``); False (and ``S`` untouched) if some suit is not in
+    the tables."""
     cdef Option buf[MAX_OPTIONS]
     cdef Combo C
     cdef const Option* src
     cdef int s, n, j, low, key, used = 0
     cdef uint16_t once, twice
-    cdef unsigned int suits = suits_within(S, S.n_wilds) & 0x1F
     C.levels = 0
     C.best = S.best
     C.total = S.total
@@ -1017,7 +1017,7 @@ cdef inline bint listed(Search* S, bint by_options) noexcept nogil:
     which the option entries have no room, nor for suits the tables do not hold;
     False if ``search`` must run instead. ``by_options`` False forces the search, for
     the tests to compare the two."""
-    return by_options and not S.deep and combine(S)
+    return by_options and not S.deep and combine(S, suits_within(S, S.n_wilds) & 0x1F)
 
 
 cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
@@ -1026,8 +1026,12 @@ cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
 
 cdef inline int deadwood_by(const uint8_t* row, int wild, bint by_options) noexcept nogil:
     cdef Search S
+    cdef unsigned int suits
     setup(&S, row, wild)
-    if not listed(&S, by_options):
+    suits = suits_within(&S, S.n_wilds) & 0x1F
+    if by_options and not S.deep and suits == 0:
+        S.best = books(&S, S.n_wilds)  # no run anywhere (most small hands): no ``combine``
+    elif not (by_options and not S.deep and combine(&S, suits)):
         if S.total > 0 and books(&S, S.n_wilds) == S.total:
             return 0  # enough wilds to book every natural
         search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
