@@ -199,8 +199,8 @@ cdef extern from *:
     #define FC_SSE2 1
     #define FC_GT(v, k) ((unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8((v), _mm_set1_epi8(k))))
     #define FC_SLICE(v, j) ((unsigned int)_mm_movemask_epi8(_mm_slli_epi16((v), 7 - (j))))
-    static inline int fc_scan(const unsigned char* row, int w, unsigned long long* layers,
-                              unsigned short* cnt, int* rank_wilds) {
+    static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
+                              int* rank_wilds) {
         const unsigned int naturals = 0x7FFu & ~(1u << w);
         __m128i v[5], sum, top;
         unsigned char sums[16];
@@ -215,25 +215,25 @@ cdef extern from *:
         top = _mm_max_epu8(_mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3])), v[4]);
         deep = (FC_GT(top, 2) & 0x7FFu) != 0;
         for (s = 0; s < 5; s++) {
-            layers[s] = (unsigned long long)(FC_GT(v[s], 0) & naturals)
-                        | (unsigned long long)(FC_GT(v[s], 1) & naturals) << 16;
+            layers[s] = (uint64_t)(FC_GT(v[s], 0) & naturals)
+                        | (uint64_t)(FC_GT(v[s], 1) & naturals) << 16;
             if (deep)
-                layers[s] |= (unsigned long long)(FC_GT(v[s], 2) & naturals) << 32
-                             | (unsigned long long)(FC_GT(v[s], 3) & naturals) << 48;
+                layers[s] |= (uint64_t)(FC_GT(v[s], 2) & naturals) << 32
+                             | (uint64_t)(FC_GT(v[s], 3) & naturals) << 48;
         }
-        cnt[0] = (unsigned short)(FC_SLICE(sum, 0) & naturals);
-        cnt[1] = (unsigned short)(FC_SLICE(sum, 1) & naturals);
-        cnt[2] = (unsigned short)(FC_SLICE(sum, 2) & naturals);
-        cnt[3] = (unsigned short)(FC_SLICE(sum, 3) & naturals);
-        cnt[4] = (unsigned short)(FC_SLICE(sum, 4) & naturals);
+        cnt[0] = (uint16_t)(FC_SLICE(sum, 0) & naturals);
+        cnt[1] = (uint16_t)(FC_SLICE(sum, 1) & naturals);
+        cnt[2] = (uint16_t)(FC_SLICE(sum, 2) & naturals);
+        cnt[3] = (uint16_t)(FC_SLICE(sum, 3) & naturals);
+        cnt[4] = (uint16_t)(FC_SLICE(sum, 4) & naturals);
         _mm_storeu_si128((__m128i*)sums, sum);
         *rank_wilds = sums[w];
         return deep;
     }
     #else
     #define FC_SSE2 0
-    static inline int fc_scan(const unsigned char* row, int w, unsigned long long* layers,
-                              unsigned short* cnt, int* rank_wilds) {
+    static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
+                              int* rank_wilds) {
         return 0;  /* never called: setup takes the portable route */
     }
     #endif
