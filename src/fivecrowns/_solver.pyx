@@ -1360,9 +1360,13 @@ cdef void add_card(Search* S, int t, int wild) noexcept nogil:
 # * t in a run (B): the options of suit s with t that take the new copy (the only copy
 #   of the card, or both copies of it), against each choice of the other suits' options.
 #
-# A partition of the hand plus t made canonical either keeps t out of runs (A) or is one
-# of the choices in B, so the best of both is the entry: exact, with each suit's choices
-# listed once instead of once per card drawn.
+# Both only score real partitions of the hand plus t (and a discard), so neither
+# overshoots. And the best one, made canonical for the hand plus t, either has runs that
+# take every copy of t's card (a choice in B), or runs made of the hand's own naturals:
+# then t is one more card in the pool, which the exchanges that make a run set canonical
+# for the hand alone never move, so some choice in A scores at least as much. The best
+# of both is the entry: exact, with each suit's choices listed once instead of once per
+# card drawn.
 
 cdef enum:
     MAX_LEAVES = 512   # choices ``collect`` lists for a draw table (more: card by card)
