@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import fivecrowns as fc
 from fivecrowns import Card, Rank, card_value
 from fivecrowns.solver import Implementation, implementation
+from fivecrowns.bench import adversarial_hands
 from reference import (
     HAND_KINDS,
     DataChooser,
@@ -350,6 +351,24 @@ def test_draw_table_seeded(impl: Implementation, kind: str) -> None:
     for _ in range(3 if N_SEEDED < 100 else 12):
         cards, wild, decks = generate_hand(ch, kind, 0, 12)
         check_draw_table(impl, cards, wild, decks, exact=False)
+
+
+def test_draw_table_crowded_suits(impl: Implementation) -> None:
+    """Hands crowding one or two suits (the compiled core lists such suits' run sets at
+    run time for a draw table): every entry is the best discard of the hand plus it."""
+    counts, wilds = adversarial_hands(4, seed=21)
+    if impl.name == "python":  # the slow twin checks one
+        counts, wilds = counts[:1], wilds[:1]
+    for row, wild in zip(counts, wilds):
+        table = impl.draw_table(row, int(wild))
+        for t in range(56):
+            drawn = row.copy()
+            drawn[t] += 1
+            if drawn[t] > (6 if t == 55 else 2):
+                assert table[t] == -1
+                continue
+            expected = impl.best_discard(drawn, int(wild)).deadwood
+            assert table[t] == expected, f"{row.tolist()} + {t}, wild {int(wild)}"
 
 
 def test_draw_table_exhausted_cards(impl: Implementation) -> None:
