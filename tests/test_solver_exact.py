@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import fivecrowns as fc
 from fivecrowns import Card, Rank, card_value
-from fivecrowns.solver import Implementation, implementation
 from fivecrowns.bench import adversarial_hands
+from fivecrowns.solver import Implementation, implementation
 from reference import (
     HAND_KINDS,
     DataChooser,
