@@ -19,10 +19,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fivecrowns import GreedyBot, play_game  # noqa: E402
-from fivecrowns.rollout import play_games  # noqa: E402
-from fivecrowns.seeding import game_seeds  # noqa: E402
-from rollout_twins import check_twin, varied_round  # noqa: E402
+from fivecrowns import GreedyBot, play_game
+from fivecrowns.rollout import play_games
+from fivecrowns.seeding import game_seeds
+from rollout_twins import check_twin, varied_round
 
 
 def main(argv: list[str] | None = None) -> int:

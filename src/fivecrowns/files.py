@@ -156,7 +156,7 @@ class _NpyWriter:
             fields.append(("discard_deadwood", "<i4"))
         self.dtype = np.dtype(fields)
         self.rows = 0
-        self.file = open(path, "wb")  # noqa: SIM115 - closed by close()
+        self.file = open(path, "wb")
         self.file.write(self._header(0))
 
     def _header(self, n: int) -> bytes:
