@@ -50,7 +50,7 @@ from ._common import (
     observation_bounds,
     render_game,
 )
-from .encoding import _encode, _Tracker
+from .encoding import _encode
 
 __all__ = ["aec_env", "raw_env"]
 
@@ -116,7 +116,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self._game: Game | None = None
-        self._tracker = _Tracker(num_players)
         self._turns = 0
         self.agent_selection = self.possible_agents[0]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -144,7 +143,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
         self._game = Game(self.n_players, seed=new_seed(self._rng), rules=self._rules,
                           rounds=self._rounds)
-        self._tracker = _Tracker(self.n_players)
         self._turns = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -157,7 +155,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         game = self.game
         seat = self._index[agent]
-        vec = _encode(game.observation(seat), self._tracker, None)
+        vec = _encode(game.observation(seat), None)
         if not game.is_over and seat == game.current_player:
             mask = game.legal_action_mask().view(np.int8)
         else:
