@@ -113,9 +113,9 @@ class PublicState:
         snap = self._snapshot
         if snap is None:
             pile = self.discard_counts.copy()
-            pile.flags.writeable = False
+            pile.setflags(write=False)
             taken = self.taken_counts.copy()
-            taken.flags.writeable = False
+            taken.setflags(write=False)
             snap = self._snapshot = (pile, tuple(taken))
         return snap
 
