@@ -174,14 +174,13 @@ def _fill(out: npt.NDArray[np.float32] | None, n: int, player: int, hand: npt.ND
         out[56 + top] = 1.0
     out[112:168] = discard
     out[168:224] = unseen
-    at = 224 + 57 * (n - 1)
-    opp = out[224:at].reshape(n - 1, 57)
     order = _order(n, player)
-    for i, q in enumerate(order):
-        opp[i, 1:] = taken[q]
-    opp[:, 0] = hand_size
-    if phase == 1 and current != player:
-        opp[(current - player) % n - 1, 0] += 1
+    grown = current if phase == 1 else -1  # holds one card more than between turns
+    at = 224
+    for q in order:  # per opponent: hand size, then the cards seen taken
+        out[at] = hand_size + 1 if q == grown else hand_size
+        out[at + 1:at + 57] = taken[q]
+        at += 57
     out[at] = draw_size
     at += 1
     if round_number is not None:
@@ -194,12 +193,15 @@ def _fill(out: npt.NDArray[np.float32] | None, n: int, player: int, hand: npt.ND
     if phase >= 0:
         out[at + phase] = 1.0
     at += 2
-    out[at] = final_turn
+    if final_turn:
+        out[at] = 1.0
     at += 1
     if went_out is not None:
         out[at + (went_out - player) % n] = 1.0
     at += n
     if totals is not None:
         own = totals[player]
-        out[at:at + n - 1] = [totals[q] - own for q in order]
+        for q in order:
+            out[at] = totals[q] - own
+            at += 1
     return out
