@@ -1,7 +1,5 @@
 # Type stub of the compiled rollout engine (fivecrowns/_rollout.pyx). Callers use
 # fivecrowns.rollout, which validates and packs the rounds.
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
@@ -32,5 +30,34 @@ def play_games(
     policy: int,
     threads: int,
 ) -> npt.NDArray[np.int64]: ...
-def _rounds_range(*args: Any) -> None: ...
-def _games_range(*args: Any) -> None: ...
+# The chunk workers that play_rounds and play_games hand to threads (the GIL released).
+def _rounds_range(
+    hands: npt.NDArray[np.uint8],
+    draws: npt.NDArray[np.uint8],
+    piles: npt.NDArray[np.uint8],
+    states: npt.NDArray[np.int32],
+    scores: npt.NDArray[np.int32],
+    publics: npt.NDArray[np.int32],
+    rngs: npt.NDArray[np.uint64],
+    choices: npt.NDArray[np.uint64],
+    policy: int,
+    out: npt.NDArray[np.int32],
+    trace: npt.NDArray[np.int16],
+    trace_len: npt.NDArray[np.int32],
+    start: int,
+    stop: int,
+) -> None: ...
+def _games_range(
+    rngs: npt.NDArray[np.uint64],
+    choices: npt.NDArray[np.uint64],
+    n_players: int,
+    decks: int,
+    max_turns: int,
+    no_return: bool,
+    rounds: npt.NDArray[np.int8],
+    first_dealer: int,
+    policy: int,
+    out: npt.NDArray[np.int64],
+    start: int,
+    stop: int,
+) -> None: ...
