@@ -1,0 +1,437 @@
+"""An exact planner for solitaire: the draw pile's cards are known, only their order is not.
+
+The deck is dealt whole: the 88 pile cards are in sight, so the cards still to come (the
+top card and :attr:`~fivecrowns.SolitaireObservation.unseen`) are a *known multiset*. And
+the order in which they come does not matter to a player who has a plan:
+
+- a pile closes as soon as its cards form melds, and needs a card played into it for that;
+- so a pile with hand ``H`` closes once it has received some cards ``S`` of the draw pile
+  for which ``H`` less ``|S|`` of its cards plus ``S`` is complete (each card of ``S`` goes
+  in when it turns up, one of those ``|S|`` cards goes out; a pile complete as dealt needs
+  one card, any card);
+- every other card can be thrown away again on any open pile, which changes nothing.
+
+A **plan** gives every open pile such a *completion set* ``S``, the sets disjoint within
+the cards to come, with one spare card for each pile complete as dealt. A plan wins
+whatever the order of the draw pile; and a player who sees the order (the clairvoyant of
+the upper bound) wins exactly when a plan exists. So :func:`find_plan`, an exact search
+for a plan, is also the best possible player, up to the largest completion set it
+enumerates (``max_set``, 2 by default: the sets of three cards and more are left out,
+which makes the planner a lower bound of the clairvoyant and :func:`plan_bound` with its
+relaxation an upper bound).
+
+- :func:`completion_sets`: a pile's minimal completion sets of up to ``max_set`` cards.
+- :func:`find_plan`: a plan for all open piles, or ``None``.
+- :class:`PlannerSolitaire`: plays a plan when one exists, else plays as
+  :class:`~fivecrowns.solitaire.StrongSolitaire`.
+
+>>> from fivecrowns.solitaire import play_solitaire
+>>> play_solitaire("planner", seed=7).won
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import JOKER_INDEX, N_TYPES, Card, card_value, type_index
+from ..outs import SolverMemo
+from .game import SolitaireObservation
+from .strategies import StrongSolitaire, _MemoStrategy
+
+__all__ = ["completion_sets", "find_plan", "plan_bound", "PlannerSolitaire"]
+
+#: A completion set: card type indices, sorted, repeated for copies.
+CardSet = tuple[int, ...]
+
+
+def _fits(cards: CardSet, pool: list[int]) -> bool:
+    """True if the cards can all be taken from the pool (counts per type)."""
+    if len(cards) == 2 and cards[0] == cards[1]:
+        return pool[cards[0]] >= 2
+    for t in cards:
+        if pool[t] <= 0:
+            return False
+    if len(cards) > 2:
+        need: dict[int, int] = {}
+        for t in cards:
+            need[t] = need.get(t, 0) + 1
+        return all(pool[t] >= k for t, k in need.items())
+    return True
+
+
+def completion_sets(row: npt.NDArray[np.uint8], wild: int, pool: npt.NDArray[np.int64] |
+                    Sequence[int], memo: SolverMemo, *, max_set: int = 2) -> list[CardSet]:
+    """The minimal completion sets of a pile, of at most ``max_set`` cards (1..3), from
+    ``pool``.
+
+    A set ``S`` completes the pile ``row`` (wild rank ``wild``) when some ``|S|`` cards of
+    the pile can give way to ``S`` leaving no deadwood; minimal: no smaller set inside it
+    does. A complete pile has the one set ``()``.
+
+    Sets of two cards are found from every pile one card ``a`` and one discard lead to,
+    with :func:`~fivecrowns.outs.completing_types` of that pile; sets of three the same
+    way one step further (slow: meant for the bound, not for play).
+
+    Returns
+    -------
+    list of tuple of int
+        Sorted card type indices, smallest sets first.
+
+    >>> from fivecrowns import hand_counts
+    >>> memo = SolverMemo(2)
+    >>> pool = hand_counts("7C QD JK")
+    >>> [[str(Card.from_index(t)) for t in s]
+    ...  for s in completion_sets(hand_counts("5C 6C 9D"), 13, pool, memo)]
+    [['7C'], ['JK']]
+    """
+    pool_list = [int(x) for x in pool]
+    if memo.deadwood(row, wild) == 0:
+        return [()]
+    return _sets(row, wild, pool_list, memo, max_set)
+
+
+def _sets(row: npt.NDArray[np.uint8], wild: int, pool: list[int], memo: SolverMemo,
+          max_set: int) -> list[CardSet]:
+    outs = memo.completing_types(row, wild)
+    ones = [t for t in range(N_TYPES) if pool[t] > 0 and outs[t]]
+    found: list[CardSet] = [(t,) for t in ones]
+    if max_set < 2:
+        return found
+    one = set(ones)
+    more: set[CardSet] = set()
+    held = [int(t) for t in np.flatnonzero(row)]
+    for a in range(N_TYPES):
+        if pool[a] <= 0 or a in one:
+            continue
+        plus = row.copy()
+        plus[a] += 1
+        pool[a] -= 1
+        for d in held:
+            if d == a:
+                continue
+            nxt = plus.copy()
+            nxt[d] -= 1
+            if max_set == 2:
+                c = memo.completing_types(nxt, wild)
+                for b in np.flatnonzero(c).tolist():
+                    if pool[b] > 0 and b not in one:
+                        more.add((a, b) if a <= b else (b, a))
+            else:
+                if memo.deadwood(nxt, wild) == 0:
+                    continue
+                for s in _sets(nxt, wild, pool, memo, max_set - 1):
+                    if not one.intersection(s):
+                        more.add(tuple(sorted((a,) + s)))
+        pool[a] += 1
+    # Keep the minimal ones: a set of three holding a set of two is not minimal.
+    pairs = {s for s in more if len(s) == 2}
+    for s in sorted(more, key=lambda s: (len(s), s)):
+        if len(s) == 3 and any(p in pairs for p in combinations(s, 2)):
+            continue
+        found.append(s)
+    return found
+
+
+def find_plan(families: Sequence[list[CardSet]], pool: Sequence[int], *,
+              big: Sequence[int] | None = None,
+              node_limit: int = 50_000) -> list[CardSet | None] | None:
+    """A disjoint choice of one completion set per pile, or ``None`` if there is none.
+
+    Parameters
+    ----------
+    families : sequence of lists of card sets
+        Each open pile's completion sets (``[()]`` for a complete pile, which then takes one
+        spare card of any type).
+    pool : sequence of 56 ints
+        The cards to come, counted by type (the top card included).
+    big : sequence of int, optional
+        The relaxation of :func:`plan_bound`: pile ``i`` may instead take ``big[i]`` cards
+        of any types (``None`` in the answer).
+    node_limit : int
+        Most sets tried; past it the search gives up and answers ``None``.
+
+    Returns
+    -------
+    list or None
+        The chosen set of each pile, in the order of ``families``.
+    """
+    n = len(families)
+    left = [int(x) for x in pool]
+    total = sum(left)
+    order = sorted(range(n), key=lambda i: (len(families[i]), i))
+    chosen: list[CardSet | None] = [None] * n
+    nodes = 0
+
+    def go(depth: int, used: int, anon: int) -> bool:
+        nonlocal nodes
+        if used + anon > total:
+            return False
+        if depth == n:
+            return True
+        i = order[depth]
+        for s in families[i]:
+            nodes += 1
+            if nodes > node_limit:
+                return False
+            if not s:
+                chosen[i] = s
+                if go(depth + 1, used, anon + 1):
+                    return True
+                continue
+            if not _fits(s, left):
+                continue
+            for t in s:
+                left[t] -= 1
+            # Forward check: every later pile still has a set that fits.
+            ok = all(big is not None or any(not f or _fits(f, left) for f in families[j])
+                     for j in order[depth + 1:])
+            if ok:
+                chosen[i] = s
+                if go(depth + 1, used + len(s), anon):
+                    return True
+            for t in s:
+                left[t] += 1
+        if big is not None:
+            chosen[i] = None
+            if go(depth + 1, used, anon + big[i]):
+                return True
+        return False
+
+    return list(chosen) if go(0, 0, 0) else None
+
+
+def wilds_needed(row: npt.NDArray[np.uint8], wild: int, memo: SolverMemo, *,
+                 limit: int = 6) -> int:
+    """The fewest cards of a pile that must give way to wild cards for it to be complete.
+
+    Exact (every choice of the cards to give way is tried), up to ``limit``: ``limit + 1``
+    when more are needed. When the deck has too few wild cards left to try ``k``, the
+    answer is ``k``, still a lower bound. A completion set can be no smaller: any card of
+    it could be a wild instead.
+
+    >>> from fivecrowns import hand_counts
+    >>> wilds_needed(hand_counts("3C 5D 9H"), 13, SolverMemo(2))
+    2
+    """
+    if memo.deadwood(row, wild) == 0:
+        return 0
+    wild_types = [JOKER_INDEX] + [type_index(s, wild) for s in range(5)]
+    cards = [t for t in np.flatnonzero(row).tolist() for _ in range(int(row[t]))]
+    for k in range(1, min(limit, len(cards)) + 1):
+        drops = sorted(set(combinations(cards, k)))
+        batch = np.repeat(row[None, :], len(drops), axis=0)
+        for i, drop in enumerate(drops):
+            for t in drop:
+                batch[i, t] -= 1
+        # k wilds the deck has room for, jokers first; too few: k is as far as we know
+        fill = np.zeros(N_TYPES, dtype=np.uint8)
+        added = 0
+        for t in wild_types:
+            room = int(memo.deck_counts[t]) - int(row[t])
+            take = min(room, k - added)
+            if take > 0:
+                fill[t] = take
+                added += take
+        if added < k:
+            return k
+        rows = batch + fill[None, :]
+        if min(memo.deadwood_many(np.ascontiguousarray(rows), wild)) == 0:
+            return k
+    return limit + 1
+
+
+def plan_bound(piles: Sequence[tuple[npt.NDArray[np.uint8], int]], pool: Sequence[int],
+               memo: SolverMemo, *, max_set: int = 2,
+               node_limit: int = 200_000) -> tuple[bool, bool]:
+    """Bracket whether a deal can be won: ``(a plan exists, a relaxed plan exists)``.
+
+    The first answer is :func:`find_plan` over sets of at most ``max_set`` cards: True
+    proves the deal winnable. The second lets any pile take, instead of one of its sets,
+    ``max_set + 1`` cards of any types (every completion set left out has at least that
+    many, and at least :func:`wilds_needed`): False proves the deal lost, for every player,
+    the clairvoyant included.
+    """
+    families = [completion_sets(row, wild, pool, memo, max_set=max_set)
+                for row, wild in piles]
+    exact = find_plan(families, pool, node_limit=node_limit) is not None
+    if exact:
+        return True, True
+    big = [max(max_set + 1, wilds_needed(row, wild, memo)) for row, wild in piles]
+    relaxed = find_plan(families, pool, big=big, node_limit=node_limit) is not None
+    return False, relaxed
+
+
+class PlannerSolitaire(_MemoStrategy):
+    """Plays a plan (:func:`find_plan`) when one exists, else as
+    :class:`~fivecrowns.solitaire.StrongSolitaire`.
+
+    Every turn it looks for a plan over the cards to come (the top card and the unseen
+    cards: the draw pile's multiset, known exactly). With a plan, the top card goes to the
+    pile whose set holds it, with a discard that keeps the rest of the set completing the
+    pile; a card no set needs goes to a pile complete as dealt (closing it), else is
+    thrown away on the largest open pile. A plan found is a won game, whatever the order
+    of the draw pile. Without one (no plan of sets of at most ``max_set`` cards, or the
+    search gave up after ``node_limit`` sets), the turn is played by ``StrongSolitaire``
+    and the next turn looks again.
+
+    The answers depend on the observation alone (the memo only remembers solver answers).
+
+    Parameters
+    ----------
+    max_set : int
+        Largest completion set enumerated, 1 or 2.
+    node_limit : int
+        Most sets the plan search tries per turn.
+
+    >>> PlannerSolitaire().name
+    'planner'
+    """
+
+    name = "planner"
+
+    def __init__(self, max_set: int = 2, node_limit: int = 20_000, relax: bool = False,
+                 reach: bool = True, reach_piles: int = 2, contention: bool = True) -> None:
+        if max_set not in (1, 2):
+            raise ValueError(f"max_set must be 1 or 2, got {max_set!r}")
+        self.max_set = int(max_set)
+        self.node_limit = int(node_limit)
+        self.relax = bool(relax)
+        self.reach = bool(reach)
+        self.reach_piles = int(reach_piles)
+        self.contention = bool(contention)
+        self._memo: SolverMemo | None = None
+        self._fallback = StrongSolitaire()
+        self._sets: dict[bytes, tuple[list[int], list[CardSet]]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"max_set": self.max_set, "node_limit": self.node_limit, "relax": self.relax,
+                "reach": self.reach, "reach_piles": self.reach_piles,
+                "contention": self.contention}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state)  # type: ignore[misc]
+
+    def __repr__(self) -> str:
+        return (f"PlannerSolitaire(max_set={self.max_set}, node_limit={self.node_limit}, "
+                f"relax={self.relax}, reach={self.reach})")
+
+    def _family(self, row: npt.NDArray[np.uint8], wild: int, pool: npt.NDArray[np.int64],
+                memo: SolverMemo) -> list[CardSet]:
+        """:func:`completion_sets`, remembered: the sets found for a larger pool, less those
+        that no longer fit, are the sets of a smaller one (minimality does not depend on
+        the pool), so the answer depends on the arguments alone."""
+        key = row.tobytes() + bytes((wild, memo.decks))
+        counts = pool.tolist()
+        got = self._sets.get(key)
+        if got is not None and all(a >= b for a, b in zip(got[0], counts)):
+            return [s for s in got[1] if not s or _fits(s, counts)]
+        fam = completion_sets(row, wild, pool, memo, max_set=self.max_set)
+        if len(self._sets) > 20_000:
+            self._sets.clear()
+        self._sets[key] = (counts, fam)
+        return fam
+
+    def _reach(self, rows: list[npt.NDArray[np.uint8]], sizes: tuple[int, ...],
+               families: list[list[CardSet]], pool: npt.NDArray[np.int64], t: int,
+               memo: SolverMemo) -> tuple[int, Card] | None:
+        """A move of the top card onto a pile with no set that leaves a plan, if any.
+
+        With at most two such piles, each of the pile's discards is tried: if the pile
+        then has a completion set and the piles together a plan over the cards after the
+        top one, the move wins."""
+        blocking = [i for i, f in enumerate(families) if not f]
+        if len(blocking) > self.reach_piles:
+            return None
+        if not blocking and self.contention:
+            blocking = list(range(len(families)))
+        rest = pool.copy()
+        rest[t] -= 1
+        counts = rest.tolist()
+        others = [[s for s in f if not s or _fits(s, counts)] for f in families]
+        for i in blocking:
+            wild = sizes[i]
+            plus = rows[i].copy()
+            plus[t] += 1
+            for d in np.flatnonzero(plus).tolist():
+                if d == t:
+                    continue
+                nxt = plus.copy()
+                nxt[d] -= 1
+                fam = self._family(nxt, wild, rest, memo)
+                if not fam or fam == [()]:
+                    if fam == [()]:
+                        return sizes[i], Card.from_index(d)  # closes it now
+                    continue
+                trial = list(others)
+                trial[i] = fam
+                if find_plan(trial, counts, node_limit=self.node_limit) is not None:
+                    return sizes[i], Card.from_index(d)
+        return None
+
+    def choose(self, observation: SolitaireObservation,
+               rng: np.random.Generator) -> tuple[int, Card]:
+        top = observation.top
+        assert top is not None
+        memo = self._memo_for(observation.rules.decks)
+        pool = observation.unseen.astype(np.int64)
+        pool[top.index] += 1
+        sizes = observation.open_piles
+        rows = [observation.pile_counts[n - 3] for n in sizes]
+        families = [self._family(r, n, pool, memo) for r, n in zip(rows, sizes)]
+        counts = pool.tolist()
+        plan = find_plan(families, counts, node_limit=self.node_limit)
+        far: tuple[int, ...] = ()
+        if plan is None and self.relax:
+            # Reserve sets for the piles near completion; the far ones take the rest.
+            plan = find_plan(families, counts, big=[self.max_set + 1] * len(sizes),
+                             node_limit=self.node_limit)
+            if plan is not None:
+                far = tuple(n for n, s in zip(sizes, plan) if s is None)
+        if plan is None and self.reach:
+            found = self._reach(rows, sizes, families, pool, top.index, memo)
+            if found is not None:
+                return found
+        if plan is None:
+            return self._fallback.choose(observation, rng)
+        t = top.index
+        for i, s in enumerate(plan):
+            if s and t in s:
+                return sizes[i], _keeping(rows[i], sizes[i], t, s, memo)
+        if far:
+            gain, move = self._fallback._scored_move(observation, far)
+            if gain > 0.0:
+                return move
+        for i, s in enumerate(plan):
+            if s == ():
+                return sizes[i], top  # any card closes a complete pile
+        return max(sizes), top
+
+
+def _keeping(row: npt.NDArray[np.uint8], wild: int, card: int, cards: CardSet,
+             memo: SolverMemo) -> Card:
+    """The discard after adding ``card`` to the pile that keeps the rest of ``cards``
+    completing it (ties: the highest-value card)."""
+    rest = list(cards)
+    rest.remove(card)
+    plus = row.copy()
+    plus[card] += 1
+    good: list[int] = []
+    for d in np.flatnonzero(plus).tolist():
+        if d == card:
+            continue
+        nxt = plus.copy()
+        nxt[d] -= 1
+        if not rest:
+            ok = memo.deadwood(nxt, wild) == 0
+        else:
+            ok = memo.deadwood(nxt, wild) == 0 or bool(memo.completing_types(nxt, wild)[rest[0]])
+        if ok:
+            good.append(d)
+    assert good, "a completion set always has a discard that keeps it"
+    return Card.from_index(max(good, key=lambda d: (card_value(Card.from_index(d), wild), d)))
