@@ -163,3 +163,12 @@ def test_plan_bound_brackets() -> None:
     assert plan_bound(rows, pool.tolist(), memo) == (True, True)
     # Eleven piles but only ten cards to come: lost, and proved lost.
     assert plan_bound(rows, _pool(" ".join(rest[:10])), memo) == (False, False)
+
+
+def test_a_search_that_gives_up_proves_nothing() -> None:
+    memo = SolverMemo(2)
+    game = Solitaire(seed=3)
+    pool = game.unseen_counts()
+    pool[game.draw_top.index] += 1  # type: ignore[union-attr]
+    rows = [(game.pile_counts[n - 3], n) for n in range(3, 14)]
+    assert plan_bound(rows, pool.tolist(), memo, node_limit=1) == (False, True)

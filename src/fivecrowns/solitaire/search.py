@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from ..cards import JOKER_INDEX, N_TYPES, Card, card_value, type_index
 from ..outs import SolverMemo
+from ..solver import deadwood_many
 from .game import SolitaireObservation
 from .strategies import StrongSolitaire, _MemoStrategy
 
@@ -106,14 +107,17 @@ def _sets(row: npt.NDArray[np.uint8], wild: int, pool: list[int], memo: SolverMe
     one = set(ones)
     more: set[CardSet] = set()
     held = [int(t) for t in np.flatnonzero(row)]
+    allowed = _first_discards(row, wild, pool, one, memo) if max_set == 2 else None
     for a in range(N_TYPES):
         if pool[a] <= 0 or a in one:
+            continue
+        if allowed is not None and a in allowed and not allowed[a]:
             continue
         plus = row.copy()
         plus[a] += 1
         pool[a] -= 1
         for d in held:
-            if d == a:
+            if d == a or (allowed is not None and a in allowed and d not in allowed[a]):
                 continue
             nxt = plus.copy()
             nxt[d] -= 1
@@ -136,6 +140,65 @@ def _sets(row: npt.NDArray[np.uint8], wild: int, pool: list[int], memo: SolverMe
             continue
         found.append(s)
     return found
+
+
+def _wild_fill(row: npt.NDArray[np.uint8], wild: int, k: int,
+               memo: SolverMemo) -> npt.NDArray[np.uint8] | None:
+    """``k`` wild cards the deck has room for beside ``row`` (jokers first), or None."""
+    fill = np.zeros(N_TYPES, dtype=np.uint8)
+    added = 0
+    for t in [JOKER_INDEX] + [type_index(s, wild) for s in range(5)]:
+        take = min(int(memo.deck_counts[t]) - int(row[t]), k - added)
+        if take > 0:
+            fill[t] = take
+            added += take
+    return fill if added == k else None
+
+
+def _first_discards(row: npt.NDArray[np.uint8], wild: int, pool: list[int], one: set[int],
+                    memo: SolverMemo) -> dict[int, set[int]]:
+    """For each first card ``a`` of a two-card set, the discards worth trying with it.
+
+    A set ``{a, b}`` completes the pile with discards ``d`` and ``e`` only if the pile
+    plus ``a`` and a wild in place of ``b``, less ``d`` and ``e``, is complete (a wild
+    stands for any card): so only such ``d`` and ``e`` can be the first discard. A card
+    missing from the answer is not filtered (no room for the test wild)."""
+    cards = [t for t in np.flatnonzero(row).tolist() for _ in range(int(row[t]))]
+    drops = sorted(set(combinations(cards, 2)))
+    if not drops:
+        return {}
+    base = np.repeat(row[None, :], len(drops), axis=0)
+    for i, (d, e) in enumerate(drops):
+        base[i, d] -= 1
+        base[i, e] -= 1
+    fill2 = _wild_fill(row, wild, 2, memo)
+    if fill2 is not None:
+        # Two wilds: no pair at all unless some two cards can give way to them.
+        if min(deadwood_many(np.ascontiguousarray(base + fill2), wild, decks=memo.decks,
+                             threads=1)) > 0:
+            return {a: set() for a in range(N_TYPES) if pool[a] > 0 and a not in one}
+    firsts = [a for a in range(N_TYPES) if pool[a] > 0 and a not in one]
+    fills = []
+    for a in firsts:
+        plus = row.copy()
+        plus[a] += 1
+        fills.append(_wild_fill(plus, wild, 1, memo))
+    tested = [a for a, f in zip(firsts, fills) if f is not None]
+    if not tested:
+        return {}
+    rows = np.concatenate([base + f[None, :] for f in fills if f is not None])
+    for j, a in enumerate(tested):
+        rows[j * len(drops):(j + 1) * len(drops), a] += 1
+    values = deadwood_many(rows, wild, decks=memo.decks, threads=1)
+    out: dict[int, set[int]] = {}
+    for j, a in enumerate(tested):
+        ok: set[int] = set()
+        for i, (d, e) in enumerate(drops):
+            if values[j * len(drops) + i] == 0:
+                ok.add(d)
+                ok.add(e)
+        out[a] = ok
+    return out
 
 
 def find_plan(families: Sequence[list[CardSet]], pool: Sequence[int], *,
@@ -161,16 +224,33 @@ def find_plan(families: Sequence[list[CardSet]], pool: Sequence[int], *,
     list or None
         The chosen set of each pile, in the order of ``families``.
     """
+    return _pack(families, pool, big, node_limit)[0]
+
+
+def _pack(families: Sequence[list[CardSet]], pool: Sequence[int], big: Sequence[int] | None,
+          node_limit: int) -> tuple[list[CardSet | None] | None, bool]:
+    """:func:`find_plan`, and whether the search gave up (so that ``None`` proves nothing)."""
     n = len(families)
     left = [int(x) for x in pool]
     total = sum(left)
     order = sorted(range(n), key=lambda i: (len(families[i]), i))
+    # The fewest cards each pile can cost (a complete pile takes one spare card), summed
+    # over the piles still to place: a cut for the relaxed search, whose big choice
+    # leaves no forward check.
+    cheapest = []
+    for i in order:
+        costs = [max(1, len(f)) for f in families[i]]
+        if big is not None:
+            costs.append(big[i])
+        cheapest.append(min(costs, default=total + 1))
+    rest_cost = [sum(cheapest[d:]) if big is not None else 0 for d in range(n + 1)]
     chosen: list[CardSet | None] = [None] * n
     nodes = 0
+    gave_up = False
 
-    def go(depth: int, used: int, anon: int) -> bool:
-        nonlocal nodes
-        if used + anon > total:
+    def go(depth: int, used: int) -> bool:
+        nonlocal nodes, gave_up
+        if used + rest_cost[depth] > total:
             return False
         if depth == n:
             return True
@@ -178,10 +258,11 @@ def find_plan(families: Sequence[list[CardSet]], pool: Sequence[int], *,
         for s in families[i]:
             nodes += 1
             if nodes > node_limit:
+                gave_up = True
                 return False
             if not s:
                 chosen[i] = s
-                if go(depth + 1, used, anon + 1):
+                if go(depth + 1, used + 1):
                     return True
                 continue
             if not _fits(s, left):
@@ -189,21 +270,24 @@ def find_plan(families: Sequence[list[CardSet]], pool: Sequence[int], *,
             for t in s:
                 left[t] -= 1
             # Forward check: every later pile still has a set that fits.
-            ok = all(big is not None or any(not f or _fits(f, left) for f in families[j])
-                     for j in order[depth + 1:])
+            ok = big is not None or all(any(not f or _fits(f, left) for f in families[j])
+                                        for j in order[depth + 1:])
             if ok:
                 chosen[i] = s
-                if go(depth + 1, used + len(s), anon):
+                if go(depth + 1, used + len(s)):
                     return True
             for t in s:
                 left[t] += 1
-        if big is not None:
+            if gave_up:
+                return False
+        if big is not None and not gave_up:
             chosen[i] = None
-            if go(depth + 1, used, anon + big[i]):
+            if go(depth + 1, used + big[i]):
                 return True
         return False
 
-    return list(chosen) if go(0, 0, 0) else None
+    found = go(0, 0)
+    return (list(chosen) if found else None), gave_up and not found
 
 
 def wilds_needed(row: npt.NDArray[np.uint8], wild: int, memo: SolverMemo, *,
@@ -255,7 +339,8 @@ def plan_bound(piles: Sequence[tuple[npt.NDArray[np.uint8], int]], pool: Sequenc
     proves the deal winnable. The second lets any pile take, instead of one of its sets,
     ``max_set + 1`` cards of any types (every completion set left out has at least that
     many, and at least :func:`wilds_needed`): False proves the deal lost, for every player,
-    the clairvoyant included.
+    the clairvoyant included. A search that gives up after ``node_limit`` sets proves
+    nothing: ``(False, True)``.
     """
     families = [completion_sets(row, wild, pool, memo, max_set=max_set)
                 for row, wild in piles]
@@ -263,8 +348,8 @@ def plan_bound(piles: Sequence[tuple[npt.NDArray[np.uint8], int]], pool: Sequenc
     if exact:
         return True, True
     big = [max(max_set + 1, wilds_needed(row, wild, memo)) for row, wild in piles]
-    relaxed = find_plan(families, pool, big=big, node_limit=node_limit) is not None
-    return False, relaxed
+    relaxed, gave_up = _pack(families, pool, big, node_limit)
+    return False, relaxed is not None or gave_up
 
 
 class PlannerSolitaire(_MemoStrategy):
