@@ -13,17 +13,21 @@ the order in which they come does not matter to a player who has a plan:
 
 A **plan** gives every open pile such a *completion set* ``S``, the sets disjoint within
 the cards to come, with one spare card for each pile complete as dealt. A plan wins
-whatever the order of the draw pile; and a player who sees the order (the clairvoyant of
-the upper bound) wins exactly when a plan exists. So :func:`find_plan`, an exact search
-for a plan, is also the best possible player, up to the largest completion set it
-enumerates (``max_set``, 2 by default: the sets of three cards and more are left out,
-which makes the planner a lower bound of the clairvoyant and :func:`plan_bound` with its
-relaxation an upper bound).
+whatever the order of the draw pile. Conversely, the cards each pile of a won game kept
+form a plan; so a player who sees the order (the clairvoyant) wins exactly the deals that
+have a plan at the deal, and a player who could find every plan would win as often: the
+clairvoyant's win rate is the best possible. Finding plans is the hard part: piles often
+need three cards or more at the deal, and :func:`completion_sets` enumerates sets of at
+most two cards (three for the bound, slowly), so the planner plays heuristically until a
+plan of small sets exists, and :func:`plan_bound` brackets the best rate from both sides.
 
 - :func:`completion_sets`: a pile's minimal completion sets of up to ``max_set`` cards.
 - :func:`find_plan`: a plan for all open piles, or ``None``.
-- :class:`PlannerSolitaire`: plays a plan when one exists, else plays as
-  :class:`~fivecrowns.solitaire.StrongSolitaire`.
+- :func:`wilds_needed` and :func:`plan_bound`: the bracket of the best possible win rate
+  (``benchmarks/solitaire_bound.py``).
+- :class:`PlannerSolitaire` (``"planner"``): plays a plan when one exists, else a move
+  that makes one, else as :class:`~fivecrowns.solitaire.StrongSolitaire`. It wins 66.1%
+  of seeds 1..2000 (docs/performance.rst, Solitaire strategies).
 
 >>> from fivecrowns.solitaire import play_solitaire
 >>> play_solitaire("planner", seed=7).won
@@ -107,7 +111,7 @@ def _sets(row: npt.NDArray[np.uint8], wild: int, pool: list[int], memo: SolverMe
     one = set(ones)
     more: set[CardSet] = set()
     held = [int(t) for t in np.flatnonzero(row)]
-    allowed = _first_discards(row, wild, pool, one, memo) if max_set == 2 else None
+    allowed = _first_discards(row, wild, pool, one, memo, max_set)
     for a in range(N_TYPES):
         if pool[a] <= 0 or a in one:
             continue
@@ -156,25 +160,25 @@ def _wild_fill(row: npt.NDArray[np.uint8], wild: int, k: int,
 
 
 def _first_discards(row: npt.NDArray[np.uint8], wild: int, pool: list[int], one: set[int],
-                    memo: SolverMemo) -> dict[int, set[int]]:
-    """For each first card ``a`` of a two-card set, the discards worth trying with it.
+                    memo: SolverMemo, k: int = 2) -> dict[int, set[int]]:
+    """For each first card ``a`` of a set of ``k`` cards, the discards worth trying with it.
 
-    A set ``{a, b}`` completes the pile with discards ``d`` and ``e`` only if the pile
-    plus ``a`` and a wild in place of ``b``, less ``d`` and ``e``, is complete (a wild
-    stands for any card): so only such ``d`` and ``e`` can be the first discard. A card
-    missing from the answer is not filtered (no room for the test wild)."""
+    A set ``{a, b, ...}`` completes the pile with discards ``d, e, ...`` only if the pile
+    plus ``a`` and wilds in place of the others, less ``d, e, ...``, is complete (a wild
+    stands for any card): so only such ``d, e, ...`` can be the first discard. A card
+    missing from the answer is not filtered (no room for the test wilds)."""
     cards = [t for t in np.flatnonzero(row).tolist() for _ in range(int(row[t]))]
-    drops = sorted(set(combinations(cards, 2)))
+    drops = sorted(set(combinations(cards, k)))
     if not drops:
         return {}
     base = np.repeat(row[None, :], len(drops), axis=0)
-    for i, (d, e) in enumerate(drops):
-        base[i, d] -= 1
-        base[i, e] -= 1
-    fill2 = _wild_fill(row, wild, 2, memo)
-    if fill2 is not None:
-        # Two wilds: no pair at all unless some two cards can give way to them.
-        if min(deadwood_many(np.ascontiguousarray(base + fill2), wild, decks=memo.decks,
+    for i, drop in enumerate(drops):
+        for t in drop:
+            base[i, t] -= 1
+    fill_all = _wild_fill(row, wild, k, memo)
+    if fill_all is not None:
+        # k wilds: no set at all unless some k cards can give way to them.
+        if min(deadwood_many(np.ascontiguousarray(base + fill_all), wild, decks=memo.decks,
                              threads=1)) > 0:
             return {a: set() for a in range(N_TYPES) if pool[a] > 0 and a not in one}
     firsts = [a for a in range(N_TYPES) if pool[a] > 0 and a not in one]
@@ -182,7 +186,7 @@ def _first_discards(row: npt.NDArray[np.uint8], wild: int, pool: list[int], one:
     for a in firsts:
         plus = row.copy()
         plus[a] += 1
-        fills.append(_wild_fill(plus, wild, 1, memo))
+        fills.append(_wild_fill(plus, wild, k - 1, memo))
     tested = [a for a, f in zip(firsts, fills) if f is not None]
     if not tested:
         return {}
@@ -193,10 +197,9 @@ def _first_discards(row: npt.NDArray[np.uint8], wild: int, pool: list[int], one:
     out: dict[int, set[int]] = {}
     for j, a in enumerate(tested):
         ok: set[int] = set()
-        for i, (d, e) in enumerate(drops):
+        for i, drop in enumerate(drops):
             if values[j * len(drops) + i] == 0:
-                ok.add(d)
-                ok.add(e)
+                ok.update(drop)
         out[a] = ok
     return out
 
@@ -361,11 +364,17 @@ class PlannerSolitaire(_MemoStrategy):
     pile whose set holds it, with a discard that keeps the rest of the set completing the
     pile; a card no set needs goes to a pile complete as dealt (closing it), else is
     thrown away on the largest open pile. A plan found is a won game, whatever the order
-    of the draw pile. Without one (no plan of sets of at most ``max_set`` cards, or the
-    search gave up after ``node_limit`` sets), the turn is played by ``StrongSolitaire``
-    and the next turn looks again.
+    of the draw pile.
 
-    The answers depend on the observation alone (the memo only remembers solver answers).
+    Without a plan (none of sets of at most ``max_set`` cards, or the search gave up after
+    ``node_limit`` sets), it tries to *reach* one: when at most ``reach_piles`` piles have
+    no completion set, it tries the top card on each of them with each discard (with
+    ``contention``, when every pile has sets but they clash, on every pile), and plays a
+    move after which the piles have a plan over the cards after the top one. Otherwise the
+    turn is played by ``StrongSolitaire``, and the next turn looks again.
+
+    The answers depend on the observation alone (the memos only remember solver answers
+    and completion sets).
 
     Parameters
     ----------
@@ -373,6 +382,16 @@ class PlannerSolitaire(_MemoStrategy):
         Largest completion set enumerated, 1 or 2.
     node_limit : int
         Most sets the plan search tries per turn.
+    reach : bool
+        Look for a move that makes a plan when there is none.
+    reach_piles : int
+        Most piles without a set for which ``reach`` looks.
+    contention : bool
+        Also look when every pile has sets but no plan exists.
+    protect : int
+        Experimental, off by default: with at most this many piles without a set, keep
+        the cards of the other piles' sets for them (a relaxed plan) and play the rest
+        on the piles without a set.
 
     >>> PlannerSolitaire().name
     'planner'
@@ -380,13 +399,15 @@ class PlannerSolitaire(_MemoStrategy):
 
     name = "planner"
 
-    def __init__(self, max_set: int = 2, node_limit: int = 20_000, relax: bool = False,
-                 reach: bool = True, reach_piles: int = 2, contention: bool = True) -> None:
+    def __init__(self, max_set: int = 2, node_limit: int = 20_000, reach: bool = True,
+                 reach_piles: int = 2, contention: bool = True, protect: int = 0,
+                 deep: int = 3) -> None:
         if max_set not in (1, 2):
             raise ValueError(f"max_set must be 1 or 2, got {max_set!r}")
         self.max_set = int(max_set)
         self.node_limit = int(node_limit)
-        self.relax = bool(relax)
+        self.protect = int(protect)
+        self.deep = int(deep)
         self.reach = bool(reach)
         self.reach_piles = int(reach_piles)
         self.contention = bool(contention)
@@ -395,28 +416,30 @@ class PlannerSolitaire(_MemoStrategy):
         self._sets: dict[bytes, tuple[list[int], list[CardSet]]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"max_set": self.max_set, "node_limit": self.node_limit, "relax": self.relax,
+        return {"max_set": self.max_set, "node_limit": self.node_limit, "protect": self.protect,
                 "reach": self.reach, "reach_piles": self.reach_piles,
-                "contention": self.contention}
+                "contention": self.contention, "deep": self.deep}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state)  # type: ignore[misc]
 
     def __repr__(self) -> str:
         return (f"PlannerSolitaire(max_set={self.max_set}, node_limit={self.node_limit}, "
-                f"relax={self.relax}, reach={self.reach})")
+                f"reach={self.reach}, reach_piles={self.reach_piles}, "
+                f"contention={self.contention}, protect={self.protect}, deep={self.deep})")
 
     def _family(self, row: npt.NDArray[np.uint8], wild: int, pool: npt.NDArray[np.int64],
-                memo: SolverMemo) -> list[CardSet]:
+                memo: SolverMemo, max_set: int = 0) -> list[CardSet]:
         """:func:`completion_sets`, remembered: the sets found for a larger pool, less those
         that no longer fit, are the sets of a smaller one (minimality does not depend on
         the pool), so the answer depends on the arguments alone."""
-        key = row.tobytes() + bytes((wild, memo.decks))
+        max_set = max_set or self.max_set
+        key = row.tobytes() + bytes((wild, memo.decks, max_set))
         counts = pool.tolist()
         got = self._sets.get(key)
         if got is not None and all(a >= b for a, b in zip(got[0], counts)):
             return [s for s in got[1] if not s or _fits(s, counts)]
-        fam = completion_sets(row, wild, pool, memo, max_set=self.max_set)
+        fam = completion_sets(row, wild, pool, memo, max_set=max_set)
         if len(self._sets) > 20_000:
             self._sets.clear()
         self._sets[key] = (counts, fam)
@@ -471,17 +494,23 @@ class PlannerSolitaire(_MemoStrategy):
         families = [self._family(r, n, pool, memo) for r, n in zip(rows, sizes)]
         counts = pool.tolist()
         plan = find_plan(families, counts, node_limit=self.node_limit)
-        far: tuple[int, ...] = ()
-        if plan is None and self.relax:
-            # Reserve sets for the piles near completion; the far ones take the rest.
-            plan = find_plan(families, counts, big=[self.max_set + 1] * len(sizes),
-                             node_limit=self.node_limit)
-            if plan is not None:
-                far = tuple(n for n, s in zip(sizes, plan) if s is None)
+        if plan is None and 0 < sum(not f for f in families) <= self.deep:
+            # Sets of three cards for the piles with none of two.
+            families = [f if f else self._family(r, n, pool, memo, 3)
+                        for f, r, n in zip(families, rows, sizes)]
+            plan = find_plan(families, counts, node_limit=self.node_limit)
         if plan is None and self.reach:
             found = self._reach(rows, sizes, families, pool, top.index, memo)
             if found is not None:
                 return found
+        far: tuple[int, ...] = ()
+        blocking = sum(not f for f in families)
+        if plan is None and 0 < blocking <= self.protect:
+            # Reserve sets for the piles that have them; the others take the rest.
+            big = [self.max_set + 1 if not f else len(counts) + 1 for f in families]
+            plan = find_plan(families, counts, big=big, node_limit=self.node_limit)
+            if plan is not None:
+                far = tuple(n for n, s in zip(sizes, plan) if s is None)
         if plan is None:
             return self._fallback.choose(observation, rng)
         t = top.index
@@ -512,10 +541,15 @@ def _keeping(row: npt.NDArray[np.uint8], wild: int, card: int, cards: CardSet,
             continue
         nxt = plus.copy()
         nxt[d] -= 1
-        if not rest:
+        if not rest or memo.deadwood(nxt, wild) == 0:
             ok = memo.deadwood(nxt, wild) == 0
+        elif len(rest) == 1:
+            ok = bool(memo.completing_types(nxt, wild)[rest[0]])
         else:
-            ok = memo.deadwood(nxt, wild) == 0 or bool(memo.completing_types(nxt, wild)[rest[0]])
+            pool = [0] * N_TYPES
+            for t in rest:
+                pool[t] += 1
+            ok = bool(_sets(nxt, wild, pool, memo, len(rest)))
         if ok:
             good.append(d)
     assert good, "a completion set always has a discard that keeps it"

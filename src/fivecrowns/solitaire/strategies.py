@@ -5,7 +5,9 @@
 - :class:`StrongSolitaire` looks one card ahead and counts each pile's outs among the
   cards it has not seen.
 
-:func:`make_strategy` turns a name from :data:`STRATEGIES` into a strategy object.
+:func:`make_strategy` turns a name from :data:`STRATEGIES` into a strategy object;
+``"planner"``, the strongest, is :class:`~fivecrowns.solitaire.search.PlannerSolitaire`
+(it builds on :class:`StrongSolitaire`).
 
 >>> from fivecrowns.solitaire import Solitaire
 >>> game = Solitaire(seed=7)
@@ -287,7 +289,8 @@ STRATEGIES: dict[str, Callable[[], SolitaireStrategy]] = {
 
 
 def make_strategy(strategy: str | SolitaireStrategy) -> SolitaireStrategy:
-    """A strategy object from its name (``random``, ``greedy``, ``strong``), or as given.
+    """A strategy object from its name (``random``, ``greedy``, ``strong``, ``planner``: see
+    :class:`~fivecrowns.solitaire.search.PlannerSolitaire`), or as given.
 
     Raises ``ValueError`` for an unknown name and ``TypeError`` for an object without a
     ``choose`` method.
