@@ -26,7 +26,7 @@ plan of small sets exists, and :func:`plan_bound` brackets the best rate from bo
 - :func:`wilds_needed` and :func:`plan_bound`: the bracket of the best possible win rate
   (``benchmarks/solitaire_bound.py``).
 - :class:`PlannerSolitaire` (``"planner"``): plays a plan when one exists, else a move
-  that makes one, else as :class:`~fivecrowns.solitaire.StrongSolitaire`. It wins 66.1%
+  that makes one, else as :class:`~fivecrowns.solitaire.StrongSolitaire`. It wins 75.2%
   of seeds 1..2000 (docs/performance.rst, Solitaire strategies).
 
 >>> from fivecrowns.solitaire import play_solitaire
@@ -388,6 +388,9 @@ class PlannerSolitaire(_MemoStrategy):
         Most piles without a set for which ``reach`` looks.
     contention : bool
         Also look when every pile has sets but no plan exists.
+    deep : int
+        With no plan and at most this many piles without a set of two cards, their sets
+        of three are enumerated too.
     protect : int
         Experimental, off by default: with at most this many piles without a set, keep
         the cards of the other piles' sets for them (a relaxed plan) and play the rest
