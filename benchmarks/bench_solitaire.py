@@ -4,9 +4,14 @@ With pytest-benchmark (outside the unit-test paths)::
 
     pytest benchmarks/bench_solitaire.py --benchmark-only
 
-or as a script, which prints a small table of games per second and win rates::
+or as a script, which prints a small table of games per second and win rates with 95%
+Wilson intervals, every strategy on the same seeded deals::
 
-    python benchmarks/bench_solitaire.py [--games 200] [--seed 1]
+    python benchmarks/bench_solitaire.py [--games 200] [--seed 1] [--jobs 1]
+        [--strategies random,greedy,strong,planner]
+
+With ``--jobs 2`` the games per second are wall-clock over two worker processes. The
+best possible win rate is bracketed by ``benchmarks/solitaire_bound.py``.
 
 The solver core in use (compiled or pure Python, see ``FIVECROWNS_IMPLEMENTATION``) is
 printed with the table, since it sets the speed of everything here.
@@ -29,6 +34,7 @@ from fivecrowns.solitaire import (
     play_solitaire,
     simulate_solitaire,
 )
+from fivecrowns.solitaire.search import PlannerSolitaire
 
 # -- pytest-benchmark --------------------------------------------------------------------------
 
@@ -85,6 +91,13 @@ def test_greedy_game(benchmark: Any) -> None:
     benchmark(lambda: play_solitaire("greedy", seed=next(seeds)))
 
 
+def test_planner_choice(benchmark: Any) -> None:
+    benchmark.group = "solitaire strategies"
+    obs = Solitaire(seed=2).observation()
+    rng = np.random.default_rng(0)
+    benchmark.pedantic(lambda: PlannerSolitaire().choose(obs, rng), rounds=5, iterations=1)
+
+
 def test_strong_game(benchmark: Any) -> None:
     benchmark.group = "solitaire games"
     seeds = iter(range(10**9))
@@ -94,14 +107,15 @@ def test_strong_game(benchmark: Any) -> None:
 # -- the script --------------------------------------------------------------------------------
 
 
-def table(games: int, seed: int, strategies: list[str]) -> str:
+def table(games: int, seed: int, strategies: list[str], jobs: int = 1) -> str:
     """Games per second and win rate of each strategy over the same seeded deals."""
-    lines = [f"solver core: {fivecrowns.IMPLEMENTATION}; {games} games from seed {seed}",
+    lines = [f"solver core: {fivecrowns.IMPLEMENTATION}; {games} games from seed {seed}, "
+             f"{jobs} job(s)",
              f"{'strategy':<10} {'games/s':>9} {'ms/game':>9} {'win rate':>9} "
              f"{'95% CI':>17} {'piles':>6}"]
     for name in strategies:
         start = time.perf_counter()
-        report = simulate_solitaire(name, games, seed=seed)
+        report = simulate_solitaire(name, games, seed=seed, jobs=jobs)
         took = time.perf_counter() - start
         lo, hi = report.win_ci
         lines.append(f"{name:<10} {games / took:>9.1f} {1000 * took / games:>9.2f} "
@@ -114,6 +128,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--strategies", default="random,greedy,strong")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--strategies", default="random,greedy,strong,planner")
     args = parser.parse_args()
-    print(table(args.games, args.seed, args.strategies.split(",")))
+    print(table(args.games, args.seed, args.strategies.split(","), args.jobs))

@@ -57,6 +57,7 @@ from .rules import N_ROUNDS, Rules
 from .simulate import EntrantReport, GamesReport, simulate_games
 from .solitaire import (
     GreedySolitaire,
+    PlannerSolitaire,
     PlayRecord,
     RandomSolitaire,
     Solitaire,
@@ -169,6 +170,7 @@ __all__ = [
     "RandomSolitaire",
     "GreedySolitaire",
     "StrongSolitaire",
+    "PlannerSolitaire",
     "play_solitaire",
     "simulate_solitaire",
 ]

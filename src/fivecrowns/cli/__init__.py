@@ -47,6 +47,7 @@ from typing import IO, Any, NoReturn, TextIO
 from ..cards import parse_cards
 from ..errors import FiveCrownsError
 from ..rules import N_ROUNDS, Rules
+from ..solitaire import STRATEGIES
 from ..solver import best_discard, solve
 from . import _common, _engine
 from ._common import (
@@ -405,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "report the win rate with a 95% Wilson interval. Game i is dealt from seed "
                 "SEED + i.")
     p.add_argument("--games", type=positive, default=1000, help="games to play (1000)")
-    p.add_argument("--strategy", choices=["greedy", "strong", "random"], default="greedy",
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy",
                    help="the player (greedy)")
     p.add_argument("--seed", type=seed_arg, default=1, help="seed of the first game (1)")
     p.add_argument("--decks", type=decks_arg, default=2, help="2 (default) or 4")

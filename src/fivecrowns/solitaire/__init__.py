@@ -27,6 +27,7 @@ from ..outs import completing_types as completing_types
 from ..seeding import SeedLike as SeedLike
 from ..stats import wilson_interval as wilson_interval
 from .game import PILE_SIZES, PlayRecord, Solitaire, SolitaireObservation, SolitaireResult
+from .search import PlannerSolitaire
 from .simulate import SolitaireReport, play_solitaire, simulate_solitaire
 from .strategies import (
     STRATEGIES,
@@ -48,6 +49,7 @@ __all__ = [
     "GreedySolitaire",
     "StrongSolitaire",
     "STRATEGIES",
+    "PlannerSolitaire",
     "make_strategy",
     "play_solitaire",
     "simulate_solitaire",

@@ -5,7 +5,9 @@
 - :class:`StrongSolitaire` looks one card ahead and counts each pile's outs among the
   cards it has not seen.
 
-:func:`make_strategy` turns a name from :data:`STRATEGIES` into a strategy object.
+:func:`make_strategy` turns a name from :data:`STRATEGIES` into a strategy object;
+``"planner"``, the strongest, is :class:`~fivecrowns.solitaire.search.PlannerSolitaire`
+(it builds on :class:`StrongSolitaire`).
 
 >>> from fivecrowns.solitaire import Solitaire
 >>> game = Solitaire(seed=7)
@@ -227,6 +229,18 @@ class StrongSolitaire(_MemoStrategy):
 
     def choose(self, observation: SolitaireObservation,
                rng: np.random.Generator) -> tuple[int, Card]:
+        best, move = self._scored_move(observation, observation.open_piles)
+        if best <= 0.0:
+            # Nothing helps: prefer closing a complete pile, else throw the card away.
+            top = observation.top
+            assert top is not None
+            return max(observation.open_piles), top
+        return move
+
+    def _scored_move(self, observation: SolitaireObservation,
+                     sizes: tuple[int, ...]) -> tuple[float, tuple[int, Card]]:
+        """The best move on one of the open piles ``sizes`` and its gain in estimated
+        draws (0 or less: no move on them helps)."""
         top = observation.top
         assert top is not None
         decks = observation.rules.decks
@@ -235,7 +249,7 @@ class StrongSolitaire(_MemoStrategy):
         total = int(unseen.sum())
         best: tuple[float, int, int] | None = None
         move: tuple[int, Card] | None = None
-        for n in observation.open_piles:
+        for n in sizes:
             row = observation.pile_counts[n - 3]
             now = self._estimate(row, n, unseen, total, memo)
             plus = row.copy()
@@ -256,11 +270,13 @@ class StrongSolitaire(_MemoStrategy):
                 if best is None or key > best:
                     best, move = key, (n, Card.from_index(types[i]))
         assert move is not None and best is not None
-        if best[0] <= 0.0:
-            # Nothing helps: prefer closing a complete pile, else throw the card away.
-            sizes = observation.open_piles
-            return max(sizes), top
-        return move
+        return best[0], move
+
+
+def _planner() -> SolitaireStrategy:
+    from .search import PlannerSolitaire  # search builds on this module
+
+    return PlannerSolitaire()
 
 
 #: The strategies known by name (``solitaire --strategy``).
@@ -268,11 +284,13 @@ STRATEGIES: dict[str, Callable[[], SolitaireStrategy]] = {
     "random": RandomSolitaire,
     "greedy": GreedySolitaire,
     "strong": StrongSolitaire,
+    "planner": _planner,
 }
 
 
 def make_strategy(strategy: str | SolitaireStrategy) -> SolitaireStrategy:
-    """A strategy object from its name (``random``, ``greedy``, ``strong``), or as given.
+    """A strategy object from its name (``random``, ``greedy``, ``strong``, ``planner``: see
+    :class:`~fivecrowns.solitaire.search.PlannerSolitaire`), or as given.
 
     Raises ``ValueError`` for an unknown name and ``TypeError`` for an object without a
     ``choose`` method.
