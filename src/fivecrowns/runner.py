@@ -15,6 +15,7 @@ the caller (the command line uses tqdm).
 from __future__ import annotations
 
 import functools
+import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Literal, TypeVar
@@ -64,6 +65,14 @@ def _chunk_size(n: int, workers: int, most: int) -> int:
     return max(1, min(most, n // (workers * 4) or 1))
 
 
+def _clean_start() -> multiprocessing.context.BaseContext:
+    # Workers start from a fresh interpreter (forkserver where the platform has it, else
+    # spawn), never as a fork of this process: a fork of a process holding other threads
+    # (a connected Ray driver, a GUI, a thread pool) can deadlock or corrupt them.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
 def _local(fn: Callable[[list[T]], list[R]], chunks: list[list[T]], jobs: int
            ) -> Iterator[list[R]]:
     if jobs == 1:
@@ -71,7 +80,7 @@ def _local(fn: Callable[[list[T]], list[R]], chunks: list[list[T]], jobs: int
             yield fn(chunk)
         return
     workers = min(jobs, len(chunks))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_clean_start()) as pool:
         # map() yields in submission order, however the workers finish.
         yield from pool.map(fn, chunks)
 
