@@ -52,6 +52,7 @@ from .records import (
 from .replay import GameRecord
 from .round import Round
 from .rules import N_ROUNDS, Rules
+from .search import SearchBot
 from .simulate import EntrantReport, GamesReport, simulate_games
 from .solitaire import (
     GreedySolitaire,
@@ -151,6 +152,7 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "StrongBot",
+    "SearchBot",
     # solitaire
     "Solitaire",
     "PlayRecord",

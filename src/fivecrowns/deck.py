@@ -45,6 +45,21 @@ def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
     return row
 
 
+_ANY_SEED = np.random.SeedSequence(0)
+
+
+def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state: what ``copy.deepcopy`` gives, about
+    four times faster (rounds are cloned for every rollout of a search)."""
+    bits = rng.bit_generator
+    try:
+        twin = type(bits)(_ANY_SEED)
+        twin.state = bits.state
+    except Exception:  # a bit generator that cannot be built from a SeedSequence
+        return copy.deepcopy(rng)
+    return np.random.Generator(twin)
+
+
 def _sorted_deck(decks: int) -> npt.NDArray[np.intp]:
     cards = [t for t in range(N_TYPES - 1) for _ in range(decks)] + [JOKER_INDEX] * 3 * decks
     return np.array(cards, dtype=np.intp)
@@ -244,7 +259,7 @@ class Deck:
         """An independent copy, random state included."""
         new = object.__new__(Deck)
         new.rules = self.rules
-        new.rng = copy.deepcopy(self.rng)
+        new.rng = _copy_rng(self.rng)
         new._draw = list(self._draw)
         new._discard = list(self._discard)
         new.reshuffles = self.reshuffles
