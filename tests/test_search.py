@@ -51,7 +51,24 @@ def test_play_out_checks_its_input() -> None:
         with pytest.raises(ValueError, match="players"):
             play_out([Round(2, round_number=1, seed=0), Round(3, round_number=1, seed=0)])
         with pytest.raises(ValueError, match="greedy"):
-            play_out([Round(2, round_number=1, seed=0)], policy="strong")
+            play_out([Round(2, round_number=1, seed=0)], policy="perfect")
+
+
+def test_play_out_strong_policy() -> None:
+    r = Round(3, round_number=4, seed=2)
+    scores = play_out([r], policy="strong")
+    s = r.clone()
+    bots = [StrongBot() for _ in range(3)]
+    while not s.is_over:
+        p = s.current_player
+        obs = s.observation(p)
+        if s.phase is Phase.DRAW:
+            s.draw(bots[p].choose_draw(obs))
+        else:
+            s.discard(*bots[p].choose_discard(obs))
+    assert s.result is not None and tuple(scores[0].tolist()) == s.result.scores
+    bot = SearchBot(seed=0, budget=4, policy="strong")
+    assert bot.choose_draw(r.observation(r.current_player)).name in ("DECK", "DISCARD")
 
 
 def test_search_bot_is_a_player_exported_at_top_level() -> None:
@@ -140,3 +157,16 @@ def test_search_bot_in_simulate_games_with_two_jobs() -> None:
     again = simulate_games([SearchBot, GreedyBot], 2, seed=0, jobs=1, rounds=[1, 7])
     assert report.scores.shape == (2, 2)
     assert (report.scores == again.scores).all()
+
+
+def test_search_bot_in_a_sudden_death_round() -> None:
+    r = Round(3, hand_size=6, wild=6, seed=5, sudden_death=True, totals=(40, 40, 40))
+    bots = [SearchBot(seed=q, budget=6) for q in range(3)]
+    while not r.is_over:
+        p = r.current_player
+        obs = r.observation(p)
+        if r.phase is Phase.DRAW:
+            r.draw(bots[p].choose_draw(obs))
+        else:
+            r.discard(*bots[p].choose_discard(obs))
+    assert r.result is not None and r.result.went_out is not None

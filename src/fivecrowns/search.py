@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from . import solver
 from .actions import Source
-from .bots import GreedyBot
+from .bots import GreedyBot, StrongBot
 from .cards import N_TYPES, Card, card_value
 from .records import Observation, Phase
 from .round import Round
@@ -53,20 +53,26 @@ ROLLOUT_IMPLEMENTATION = "python" if _engine_play_out is None else "compiled"
 OBJECTIVES = ("relative", "own")
 
 
+#: The Python twin's policies: the bot that plays every seat.
+_POLICIES: dict[str, type[GreedyBot] | type[StrongBot]] = {"greedy": GreedyBot,
+                                                            "strong": StrongBot}
+
+
 def play_out(rounds: Sequence[Round], *, policy: str = "greedy",
              threads: int | None = None) -> npt.NDArray[np.int32]:
     """Each round played to its end by ``policy`` in every seat: the round scores.
 
     The rounds are left untouched (each is played on a clone). This is
     ``fivecrowns.rollout.play_out`` when the compiled rollout engine is installed;
-    otherwise a pure-Python twin that plays :class:`~fivecrowns.GreedyBot` in every seat.
+    otherwise a pure-Python twin that plays the policy's bot in every seat.
 
     Parameters
     ----------
     rounds : sequence of Round
         All with the same number of players.
     policy : str
-        ``"greedy"`` (the only policy of the Python twin).
+        ``"greedy"`` (:class:`~fivecrowns.GreedyBot` in every seat) or ``"strong"``
+        (:class:`~fivecrowns.StrongBot`); the compiled engine may know more.
     threads : int, optional
         Worker threads of the compiled engine; the Python twin ignores it.
 
@@ -85,8 +91,10 @@ def play_out(rounds: Sequence[Round], *, policy: str = "greedy",
         out: npt.NDArray[np.int32] = _engine_play_out(rounds, policy=policy,
                                                       threads=threads)
         return out
-    if policy != "greedy":
-        raise ValueError(f"the Python rollouts know only policy 'greedy', got {policy!r}")
+    bot = _POLICIES.get(policy)
+    if bot is None:
+        raise ValueError(f"the Python rollouts know the policies 'greedy' and 'strong', "
+                         f"got {policy!r}")
     rounds = list(rounds)
     if not rounds:
         return np.zeros((0, 0), dtype=np.int32)
@@ -97,7 +105,7 @@ def play_out(rounds: Sequence[Round], *, policy: str = "greedy",
             raise ValueError(f"every round must have {n} players; rounds[{i}] has "
                              f"{start.n_players}")
         r = start.clone()
-        bots = [GreedyBot() for _ in range(n)]
+        bots = [bot() for _ in range(n)]
         while not r.is_over:
             p = r.current_player
             obs = r.observation(p)
@@ -143,6 +151,10 @@ class SearchBot:
     candidates : int
         How many discards (the least deadwood first) to search.
     objective : ``"relative"`` or ``"own"``
+    policy : str
+        The rollout policy of every seat (see :func:`play_out`): ``"greedy"``, the
+        default, or ``"strong"`` (a better model of strong opponents, several times
+        slower).
     time_limit : float, optional
         Seconds per decision: stop sampling worlds when it is spent (at least one world
         per move). The moves then depend on the machine's speed, so the bot is no longer
@@ -165,7 +177,7 @@ class SearchBot:
 
     def __init__(self, seed: SeedLike, budget: int = DEFAULT_BUDGET, *,
                  candidates: int = 4, objective: str = "relative",
-                 time_limit: float | None = None) -> None:
+                 policy: str = "greedy", time_limit: float | None = None) -> None:
         self.rng = make_rng(seed)
         for name, value, least in (("budget", budget, 1), ("candidates", candidates, 1)):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -181,6 +193,7 @@ class SearchBot:
         self.candidates = candidates
         self.objective = objective
         self.time_limit = time_limit
+        self.policy = str(policy)
 
     # -- the Player protocol --
 
@@ -254,7 +267,7 @@ class SearchBot:
                     r = world.clone()
                     move(r)
                     rounds.append(r)
-            scores = play_out(rounds, policy="greedy", threads=1).astype(np.float64)
+            scores = play_out(rounds, policy=self.policy, threads=1).astype(np.float64)
             scores = scores.reshape(k, m, obs.n_players)
             value = scores[:, :, p]
             if self.objective == "relative" and obs.n_players > 1:
@@ -268,4 +281,4 @@ class SearchBot:
 
     def __repr__(self) -> str:
         return (f"SearchBot(budget={self.budget}, candidates={self.candidates}, "
-                f"objective={self.objective!r})")
+                f"objective={self.objective!r}, policy={self.policy!r})")
