@@ -67,12 +67,13 @@ class TimedSearchBot(SearchBot):
             self.times.append(time.process_time() - start)
 
 
-def decision_times(games: int, seed: int, budget: int) -> np.ndarray:
+def decision_times(games: int, seed: int, budget: int,
+                   policy: str = "greedy") -> np.ndarray:
     """Seconds of CPU time of each SearchBot decision in ``games`` games against three
     StrongBots (the bot in seat ``g % 4``)."""
     times: list[float] = []
     for g in range(games):
-        bot = TimedSearchBot(seed + g, budget=budget)
+        bot = TimedSearchBot(seed + g, budget=budget, policy=policy)
         players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
         players.insert(g % 4, bot)
         play_game(players, seed=seed + g)
@@ -91,15 +92,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET)
+    parser.add_argument("--policy", default="greedy",
+                        help="rollout policy of the search (greedy or strong)")
     parser.add_argument("--timing-games", type=int, default=5,
                         help="games whose decisions are timed (one core)")
     parser.add_argument("--only", choices=["strong", "greedy", "duel", "time"],
                         action="append", help="run only these parts (repeatable)")
     args = parser.parse_args(argv)
     parts = args.only or ["strong", "greedy", "duel", "time"]
-    print(f"rollouts: {ROLLOUT_IMPLEMENTATION}; budget {args.budget}; seed {args.seed}; "
+    print(f"rollouts: {ROLLOUT_IMPLEMENTATION}, policy {args.policy}; budget {args.budget}; "
+          f"seed {args.seed}; "
           f"{args.games} games per match-up; jobs {args.jobs}", flush=True)
-    search = functools.partial(SearchBot, budget=args.budget)
+    search = functools.partial(SearchBot, budget=args.budget, policy=args.policy)
     ok = True
     for key, (title, opponents, target) in zip(("strong", "greedy", "duel"), MATCHES):
         if key not in parts:
@@ -116,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
               f"  [{time.perf_counter() - start:.0f} s]")
         print(report.table(), flush=True)
     if "time" in parts:
-        ts = decision_times(args.timing_games, args.seed, args.budget) * 1e3
+        ts = decision_times(args.timing_games, args.seed, args.budget, args.policy) * 1e3
         met = float(np.percentile(ts, 95)) <= 100
         ok &= met
         print(f"\nms per decision (CPU, one core, {ts.size} decisions): mean "
