@@ -1,4 +1,4 @@
-"""Build the compiled solver core.
+"""Build the compiled solver core and the rollout engine.
 
 All metadata lives in pyproject.toml; this file only declares the extension.
 
@@ -10,7 +10,9 @@ Environment switches:
     install). Unset or ``auto``: try, and if it fails, say so loudly and install without
     it; ``fivecrowns.IMPLEMENTATION`` then reads ``"python"``.
 ``FIVECROWNS_DEBUG=1``
-    Build with Cython bounds checks on and ``-O0 -g``.
+    Build with ``-O0 -g`` and Cython's bounds, wraparound and initialisation checks on
+    (an out-of-range memoryview index raises ``IndexError``). The directives are set here
+    and only here: ``_solver.pyx`` has no directive header to override them.
 ``FIVECROWNS_SANITIZE=1``
     With the debug build, also instrument with AddressSanitizer and UBSan.
 """
@@ -28,14 +30,23 @@ REQUIRED = BUILD == "1"
 DEBUG = os.environ.get("FIVECROWNS_DEBUG", "") not in ("", "0")
 SANITIZE = os.environ.get("FIVECROWNS_SANITIZE", "") not in ("", "0")
 
-directives = {
-    "language_level": "3",
-    "boundscheck": DEBUG,
-    "wraparound": False,
-    "cdivision": True,
-    "initializedcheck": DEBUG,
-    "embedsignature": True,
-}
+
+
+def cython_directives(debug: bool) -> dict[str, object]:
+    """The Cython directives of the compiled core (its only source: the .pyx sets none).
+
+    The release build trusts its indices, checked at the boundary; the debug build checks
+    every memoryview access, and ``cdivision`` stays on in both (no division by a value
+    that could be zero or negative).
+    """
+    return {
+        "language_level": "3",
+        "boundscheck": debug,
+        "wraparound": debug,
+        "initializedcheck": debug,
+        "cdivision": True,
+        "embedsignature": True,
+    }
 
 if sys.platform == "win32":
     compile_args = ["/O2"] if not DEBUG else ["/Od", "/Zi"]
@@ -86,23 +97,57 @@ def _extensions() -> list[Extension]:
     try:
         import numpy as np
         from Cython.Build import cythonize
-
-        extensions = [
-            Extension(
-                "fivecrowns._solver",
-                ["src/fivecrowns/_solver.pyx"],
-                include_dirs=[np.get_include()],
-                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-                extra_compile_args=compile_args,
-                extra_link_args=link_args,
-            )
-        ]
-        return list(cythonize(extensions, compiler_directives=directives))
     except Exception as exc:
         if REQUIRED:
             raise
-        _warn("cythonizing src/fivecrowns/_solver.pyx", exc)
+        _warn("importing numpy and Cython to build the extensions", exc)
         return []
+    macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+    # numpy's C random library (random_interval), for the rollout engine's shuffles: the
+    # route of numpy's "Extending via Cython" documentation.
+    random_lib = os.path.join(os.path.dirname(np.__file__), "random", "lib")
+    declared = [
+        Extension(
+            "fivecrowns._solver",
+            ["src/fivecrowns/_solver.pyx"],
+            include_dirs=[np.get_include()],
+            define_macros=macros,
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
+        ),
+        # Hands' text to counts, for scoring files (fivecrowns.files).
+        Extension(
+            "fivecrowns._textcounts",
+            ["src/fivecrowns/_textcounts.pyx"],
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
+        ),
+        Extension(
+            "fivecrowns._rollout",
+            ["src/fivecrowns/_rollout.pyx"],
+            include_dirs=[np.get_include()],
+            library_dirs=[random_lib],
+            libraries=["npyrandom"],
+            define_macros=macros,
+            # the strong policy's float arithmetic must be numpy's, operation by operation
+            extra_compile_args=compile_args + ([] if sys.platform == "win32"
+                                               else ["-ffp-contract=off"]),
+            extra_link_args=link_args,
+        ),
+    ]
+    extensions: list[Extension] = []
+    for ext in declared:
+        source = ext.sources[0]
+        if not os.path.exists(source):  # a partial tree (the packaging tests build one)
+            continue
+        try:
+            extensions += cythonize([ext], compiler_directives=cython_directives(DEBUG))
+        except Exception as exc:
+            if REQUIRED:
+                raise
+            _warn(f"cythonizing {source}", exc)
+    return extensions
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})
+if __name__ == "__main__":  # as setuptools runs it; tests import cython_directives alone
+    setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})

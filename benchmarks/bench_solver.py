@@ -15,10 +15,20 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fivecrowns.bench import adversarial_hands, core, random_hands
+from fivecrowns.bench import adversarial_hands
+from fivecrowns.dealing import random_hands
+from fivecrowns.solver import Implementation, implementation
 
-CORES = {"compiled": core("compiled"), "python": core("python")}
-# The pure-Python twin is ~1000x slower: it gets a slice of each workload.
+
+def _load(name: str) -> Implementation | None:
+    try:
+        return implementation(name)
+    except ImportError:
+        return None
+
+
+CORES = {"compiled": _load("compiled"), "python": _load("python")}
+# The pure-Python twin is orders of magnitude slower: it gets a slice of each workload.
 SIZE = {"compiled": 20_000, "python": 200}
 
 
@@ -27,9 +37,9 @@ def _cores() -> list[Any]:
             for name, core in CORES.items()]
 
 
-H13 = random_hands(20_000, 13, seed=1)
-H7 = random_hands(20_000, 7, seed=2)
-H14 = random_hands(20_000, 14, seed=3)
+H13 = random_hands(20_000, 13, rng=1)
+H7 = random_hands(20_000, 7, rng=2)
+H14 = random_hands(20_000, 14, rng=3)
 ADV, ADV_WILD = adversarial_hands(2_000, seed=4)
 
 
@@ -38,9 +48,8 @@ def _bulk(name: str, hands: np.ndarray, wild: Any) -> Callable[[], object]:
     assert core is not None
     n = min(SIZE[name], hands.shape[0])
     counts = np.ascontiguousarray(hands[:n])
-    wilds = (np.full(n, wild, dtype=np.int8) if np.isscalar(wild)
-             else np.ascontiguousarray(wild[:n]))
-    return lambda: core.deadwood_many(counts, wilds, 2, 1)
+    wilds = wild if np.isscalar(wild) else np.ascontiguousarray(wild[:n])
+    return lambda: core.deadwood_many(counts, wilds, threads=1)
 
 
 @pytest.mark.parametrize("name", _cores())
@@ -63,12 +72,12 @@ def test_deadwood_adversarial(benchmark: Any, name: str) -> None:
 
 @pytest.mark.parametrize("name", _cores())
 def test_best_discard_14(benchmark: Any, name: str) -> None:
-    benchmark.group = "best_discard_many: 14 cards, K wild"
+    benchmark.group = "discard_deadwood_many: 14 cards, K wild"
     core = CORES[name]
     assert core is not None
     n = SIZE[name] // 10
-    counts, wilds = np.ascontiguousarray(H14[:n]), np.full(n, 13, dtype=np.int8)
-    benchmark(lambda: core.best_discard_many(counts, wilds, 2, 1))
+    counts = np.ascontiguousarray(H14[:n])
+    benchmark(lambda: core.discard_deadwood_many(counts, 13, threads=1))
 
 
 @pytest.mark.parametrize("name", _cores())
@@ -77,13 +86,26 @@ def test_draw_table_13(benchmark: Any, name: str) -> None:
     core = CORES[name]
     assert core is not None
     rows = [H13[i] for i in range(20 if name == "compiled" else 1)]
-    benchmark(lambda: [core.draw_table_row(r, 13, 2) for r in rows])
+    benchmark(lambda: [core.draw_table(r, 13) for r in rows])
 
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_deadwood_threads(benchmark: Any, threads: int) -> None:
-    if CORES["compiled"] is None:
+    core = CORES["compiled"]
+    if core is None:
         pytest.skip("not built")
-    import fivecrowns
     benchmark.group = "deadwood_many: 13 cards, threads"
-    benchmark(lambda: fivecrowns.deadwood_many(H13, 13, threads=threads))
+    benchmark(lambda: core.deadwood_many(H13, 13, threads=threads))
+
+
+@pytest.mark.parametrize("what", ["deal", "score"])
+def test_dealing_vs_scoring(benchmark: Any, what: str) -> None:
+    """Dealing 100,000 13-card hands should cost no more than scoring them."""
+    from fivecrowns import deadwood_many
+
+    benchmark.group = "random_hands vs deadwood_many: 100,000 13-card hands"
+    hands = random_hands(100_000, 13, rng=6)
+    if what == "deal":
+        benchmark(lambda: random_hands(100_000, 13, rng=6))
+    else:
+        benchmark(lambda: deadwood_many(hands, 13, threads=1))

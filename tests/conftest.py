@@ -3,31 +3,28 @@
 * Hypothesis profiles: ``dev`` (the default, quick) and ``ci`` (more examples), chosen
   with the ``HYPOTHESIS_PROFILE`` environment variable. Both are derandomized, so every
   run of the suite tries the same examples.
-* ``impl``: a module-scoped fixture over the solver cores, ``"python"`` (always) and
-  ``"compiled"`` (when ``fivecrowns._solver`` is built). It points
-  ``fivecrowns.solver._core`` at that core, so the public API (``fivecrowns.solve``,
-  ``deadwood``, ...) runs through it, and yields its name.
-* ``cores``: every available core by name, for tests that compare them side by side.
+* ``impl``: a module-scoped fixture over the solver implementations,
+  ``fivecrowns.solver.implementation("python")`` (always) and ``("compiled")`` (when
+  ``fivecrowns._solver`` is built): the public solver functions bound to that core.
+* ``cores``: every available core *module* by name, for tests of the entry points.
 
-Where the environment variable ``CI`` is set and ``FIVECROWNS_IMPLEMENTATION`` is not
-``python``, a missing compiled core is a test failure, never a skip.
+:func:`compiled_required` is the one place that decides whether a missing compiled core
+is a test failure (never a skip): where ``CI`` is set, or ``FIVECROWNS_BUILD_EXTENSION=1``
+or ``FIVECROWNS_IMPLEMENTATION=compiled``, unless ``FIVECROWNS_IMPLEMENTATION=python``.
 """
 
 from __future__ import annotations
 
-import contextlib
+import importlib
 import os
-import sys
 from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for `import reference`
-
-import fivecrowns.solver  # noqa: E402
-from fivecrowns import _solver_py  # noqa: E402
+from fivecrowns import _solver_py
+from fivecrowns.solver import Implementation, implementation
 
 _COMMON = dict(deadline=None, derandomize=True, database=None, print_blob=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -35,87 +32,115 @@ settings.register_profile("dev", max_examples=30, **_COMMON)  # type: ignore[arg
 settings.register_profile("ci", max_examples=100, **_COMMON)  # type: ignore[arg-type]
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
-#: Entry points every solver core must provide (those of fivecrowns._solver_py).
-CORE_FUNCTIONS = ("deadwood_row", "plan_row", "best_discard_row", "draw_table_row",
-                  "deadwood_many", "best_discard_many")
+
+def _env(name: str) -> str:
+    return os.environ.get(name, "").strip().lower()
 
 
 def compiled_required() -> bool:
-    """True where a missing compiled core must fail the tests (CI, not forced to Python)."""
-    forced = os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower()
-    return bool(os.environ.get("CI")) and forced != "python"
+    """True where a missing compiled core must fail the tests, not skip them."""
+    if _env("FIVECROWNS_IMPLEMENTATION") == "python":
+        return False
+    return (bool(_env("CI")) or _env("FIVECROWNS_BUILD_EXTENSION") == "1"
+            or _env("FIVECROWNS_IMPLEMENTATION") == "compiled")
 
 
-def load_compiled() -> tuple[ModuleType | None, str]:
-    """(the compiled core, "") or (None, why it is not available)."""
+def get_impl(name: str) -> Implementation:
+    """The implementation called ``name``; skips (or fails, where required) when the
+    compiled core is missing."""
     try:
-        from fivecrowns import _solver  # type: ignore[attr-defined]
+        return implementation(name)
     except ImportError as exc:
-        return None, f"fivecrowns._solver does not import: {exc}"
-    missing = [name for name in CORE_FUNCTIONS if not hasattr(_solver, name)]
-    if missing:
-        return None, f"fivecrowns._solver lacks {', '.join(missing)}"
-    return _solver, ""
-
-
-def get_core(name: str) -> ModuleType:
-    """The core called ``name``; skips (or fails, in CI) when the compiled one is missing."""
-    if name == "python":
-        return _solver_py
-    core, why = load_compiled()
-    if core is None:
         if compiled_required():
-            pytest.fail(f"CI requires the compiled solver core: {why}", pytrace=False)
-        pytest.skip(f"compiled core not available: {why}")
-    return core
-
-
-@contextlib.contextmanager
-def using(core: ModuleType) -> Iterator[None]:
-    """Run the public API through ``core`` inside the block."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(fivecrowns.solver, "_core", core)
-        yield
+            pytest.fail(f"the compiled solver core is required here: {exc}", pytrace=False)
+        pytest.skip(f"compiled core not available: {exc}")
 
 
 @pytest.fixture(scope="module", params=["python", "compiled"])
-def impl(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The name of the core the public API runs through in this test."""
-    core = get_core(request.param)
-    with using(core):
-        yield request.param
+def impl(request: pytest.FixtureRequest) -> Implementation:
+    """The public solver functions bound to one core."""
+    return get_impl(request.param)
 
 
 @pytest.fixture(scope="module")
 def compiled() -> ModuleType:
-    """The compiled core module (skips, or fails in CI, when it is not built)."""
-    return get_core("compiled")
+    """The compiled core module (skips, or fails where required, when it is not built)."""
+    get_impl("compiled")
+    from fivecrowns import _solver  # type: ignore[attr-defined]
+
+    return _solver
 
 
 @pytest.fixture(scope="module")
 def cores() -> dict[str, ModuleType]:
-    """Every available core by name; in CI the compiled one must be among them."""
+    """Every available core module by name; where required, the compiled one is there."""
     out = {"python": _solver_py}
-    core, why = load_compiled()
-    if core is not None:
-        out["compiled"] = core
-    elif compiled_required():
-        pytest.fail(f"CI requires the compiled solver core: {why}", pytrace=False)
+    try:
+        implementation("compiled")
+    except ImportError as exc:
+        if compiled_required():
+            pytest.fail(f"the compiled solver core is required here: {exc}", pytrace=False)
+    else:
+        from fivecrowns import _solver  # type: ignore[attr-defined]
+
+        out["compiled"] = _solver
     return out
 
 
-def require_extra(*modules: str) -> None:
-    """Skip the calling test (or module) unless the ``fivecrowns[rl]`` frameworks import.
+def extras_required() -> bool:
+    """True where a missing optional extra (rl, ray, io) must fail the tests: under CI,
+    unless ``FIVECROWNS_TEST_EXTRAS=optional`` says this platform cannot have them (the
+    wheel builds for platforms without wheels of Ray or OpenSpiel)."""
+    optional = os.environ.get("FIVECROWNS_TEST_EXTRAS", "").strip().lower() == "optional"
+    return bool(os.environ.get("CI")) and not optional
 
-    Where ``CI`` is set a missing one fails instead, unless ``FIVECROWNS_NO_RL=1`` says
-    that this platform has no wheels for them (OpenSpiel has none for Windows or musl).
-    """
+
+def require_extra(*modules: str) -> None:
+    """Skip the calling test (or module) unless the ``fivecrowns[rl]`` frameworks import;
+    under CI a missing one fails instead (see :func:`extras_required`)."""
     for name in modules:
         try:
-            __import__(name)
+            importlib.import_module(name)
         except ImportError as exc:
             why = f"needs the fivecrowns[rl] extra: {name} does not import ({exc})"
-            if os.environ.get("CI") and os.environ.get("FIVECROWNS_NO_RL") != "1":
-                pytest.fail(f"CI requires the fivecrowns[rl] extra (or FIVECROWNS_NO_RL=1): "
-                            f"{why}", pytrace=False)
+            if extras_required():
+                pytest.fail(f"CI requires the fivecrowns[rl] extra: {why}", pytrace=False)
             pytest.skip(why, allow_module_level=True)
+
+
+def need(module: str) -> ModuleType:
+    """Import an optional extra's module; skip without it, but fail under CI."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        if extras_required():
+            pytest.fail(f"CI requires {module} (the fivecrowns[ray] / [io] extras): {exc}",
+                        pytrace=False)
+        pytest.skip(f"{module} is not installed: {exc}")
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[ModuleType]:
+    """A local two-CPU Ray for the whole session (started once: it takes seconds)."""
+    ray = need("ray")
+    need("pyarrow")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    from fivecrowns.distributed import ray_data
+
+    ray_data()
+    yield ray
+    if started:
+        ray.shutdown()
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``fivecrowns ARGV...`` in this process: (exit status, stdout, stderr), never a
+    traceback."""
+    from fivecrowns.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err

@@ -1,9 +1,10 @@
-"""A slow, obviously-correct reference for the solver, written from RULES.md alone.
+"""A slow, obviously-correct reference for the solver, written from the rules alone
+(docs/rules.rst).
 
 Nothing here imports the package's solver: only :mod:`fivecrowns.cards` (cards and
 their values) and :mod:`fivecrowns.melds` (to read a returned ``Solution``).
 
-* :func:`is_valid_meld` reads RULES.md, "Melds", literally.
+* :func:`is_valid_meld` reads docs/rules.rst, "Melds", literally.
 * :func:`reference_deadwood` tries *every* way to lay disjoint melds: the first natural
   card left in the hand is either left over, or in some meld together with a
   sub-multiset of the other cards that :func:`is_valid_meld` accepts. A meld holding a
@@ -47,7 +48,8 @@ def hand_list(hand: str | Iterable[Card | str]) -> list[Card]:
 
 
 def _is_wild(card: Card, wild: int) -> bool:
-    # RULES.md: jokers are always wild; every card of the round's wild rank is wild.
+    # docs/rules.rst, Rounds and wilds: jokers are always wild, and so is every card of
+    # the round's wild rank.
     return card.is_joker or card.rank == wild
 
 

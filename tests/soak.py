@@ -5,9 +5,9 @@ or after a change to the core's search (the test suite runs a smaller, faster sh
 
 Each round deals seeded hands of every size from 1 to 16 cards, from two decks and from
 four (party mode), each with a random wild rank, plus a share of the adversarial set of
-``fivecrowns.bench``, and compares both cores' ``deadwood_many``, ``best_discard_many``
+``fivecrowns.bench``, and compares both cores' ``deadwood_many``, ``discard_deadwood_many``
 and ``draw_table_row`` answers. The compiled core runs its bulk paths on two threads.
-A round is about 19,000 hands and takes about 8 seconds, most of it in the twin. Exits 1
+A round is about 19,000 hands, most of the time spent in the twin. Exits 1
 and prints the first differing hand of each workload that differs.
 """
 
@@ -21,7 +21,8 @@ import numpy as np
 import numpy.typing as npt
 
 from fivecrowns import _solver_py as twin
-from fivecrowns.bench import adversarial_hands, random_hands
+from fivecrowns.bench import adversarial_hands
+from fivecrowns.dealing import random_hands
 
 try:
     from fivecrowns import _solver as compiled  # type: ignore[attr-defined]
@@ -49,7 +50,7 @@ class Soak:
 
     def bulk(self, what: str, counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8],
              decks: int, discard: bool) -> None:
-        name = "best_discard_many" if discard else "deadwood_many"
+        name = "discard_deadwood_many" if discard else "deadwood_many"
         ours = getattr(compiled, name)(counts, wilds, decks, 2)
         theirs = getattr(twin, name)(counts, wilds, decks, 1)
         self.compare(f"{name}, {what}", counts, wilds, ours, theirs)
@@ -69,7 +70,7 @@ class Soak:
         rng = np.random.default_rng(seed)
         for decks in (2, 4):
             for size in range(1, 17):
-                counts = random_hands(HANDS_PER_SIZE, size, seed=seed * 100 + size, decks=decks)
+                counts = random_hands(HANDS_PER_SIZE, size, rng=seed * 100 + size, decks=decks)
                 wilds = rng.integers(3, 14, size=HANDS_PER_SIZE).astype(np.int8)
                 what = f"{size} cards, {decks} decks, seed {seed}"
                 self.bulk(what, counts, wilds, decks, discard=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
@@ -23,8 +24,8 @@ from fivecrowns import (
     format_cards,
     from_counts,
     parse_cards,
-    to_counts,
 )
+from fivecrowns.cards import _to_counts as to_counts  # the unchecked helper
 
 ALL = [Card.from_index(i) for i in range(N_TYPES)]
 SUITED = ALL[:55]
@@ -99,7 +100,7 @@ def test_index_for_all_56() -> None:
     for suit in Suit:
         for rank in Rank:
             card = Card(rank, suit)
-            assert card.index == int(suit) * 11 + int(rank) - 3  # RULES.md, "Card codes"
+            assert card.index == int(suit) * 11 + int(rank) - 3  # docs/rules.rst, Card codes
             assert card.rank is rank and card.suit is suit
             assert Card(int(rank), int(suit)) is card
             assert not card.is_joker
@@ -112,7 +113,7 @@ def test_wilds_and_values() -> None:
         for card in SUITED:
             assert card.is_wild(wild) == (card.rank == wild)
             expected = 20 if card.rank == wild else int(card.rank)  # type: ignore[arg-type]
-            assert card.value(wild) == card_value(card, wild) == expected
+            assert card_value(card, wild) == card_value(str(card), wild) == expected
         assert Card.JOKER.is_wild(wild)
         assert card_value(Card.JOKER, wild) == 50
     assert card_value(Card.parse("JD"), 3) == 11
@@ -192,7 +193,12 @@ def test_counts_round_trip(indices: list[int]) -> None:
     cards = [Card.from_index(i) for i in indices]
     row = to_counts(cards)
     assert row.tolist() == [indices.count(i) for i in range(56)]
-    assert from_counts(row) == tuple(sorted(cards))
+    # from_counts takes what some deck holds: 4 of a suited card, 12 jokers (party mode)
+    if all(indices.count(i) <= (12 if i == JOKER_INDEX else 4) for i in indices):
+        assert from_counts(row) == tuple(sorted(cards))
+    else:
+        with pytest.raises(HandError, match="no deck holds more"):
+            from_counts(row)
     assert parse_cards(format_cards(cards)) == tuple(cards)
     assert parse_cards(format_cards(cards, symbols=True)) == tuple(cards)
     assert np.array_equal(to_counts(format_cards(cards)), row)
@@ -306,3 +312,84 @@ def test_counts_errors() -> None:
         to_counts(" ".join(["3c"] * 256))
     with pytest.raises(CardError, match="'11H'"):
         to_counts("3c 11H")
+
+
+# -- 0.2.0: one value function, checked wilds, ASCII-only parsing ----------------------------
+
+def test_card_value_is_the_one_value_function() -> None:
+    assert not hasattr(Card, "value")
+    assert card_value("3C", 5) == 3 and card_value(" kd ", "K") == 20
+    assert card_value("JK", Rank.THREE) == 50 and card_value(Card.parse("10H"), "10") == 20
+    assert card_value("QS", np.int8(12)) == 20
+
+
+@pytest.mark.parametrize(("wild", "kind", "text"), [
+    (2, ValueError, "got 2"), (14, ValueError, "got 14"), ("Z", ValueError, "'Z'"),
+    (Suit.STARS, TypeError, "Suit.STARS"), (None, TypeError, "NoneType"), (True, TypeError, "bool"),
+])
+def test_card_value_and_is_wild_check_the_wild_rank(wild: object, kind: type, text: str) -> None:
+    with pytest.raises(kind, match=re.escape(text)):
+        card_value("3C", wild)  # type: ignore[arg-type]
+    with pytest.raises(kind, match=re.escape(text)):
+        Card.parse("3C").is_wild(wild)  # type: ignore[arg-type]
+
+
+def test_card_value_refuses_a_non_card() -> None:
+    with pytest.raises(TypeError, match="int"):
+        card_value(3, 5)  # type: ignore[arg-type]
+    with pytest.raises(CardError, match="'3X'"):
+        card_value("3X", 5)
+
+
+def test_is_wild_takes_rank_names() -> None:
+    assert Card.parse("KD").is_wild("K") and Card.parse("10H").is_wild("10")
+    assert Card.JOKER.is_wild("q") and not Card.parse("QD").is_wild("J")
+
+
+@pytest.mark.parametrize("text", ["3ſ", "Kſ", "ﬀ", "3ꜱ", "JOKEⓇ", "10ſ"])
+def test_only_ascii_letters_fold_case(text: str) -> None:
+    """``str.upper`` maps "ſ" to "S": such text must not pass for a card."""
+    with pytest.raises(CardError):
+        Card.parse(text)
+    with pytest.raises(CardError):
+        parse_cards(f"4C {text}")
+    with pytest.raises(CardError):
+        to_counts(f"4C {text}")
+
+
+def test_symbols_still_parse() -> None:
+    assert parse_cards("q♦ 10♥ 3★ jOkEr") == parse_cards("QD 10H 3T JK")
+
+
+def test_format_cards_takes_text_and_symbols() -> None:
+    assert format_cards(["3c", Card.parse("10H"), "jk"], symbols=True) == "3♣ 10♥ JK"
+    assert format_cards("3c 10h", symbols=True) == "3♣ 10♥"
+    assert format_cards("3c 10h") == "3C 10H"
+
+
+def test_long_garbage_is_cut_in_the_message() -> None:
+    junk = "Z" * 5000
+    with pytest.raises(CardError) as info:
+        parse_cards(f"3C {junk}")
+    message = str(info.value)
+    assert "Z" * 40 + "..." in message and len(message) < 300
+
+
+def test_from_counts_is_bounded_by_the_largest_deck() -> None:
+    with pytest.raises(HandError, match="at most 4 for 3C"):
+        from_counts(np.full(56, 2**62))
+    jokers = np.zeros(56, np.int64)
+    jokers[55] = 13
+    with pytest.raises(HandError, match="at most 12 for JK"):
+        from_counts(jokers)
+    jokers[55] = 12
+    assert len(from_counts(jokers)) == 12
+
+
+def test_numpy_integers_work_where_ints_do() -> None:
+    assert Card(np.int64(12), np.uint8(1)) is Card.parse("QD")
+    assert Card(Rank.KING, np.int32(4)) is Card.parse("KT")
+    with pytest.raises(CardError):
+        Card(np.bool_(True), 0)  # type: ignore[arg-type]
+    with pytest.raises(CardError):
+        Card(Suit.HEARTS, Suit.HEARTS)  # a suit is not a rank

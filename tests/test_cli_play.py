@@ -9,14 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.cli import main
+from conftest import run_cli
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 def feed(monkeypatch: pytest.MonkeyPatch, text: str) -> None:

@@ -10,15 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from fivecrowns.cli import main
+from conftest import run_cli
 from fivecrowns.game import Game
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli
 
 
 @pytest.fixture

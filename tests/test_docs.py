@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import fivecrowns
-from conftest import require_extra
+from conftest import need, require_extra
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -82,10 +82,16 @@ def test_docs_are_present() -> None:
         assert needed in names, f"{needed} is missing"
 
 
+#: Pages whose examples need an optional extra: they skip without it, except under CI.
+NEEDS = {"scaling.rst": ("ray", "pyarrow")}
+
+
 @pytest.mark.parametrize("path", _text_files(), ids=lambda p: p.name)
 def test_text_examples(path: Path) -> None:
     if path.name in _NEEDS_RL:
         require_extra(*_RL_FRAMEWORKS)
+    for module in NEEDS.get(path.name, ()):
+        need(module)
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".md":
         # A fence line would otherwise read as the expected output of the example above it.

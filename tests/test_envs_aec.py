@@ -141,3 +141,67 @@ def test_bad_options() -> None:
         raw_env(2, max_turns=0)
     with pytest.raises(ValueError):
         raw_env(2, rounds=[12])
+
+
+def _pettingzoo_wrapped(n: int, **kwargs):
+    """raw_env in the wrappers PettingZoo's classic envs use (what aec_env returned in 0.1)."""
+    from pettingzoo.utils import wrappers
+
+    env = wrappers.TerminateIllegalWrapper(raw_env(n, **kwargs), illegal_reward=-100.0)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def _trace(env, seed: int, illegal_at: int | None) -> list:
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    out = []
+    for i, agent in enumerate(env.agent_iter()):
+        obs, reward, terminated, truncated, info = env.last()
+        out.append((agent, reward, terminated, truncated, repr(info),
+                    obs["observation"].tobytes(), obs["action_mask"].tobytes(),
+                    dict(env.rewards), dict(env.terminations), dict(env.truncations)))
+        if terminated or truncated:
+            env.step(None)
+        elif i == illegal_at:
+            env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(np.int64(legal[int(rng.integers(legal.size))]))
+    return out
+
+
+@pytest.mark.filterwarnings("ignore:.*Illegal move")
+def test_builtin_guarantees_match_pettingzoo_wrappers() -> None:
+    """aec_env returns raw_env unwrapped: it behaves as PettingZoo's wrappers made it."""
+    for seed, illegal_at, kwargs in ((0, None, {}), (1, 7, {}), (2, 0, {}),
+                                     (3, 40, {"max_turns": 9}), (4, None, {"max_turns": 6})):
+        ours = _trace(aec_env(3, rounds=[1, 2], **kwargs), seed, illegal_at)
+        theirs = _trace(_pettingzoo_wrapped(3, rounds=[1, 2], **kwargs), seed, illegal_at)
+        assert ours == theirs
+    assert type(aec_env(2)) is raw_env
+
+
+def test_order_and_bounds_are_enforced() -> None:
+    env = aec_env(2, rounds=[1])
+    for name in ("agents", "rewards", "terminations", "truncations", "infos",
+                 "agent_selection", "num_agents"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+    for call, what in ((lambda: env.step(0), "step"), (lambda: env.observe("player_0"), "observe"),
+                       (env.render, "render"), (env.agent_iter, "agent_iter")):
+        with pytest.raises(AssertionError, match=f"reset\\(\\) needs to be called before {what}"):
+            call()
+    with pytest.raises(AttributeError, match="no attribute 'bogus'"):
+        env.bogus  # noqa: B018
+    env.reset(seed=0)
+    for bad in (114, -1, None, 2.0, "0"):
+        with pytest.raises(AssertionError, match="not in the action space"):
+            env.step(bad)
+    assert not any(env.terminations.values())
+    agents = env.agent_iter()
+    next(agents)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+    env.step(0)
+    assert next(agents) == env.agent_selection

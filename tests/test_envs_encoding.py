@@ -6,13 +6,7 @@ import numpy as np
 import pytest
 
 from fivecrowns.bots import discard_pile_counts, picked_up, unseen_counts
-from fivecrowns.envs.encoding import (
-    _public_counts,
-    _Tracker,
-    blocks,
-    encode_observation,
-    observation_size,
-)
+from fivecrowns.envs.encoding import blocks, encode_observation, observation_size
 from fivecrowns.round import Round
 from fivecrowns.rules import Rules
 
@@ -57,21 +51,23 @@ def test_blocks_hold_what_they_say() -> None:
         == 116
 
 
-def test_incremental_bookkeeping_matches_a_full_scan() -> None:
-    """The tracker, fed one step at a time, equals bots' history scans, reshuffles too."""
+def test_public_counts_match_a_full_scan() -> None:
+    """The discard pile, taken and unseen blocks equal bots' history scans, reshuffles too."""
     rng = np.random.default_rng(3)
     reshuffled = False
+    b = blocks(4)
     for seed in range(2):
         r = Round(4, 1, seed=seed, rules=Rules(max_turns=700))
-        tracker = _Tracker(4)
         while not r.is_over:
             for p in (r.turn % 4,):
                 obs = r.observation(p)
-                discard, taken, unseen = _public_counts(obs, tracker)
-                assert discard.tolist() == discard_pile_counts(obs).tolist()
-                for q, row in enumerate(picked_up(obs)):
-                    assert taken[q].tolist() == row.tolist()
-                assert unseen.tolist() == unseen_counts(obs).tolist()
+                vec = encode_observation(obs)
+                assert vec[b["discard_pile"]].tolist() == discard_pile_counts(obs).tolist()
+                opp = vec[b["opponents"]].reshape(3, 57)
+                taken = picked_up(obs)
+                for i in range(3):
+                    assert opp[i, 1:].tolist() == taken[(p + 1 + i) % 4].tolist()
+                assert vec[b["unseen"]].tolist() == unseen_counts(obs).tolist()
             acts = [a for a in r.legal_actions() if a < 58]  # nobody goes out
             r.apply_action(acts[int(rng.integers(len(acts)))])
         reshuffled |= r.deck.reshuffles > 0

@@ -96,7 +96,7 @@ def test_joker_distance() -> None:
     (lambda: joker_distance("3C", 13, limit=0), ValueError, "limit must be at least 1"),
     (lambda: joker_distance("3C", 13, limit=1.5), TypeError, "limit must be an int"),
     (lambda: joker_distance("3C", 14), ValueError, "wild must be a rank 3..13"),
-    (lambda: joker_distance("3C", "K"), TypeError, "wild must be a rank"),
+    (lambda: joker_distance("3C", 13.5), TypeError, "wild must be a rank"),
     (lambda: completing_types("3C 3C 3C", 13), fc.HandError, "3C"),
     (lambda: completing_types("3C", 13, memo={}), TypeError, "memo must be a SolverMemo"),
     (lambda: completing_types("3C", 13, decks=4, memo=SolverMemo(2)), ValueError,

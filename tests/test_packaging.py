@@ -1,4 +1,4 @@
-"""Packaging: what the installed package, its wheel and its sdist hold (issue 4).
+"""Packaging: what the installed package, its wheel and its sdist hold.
 
 Some checks only apply where ``.ci/run`` (or cibuildwheel) sets the stage:
 
@@ -6,8 +6,8 @@ Some checks only apply where ``.ci/run`` (or cibuildwheel) sets the stage:
   ``fivecrowns`` must not come from a source tree.
 * ``FIVECROWNS_SDIST`` / ``FIVECROWNS_WHEEL``: paths of freshly built distributions to
   inspect.
-* ``FIVECROWNS_BUILD_EXTENSION=1`` or ``FIVECROWNS_IMPLEMENTATION=compiled``: the
-  compiled core must be the one in use.
+* where ``conftest.compiled_required()`` (CI, ``FIVECROWNS_BUILD_EXTENSION=1`` or
+  ``FIVECROWNS_IMPLEMENTATION=compiled``): the compiled core must be the one in use.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 import fivecrowns
+from conftest import compiled_required
 
 PKG = Path(fivecrowns.__file__).resolve().parent
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,13 +64,24 @@ def test_typing_markers_ship() -> None:
 
 
 def test_implementation_is_reported() -> None:
-    assert fivecrowns.IMPLEMENTATION in ("compiled", "python")
+    """IMPLEMENTATION names the core the public functions really call: the twin when it
+    is forced or the compiled core does not import, else the compiled core."""
+    from fivecrowns import _solver_py, solver
+
+    try:
+        from fivecrowns import _solver
+    except ImportError:
+        built = None
+    else:
+        built = _solver
+    forced = _env("FIVECROWNS_IMPLEMENTATION").lower()
+    expected = "python" if forced == "python" or built is None else "compiled"
+    assert fivecrowns.IMPLEMENTATION == solver.IMPLEMENTATION == expected
+    assert solver._core is (_solver_py if expected == "python" else built)
+    assert fivecrowns.deadwood.__globals__["_core"] is solver._core
 
 
-@pytest.mark.skipif(
-    _env("FIVECROWNS_BUILD_EXTENSION") != "1" and _env("FIVECROWNS_IMPLEMENTATION") != "compiled",
-    reason="the compiled core is only required where FIVECROWNS_BUILD_EXTENSION=1 or "
-           "FIVECROWNS_IMPLEMENTATION=compiled")
+@pytest.mark.skipif(not compiled_required(), reason="the compiled core is not required here")
 def test_compiled_core_in_use_when_required() -> None:
     assert fivecrowns.IMPLEMENTATION == "compiled"
     from fivecrowns import _solver  # type: ignore[attr-defined]
@@ -148,6 +160,8 @@ def _build_broken(tmp_path: Path, mode: str) -> subprocess.CompletedProcess[str]
     shutil.copy(setup_py, tmp_path / "setup.py")
     (tmp_path / "src" / "fivecrowns").mkdir(parents=True)
     (tmp_path / "src" / "fivecrowns" / "_solver.pyx").write_text(BROKEN_PYX)
+    shutil.copy(ROOT / "src" / "fivecrowns" / "_textcounts.pyx",
+                tmp_path / "src" / "fivecrowns" / "_textcounts.pyx")
     env = {**os.environ, "FIVECROWNS_BUILD_EXTENSION": mode}
     env.pop("FIVECROWNS_DEBUG", None)
     env.pop("FIVECROWNS_SANITIZE", None)
@@ -169,3 +183,88 @@ def test_failed_compile_warns_loudly_otherwise(tmp_path: Path) -> None:
     proc = _build_broken(tmp_path, "auto")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "WITHOUT its compiled core" in proc.stderr
+
+
+# --- a failed build: importing the result warns ----------------------------------------------
+
+def _no_extension_build(tmp_path: Path) -> Path:
+    """A copy of the package whose compiled core was built by setup.py with a compiler
+    that always fails (``CC=false``), as ``pip install`` builds it where no compiler
+    works; returns the folder to import it from."""
+    if not (ROOT / "setup.py").exists() or not (ROOT / "src" / "fivecrowns").is_dir():
+        pytest.skip("no source tree beside the tests")
+    if sys.platform == "win32":
+        pytest.skip("MSVC does not take its compiler from CC")
+    pytest.importorskip("Cython")
+    shutil.copy(ROOT / "setup.py", tmp_path / "setup.py")
+    shutil.copytree(ROOT / "src" / "fivecrowns", tmp_path / "src" / "fivecrowns",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "*.html",
+                                                  "__pycache__"))
+    env = {**os.environ, "CC": "false", "LDSHARED": "false", "FIVECROWNS_BUILD_EXTENSION": "auto"}
+    for name in ("FIVECROWNS_DEBUG", "FIVECROWNS_SANITIZE"):
+        env.pop(name, None)
+    proc = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", "lib",
+                           "--build-temp", "tmp"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "WITHOUT its compiled core" in proc.stderr
+    assert not list(tmp_path.rglob("_solver*.so")), "the broken compiler built a core"
+    return tmp_path / "src"
+
+
+def _import_from(lib: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    code = ("import fivecrowns, pathlib; "
+            "print(fivecrowns.IMPLEMENTATION, pathlib.Path(fivecrowns.__file__).parent)")
+    clean = {k: v for k, v in os.environ.items() if k != "FIVECROWNS_IMPLEMENTATION"}
+    return subprocess.run([sys.executable, "-W", "default", "-c", code], cwd=lib,
+                          env={**clean, "PYTHONPATH": str(lib), **env}, capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_import_warns_when_the_compiled_core_failed_to_build(tmp_path: Path) -> None:
+    lib = _no_extension_build(tmp_path)
+    proc = _import_from(lib)
+    assert proc.returncode == 0, proc.stderr
+    implementation, where = proc.stdout.split()
+    assert implementation == "python" and Path(where).resolve() == (lib / "fivecrowns").resolve()
+    assert "RuntimeWarning" in proc.stderr
+    for advice in ("install a C compiler", "FIVECROWNS_BUILD_EXTENSION=1",
+                   "FIVECROWNS_IMPLEMENTATION=python"):
+        assert advice in proc.stderr, proc.stderr
+    # Asked for by name, the twin is no surprise: no warning.
+    quiet = _import_from(lib, FIVECROWNS_IMPLEMENTATION="python")
+    assert quiet.returncode == 0 and quiet.stdout.split()[0] == "python"
+    assert "Warning" not in quiet.stderr, quiet.stderr
+
+
+# --- Cython directives: set in setup.py only, and the debug build checks bounds --------------
+
+def _cythonize(tmp_path: Path, debug: bool) -> str:
+    """The C that Cython generates from the real _solver.pyx with setup.py's directives."""
+    if not (ROOT / "setup.py").exists():
+        pytest.skip("no setup.py beside the tests")
+    pytest.importorskip("Cython")
+    import runpy
+
+    from Cython.Compiler import Main
+
+    directives = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")["cython_directives"]
+    pyx = tmp_path / f"debug{int(debug)}" / "_solver.pyx"
+    pyx.parent.mkdir()
+    shutil.copy(PKG / "_solver.pyx" if (PKG / "_solver.pyx").exists()
+                else ROOT / "src" / "fivecrowns" / "_solver.pyx", pyx)
+    options = Main.CompilationOptions(Main.default_options,
+                                      compiler_directives=directives(debug))
+    Main.compile(str(pyx), options)
+    return pyx.with_suffix(".c").read_text(encoding="utf-8")
+
+
+def test_directives_have_one_home_and_debug_checks_bounds(tmp_path: Path) -> None:
+    pyx = (ROOT / "src" / "fivecrowns" / "_solver.pyx")
+    if pyx.exists():
+        header = [line for line in pyx.read_text(encoding="utf-8").splitlines()
+                  if line.startswith("# cython:")]
+        assert header == [], f"directives in the .pyx override setup.py's: {header}"
+    assert "__Pyx_RaiseBufferIndexError(" not in _cythonize(tmp_path, debug=False)
+    assert "__Pyx_RaiseBufferIndexError(" in _cythonize(tmp_path, debug=True)

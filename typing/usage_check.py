@@ -25,10 +25,15 @@ def public_api() -> None:
     card: fc.Card = discard.card
     out: bool = fc.can_go_out("3H 4H 5H 9C", wild=4)
     table: npt.NDArray[np.int32] = fc.draw_table("5C 6C 9D QD", wild=13)
-    row: npt.NDArray[np.uint8] = fc.to_counts(hand)
+    row: npt.NDArray[np.uint8] = fc.hand_counts(hand)
     batch = np.stack([row, row])
     many: npt.NDArray[np.int32] = fc.deadwood_many(batch, wild=13, threads=1)
-    many2: npt.NDArray[np.int32] = fc.best_discard_many(["5C 6C 7C KD"], wild=13)
+    many2: npt.NDArray[np.int32] = fc.discard_deadwood_many(["5C 6C 7C KD"], wild="K")
+    after: int = fc.discard_deadwood("5C 6C 7C KD", wild=13)
+    dealt: npt.NDArray[np.uint8] = fc.random_hands(4, 13, rng=1)
+    py: fc.solver.Implementation = fc.solver.implementation("python")
+    name: str = py.name
+    assert after == 0 and dealt.shape == (4, 56) and name == "python"
     rules: fc.Rules = fc.Rules(decks=4)
     value: int = fc.card_value(card, 13)
     text: str = fc.format_cards(fc.from_counts(row), symbols=True)
@@ -39,7 +44,7 @@ def public_api() -> None:
 
 def compiled_core() -> None:
     """The compiled core's entry points, as fivecrowns.solver calls them."""
-    row = fc.to_counts("5C 6C 7C 9D 9H")
+    row = fc.hand_counts("5C 6C 7C 9D 9H")
     dead: int = _solver.deadwood_row(row, 13, 2)
     plan: tuple[int, list[tuple[int, int, int]], list[int]] = _solver.plan_row(row, 13, 2)
     best: tuple[int, int] = _solver.best_discard_row(row, 13, 2)
@@ -47,7 +52,9 @@ def compiled_core() -> None:
     counts = np.stack([row, row])
     wilds = np.full(2, 13, dtype=np.int8)
     many: npt.NDArray[np.int32] = _solver.deadwood_many(counts, wilds, 2, 1)
-    many2: npt.NDArray[np.int32] = _solver.best_discard_many(counts, wilds, 2, 1)
+    many2: npt.NDArray[np.int32] = _solver.discard_deadwood_many(counts, wilds, 2, 1)
+    after: int = _solver.discard_deadwood_row(row, 13, 2)
+    assert after == 9
     assert dead == plan[0] == 18 and best[0] == 9 and table.dtype == np.int32
     assert many.tolist() == [18, 18] and many2.dtype == np.int32
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from . import _deprecated
 from .actions import N_ACTIONS, Source, decode_action, encode_discard, encode_draw
 from .bots import GreedyBot, RandomBot, StrongBot
 from .cards import (
@@ -26,8 +27,8 @@ from .cards import (
     format_cards,
     from_counts,
     parse_cards,
-    to_counts,
 )
+from .dealing import random_hands
 from .deck import Deck
 from .errors import (
     BotError,
@@ -50,6 +51,7 @@ from .records import (
     RoundResult,
 )
 from .replay import GameRecord
+from .rollout import deal_rounds, play_games, play_out
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .search import SearchBot
@@ -71,10 +73,11 @@ from .solver import (
     IMPLEMENTATION,
     MAX_HAND_SIZE,
     best_discard,
-    best_discard_many,
     can_go_out,
     deadwood,
     deadwood_many,
+    discard_deadwood,
+    discard_deadwood_many,
     draw_table,
     hand_counts,
     solve,
@@ -98,7 +101,6 @@ __all__ = [
     "JOKER_INDEX",
     "parse_cards",
     "format_cards",
-    "to_counts",
     "from_counts",
     "card_value",
     # errors
@@ -122,9 +124,11 @@ __all__ = [
     "best_discard",
     "can_go_out",
     "draw_table",
+    "discard_deadwood",
     "deadwood_many",
-    "best_discard_many",
+    "discard_deadwood_many",
     "hand_counts",
+    "random_hands",
     # deck, rounds and games
     "Deck",
     "Round",
@@ -153,6 +157,10 @@ __all__ = [
     "GreedyBot",
     "StrongBot",
     "SearchBot",
+    # rollouts in C
+    "play_out",
+    "play_games",
+    "deal_rounds",
     # solitaire
     "Solitaire",
     "PlayRecord",
@@ -166,3 +174,10 @@ __all__ = [
     "play_solitaire",
     "simulate_solitaire",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The names 0.2.0 renamed keep working for one release, with a DeprecationWarning.
+    if name in _deprecated.RENAMED:
+        return _deprecated.lookup(name)
+    raise AttributeError(f"module 'fivecrowns' has no attribute {name!r}")

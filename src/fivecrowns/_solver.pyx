@@ -1,9 +1,16 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# cython: initializedcheck=False
 """The compiled core of the meld solver.
 
-It implements the algorithm of ``_solver_py`` (read that module first: it explains
-why the search is exact) on bit masks:
+Its Cython directives are set in one place, ``setup.py`` (``FIVECROWNS_DEBUG=1`` turns
+the bounds checks on there); this file sets none.
+
+The pure-Python twin ``_solver_py`` specifies the answers: every entry point here gives
+the twin's results and raises the twin's messages, and the tests hold both to that.
+Read the twin first: it explains why the search is exact. This core reaches the same
+answers on bit masks, partly by routes the twin does not mirror (tested against it and
+the reference instead): the single-search best discard (``best_discard_search``, used by
+``discard_deadwood_row``, ``discard_deadwood_many`` and ``draw_table_row``), the draw
+table's shortcuts (``fill_draw_table``), and the option tables of suits holding a card
+twice (``DOUBLE_OPTIONS``). The twin's ``plan`` mirrors ``combine`` and ``search``:
 
 * ``layer[s][k]`` is the 11-bit mask of rank positions of suit ``s`` where more
   than ``k`` copies are still free of runs; taking one copy of each natural in a
@@ -32,7 +39,8 @@ cnp.import_array()
 
 from ._threads import run_threaded
 from ._validate import MAX_HAND_SIZE as _MAX_HAND_SIZE
-from ._validate import check_batch, check_decks, check_row, check_wild
+from ._validate import (check_batch, check_batch_row, check_decks, check_row, check_wild,
+                        check_wild_array)
 
 cdef extern from *:
     """
@@ -133,6 +141,11 @@ cdef void _init_tables() noexcept:
 _init_tables()
 if _init_options() < 0:
     raise ImportError("fivecrowns._solver: a suit option table overflowed")
+# Every canonical run holds at least two naturals, so a hand of MAX_CARDS cards has at
+# most MAX_CARDS / 2 runs on a search path: Search.runs (MAX_RUNS entries) cannot overflow.
+if MAX_CARDS > 2 * MAX_RUNS:
+    raise ImportError(f"fivecrowns._solver: MAX_HAND_SIZE {MAX_CARDS} exceeds twice "
+                      f"MAX_RUNS ({MAX_RUNS}); the run buffers could overflow")
 
 
 cdef struct Search:
@@ -190,49 +203,118 @@ cdef inline unsigned int bit_slice(uint64_t lo, uint64_t hi, int j) noexcept nog
     return gather((lo >> j & BYTES) << 7) | gather((hi >> j & BYTES) << 7) << 3
 
 
+cdef extern from *:
+    """
+    /* A row's masks with SSE2 (every x86-64 CPU has it): 16 counts per compare.
+       Build with -DFC_NO_SSE2 to test the portable route on x86-64. */
+    #if (defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)) && !defined(FC_NO_SSE2)
+    #include <emmintrin.h>
+    #define FC_SSE2 1
+    #define FC_GT(v, k) ((unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8((v), _mm_set1_epi8(k))))
+    #define FC_SLICE(v, j) ((unsigned int)_mm_movemask_epi8(_mm_slli_epi16((v), 7 - (j))))
+    static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
+                              int* rank_wilds) {
+        const unsigned int naturals = 0x7FFu & ~(1u << w);
+        __m128i v[5], sum, top;
+        unsigned char sums[16];
+        int s, deep;
+        v[0] = _mm_loadu_si128((const __m128i*)row);
+        v[1] = _mm_loadu_si128((const __m128i*)(row + 11));
+        v[2] = _mm_loadu_si128((const __m128i*)(row + 22));
+        v[3] = _mm_loadu_si128((const __m128i*)(row + 33));
+        /* the last suit from the row's last 16 bytes, moved down: no read past the row */
+        v[4] = _mm_srli_si128(_mm_loadu_si128((const __m128i*)(row + 40)), 4);
+        sum = _mm_add_epi8(_mm_add_epi8(_mm_add_epi8(v[0], v[1]), _mm_add_epi8(v[2], v[3])), v[4]);
+        top = _mm_max_epu8(_mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3])), v[4]);
+        deep = (FC_GT(top, 2) & 0x7FFu) != 0;
+        for (s = 0; s < 5; s++) {
+            layers[s] = (uint64_t)(FC_GT(v[s], 0) & naturals)
+                        | (uint64_t)(FC_GT(v[s], 1) & naturals) << 16;
+            if (deep)
+                layers[s] |= (uint64_t)(FC_GT(v[s], 2) & naturals) << 32
+                             | (uint64_t)(FC_GT(v[s], 3) & naturals) << 48;
+        }
+        cnt[0] = (uint16_t)(FC_SLICE(sum, 0) & naturals);
+        cnt[1] = (uint16_t)(FC_SLICE(sum, 1) & naturals);
+        cnt[2] = (uint16_t)(FC_SLICE(sum, 2) & naturals);
+        cnt[3] = (uint16_t)(FC_SLICE(sum, 3) & naturals);
+        cnt[4] = (uint16_t)(FC_SLICE(sum, 4) & naturals);
+        _mm_storeu_si128((__m128i*)sums, sum);
+        *rank_wilds = sums[w];
+        return deep;
+    }
+    #else
+    #define FC_SSE2 0
+    static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
+                              int* rank_wilds) {
+        return 0;  /* never called: setup takes the portable route */
+    }
+    #endif
+    """
+    bint FC_SSE2
+    bint fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
+                 int* rank_wilds) noexcept nogil
+
+
 cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
-    """Masks and counters of a validated row, eight counts at a time and branch-free:
-    a data-dependent branch per card cost more than all of this."""
-    cdef int s, j, w = wild - 3, rank_wilds = 0
-    cdef uint64_t lo, hi, sum_lo = 0, sum_hi = 0, over = 0
-    cdef uint64_t bias3 = (128 - 3) * BYTES
-    cdef unsigned int naturals = ALL_RANKS & ~(1 << w), m1, m2
+    """Masks and counters of a validated row, branch-free: a data-dependent branch per
+    card mispredicts on random hands (docs/performance.rst). With SSE2, 16 counts per
+    compare (``fc_scan``); elsewhere eight at a time in a word (``scan_words``)."""
+    cdef int s, j, rank_wilds
+    cdef uint64_t needs = 0
+    cdef int total = 0
     # Only the fields a search reads before writing; the run lists are filled as it goes.
-    memset(S.layers, 0, sizeof(S.layers))
     memset(S.ends, 0, sizeof(S.ends))
-    S.needs = 0
-    S.total = 0
     S.best = 0
     S.n_runs = 0
     S.best_n_runs = 0
     S.record = False
     S.discard = False
+    if FC_SSE2:
+        S.deep = fc_scan(row, wild - 3, S.layers, S.cnt, &rank_wilds)
+    else:
+        S.deep = scan_words(row, wild - 3, S.layers, S.cnt, &rank_wilds)
+    for s in range(5):
+        needs |= <uint64_t>NEED[<uint16_t>S.layers[s]] << (8 * s)
+    S.needs = needs | 0x7F7F000000000000ULL
+    for j in range(N_SLICES):
+        total += VALUE[S.cnt[j]] << j
+    S.total = total
+    S.pool_value = total
+    S.n_wilds = rank_wilds + row[JOKER]
+    S.wild_value = 20 * rank_wilds + 50 * row[JOKER]
+
+
+cdef bint scan_words(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
+                     int* rank_wilds) noexcept nogil:
+    """``fc_scan`` without SSE2: eight counts at a time in a word."""
+    cdef int s, j
+    cdef uint64_t lo, hi, sum_lo = 0, sum_hi = 0, over = 0
+    cdef uint64_t bias3 = (128 - 3) * BYTES
+    cdef unsigned int naturals = ALL_RANKS & ~(1 << w), m1, m2
+    cdef bint deep
+    rank_wilds[0] = 0
     for s in range(5):
         lo = load8(row + N_RANKS * s)       # positions 0..7
         hi = load8(row + N_RANKS * s + 3)   # positions 3..10 (stays inside the row)
         sum_lo += lo
         sum_hi += hi
-        rank_wilds += row[N_RANKS * s + w]
+        rank_wilds[0] += row[N_RANKS * s + w]
         m1 = at_least(lo, hi, 1) & naturals
         m2 = at_least(lo, hi, 2) & naturals
-        S.layers[s] = m1 | <uint64_t>m2 << 16
-        S.needs |= <uint64_t>NEED[m1] << (8 * s)
+        layers[s] = m1 | <uint64_t>m2 << 16
         over |= (lo + bias3) | (hi + bias3)
-    S.deep = (over & TOPS) != 0
-    if S.deep:
+    deep = (over & TOPS) != 0
+    if deep:
         # Party mode may hold 3 or 4 copies of a card: fill the upper lanes.
         for s in range(5):
             lo = load8(row + N_RANKS * s)
             hi = load8(row + N_RANKS * s + 3)
-            S.layers[s] |= (<uint64_t>(at_least(lo, hi, 3) & naturals) << 32
-                            | <uint64_t>(at_least(lo, hi, 4) & naturals) << 48)
-    S.needs |= 0x7F7F000000000000ULL
+            layers[s] |= (<uint64_t>(at_least(lo, hi, 3) & naturals) << 32
+                          | <uint64_t>(at_least(lo, hi, 4) & naturals) << 48)
     for j in range(N_SLICES):
-        S.cnt[j] = <uint16_t>(bit_slice(sum_lo, sum_hi, j) & naturals)
-        S.total += VALUE[S.cnt[j]] << j
-    S.pool_value = S.total
-    S.n_wilds = rank_wilds + row[JOKER]
-    S.wild_value = 20 * rank_wilds + 50 * row[JOKER]
+        cnt[j] = <uint16_t>(bit_slice(sum_lo, sum_hi, j) & naturals)
+    return deep
 
 
 cdef inline void slices_take(uint16_t* cnt, uint16_t taken) noexcept nogil:
@@ -275,7 +357,7 @@ cdef inline int knapsack(uint16_t singles, uint16_t pairs, int budget) noexcept 
     """Most value of single naturals (2 wilds make a book) and pairs (1 wild) that
     ``budget`` wilds book: j singles and the best pairs the rest buys, for the best j.
     Both kinds go from the highest rank down, which is optimal within a kind."""
-    cdef int j, best, value, take, one, two
+    cdef int best, take, one, two
     if budget <= MAX_TOP:
         # The common cases, from the TOP tables: no single, one or (four wilds) two.
         best = 2 * TOP[budget][pairs]
@@ -285,6 +367,13 @@ cdef inline int knapsack(uint16_t singles, uint16_t pairs, int budget) noexcept 
         best = one if one > best else best
         best = two if two > best else best
         return best
+    return knapsack_many(singles, pairs, budget)
+
+
+cdef int knapsack_many(uint16_t singles, uint16_t pairs, int budget) noexcept nogil:
+    """``knapsack`` for more than MAX_TOP wilds (kept out of line, so that the common
+    case inlines everywhere)."""
+    cdef int j, best, value, take
     if 2 * COUNT[singles] + COUNT[pairs] <= budget:
         return VALUE[singles] + 2 * VALUE[pairs]
     best = 0
@@ -302,26 +391,38 @@ cdef inline int discard_leaf(const Search* S, int saved, int budget) noexcept no
     return discard_leaf_of(S.cnt, S.pool_value, S.best, saved, budget)
 
 
-cdef int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int saved,
-                         int budget) noexcept nogil:
+cdef inline int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int saved,
+                                int budget) noexcept nogil:
     """Best of keeping these runs and discarding one card (see ``best_discard_search``):
     the most value melded plus the value of a natural discarded from the pool (bit
     slices ``pool``), or the most value melded with one spare wild discarded; only
     options that meld something count. Returns ``best`` unless some option beats it.
 
-    A discard changes one rank's count, so the books are re-solved from the pool's
-    classes: a single leaves, a pair becomes a single, three become a pair, and from
-    four on the rank stays a free book."""
+    Inline up to the bound that most calls stop at; ``discard_options`` does the rest."""
     cdef uint16_t high = pool[2] | pool[3] | pool[4]  # 4 or more
     cdef uint16_t singles = pool[0] & ~(pool[1] | high)
     cdef uint16_t pairs = pool[1] & ~(pool[0] | high)
     cdef uint16_t threes = pool[0] & pool[1] & ~high
-    cdef uint16_t present = singles | pairs | threes | high, bit
+    cdef uint16_t present = singles | pairs | threes | high
     cdef int base = saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]  # runs, free books
-    cdef int whole = base + knapsack(singles, pairs, budget), value, v, i
+    cdef int whole = base + knapsack(singles, pairs, budget)
     # Every option here scores at most whole + the value of the pool's highest rank.
-    if whole + (fc_high(present) + 3 if present else 0) <= best:
+    if whole + TOP[1][present] <= best:
         return best
+    return discard_options(singles, pairs, threes, present, base, whole, best, budget)
+
+
+cdef int discard_options(uint16_t singles, uint16_t pairs, uint16_t threes, uint16_t present,
+                         int base, int whole, int best, int budget) noexcept nogil:
+    """``discard_leaf_of`` past its bound, from the pool's classes (``present``: every
+    rank it holds), ``base`` (the runs and the free books) and ``whole`` (``base`` and
+    the books of the singles and pairs).
+
+    A discard changes one rank's count, so the books are re-solved from the pool's
+    classes: a single leaves, a pair becomes a single, three become a pair, and from
+    four on the rank stays a free book."""
+    cdef uint16_t bit
+    cdef int value, v, i
     if budget >= 1:
         value = base + knapsack(singles, pairs, budget - 1)
         if value > best:  # best >= 0: options that meld nothing never count
@@ -455,7 +556,8 @@ cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) no
                 S.best = value
                 if S.record:
                     S.best_n_runs = S.n_runs
-                    memcpy(S.best_runs, S.runs, S.n_runs * 3 * sizeof(int8_t))
+                    memcpy(S.best_runs, S.runs,
+                           min(S.n_runs, <int>MAX_RUNS) * 3 * sizeof(int8_t))
             break
 
         m = <uint16_t>S.layers[s]
@@ -510,10 +612,10 @@ cdef struct Option:
 
 
 cdef enum:
-    TABLE_SIZE = 1 << 16          # room for the options of every single-copy suit (50,094)
-    DOUBLE_TABLE_SIZE = 1 << 15   # ... of every listed suit holding a natural twice (25,755)
+    TABLE_SIZE = 1 << 16          # room for the options of every single-copy suit
+    DOUBLE_TABLE_SIZE = 1 << 15   # ... of every listed suit holding a natural twice
     MAX_DOUBLE = 4                # those suits are listed up to this many naturals
-    DOUBLE_KEYS = 1 << 12         # room for their keys (2,322)
+    DOUBLE_KEYS = 1 << 12         # room for their keys (all three checked at import)
     MAX_OPTIONS = 256             # a hand's options copied from DOUBLE_OPTIONS
 
 
@@ -598,11 +700,12 @@ cdef int option_order(const void* x, const void* y) noexcept nogil:
     return a.twice - b.twice
 
 
-cdef int tidy_options(Option* opts, int n) noexcept nogil:
+cdef int tidy_options(Option* opts, int n, bint at_import) noexcept nogil:
     """Drop an option that takes the same naturals as another with no more wilds, then
-    sort (see ``option_order``). Returns the new count."""
+    sort (see ``option_order``). Returns the new count. Only ``at_import`` may it use
+    the shared ``KEPT_AT`` (threads list options at run time)."""
     cdef int i, j, kept = 0
-    cdef bint single = True
+    cdef bint single = at_import
     for i in range(n):
         single = single and opts[i].twice == 0
     for i in range(n):
@@ -648,7 +751,7 @@ cdef int _init_options() noexcept:
                         TABLE_SIZE - at)
         if n < 0:
             return -1
-        at += tidy_options(SUIT_OPTIONS + at, n)
+        at += tidy_options(SUIT_OPTIONS + at, n, True)
     OPTIONS_AT[1 << N_RANKS] = at
     at = 0
     for m in range(1 << N_RANKS):
@@ -672,7 +775,7 @@ cdef int _init_options() noexcept:
                             DOUBLE_OPTIONS + at, 0, DOUBLE_TABLE_SIZE - at)
             if n < 0:
                 return -1
-            at += tidy_options(DOUBLE_OPTIONS + at, n)
+            at += tidy_options(DOUBLE_OPTIONS + at, n, True)
             key += 1
     DOUBLE_AT[key] = at
     return at
@@ -790,15 +893,77 @@ cdef void over_suits(Combo* C, int level, const uint16_t* cnt, int pool_value, i
         o += 1
 
 
-cdef bint combine(Search* S) noexcept nogil:
-    """Set ``S.best`` as ``search`` would, from the suits' options; False (and ``S``
-    untouched) if some suit is not in the tables."""
+cdef inline int suit_list(uint16_t once, uint16_t twice, int budget, Option* buf, int room,
+                          const Option** opts) noexcept nogil:
+    """Point ``opts[0]`` at the options of a suit whose naturals are ``once`` (``twice``:
+    those held twice) that ``budget`` wilds allow, and return how many there are (from
+    the first: the list may go on with options that need more); -1 if they need more
+    than ``room`` entries of ``buf``.
+
+    A suit holding a natural twice has its options copied into ``buf``, moved up to its
+    lowest natural; only those that ``budget`` wilds allow (the list goes by need)."""
+    cdef const Option* src
+    cdef int n, j, low = fc_ctz(once), key = DOUBLE_KEY[once >> low]
+    if twice == 0:
+        opts[0] = SUIT_OPTIONS + OPTIONS_AT[once]
+        return OPTIONS_AT[once + 1] - OPTIONS_AT[once]
+    if key < 0:
+        # A crowded suit, listed now as the tables are at import (``search`` serves
+        # ``combine``, but a draw table reads each list many times).
+        n = gen_options(once | <uint64_t>twice << 16, 0, budget, N_RANKS - 1, 0, 0, 0, 0,
+                        buf, 0, room)
+        if n < 0:
+            return -1
+        opts[0] = buf
+        return tidy_options(buf, n, False)
+    key += squeeze(twice >> low, once >> low)
+    src = DOUBLE_OPTIONS + DOUBLE_AT[key]
+    n = DOUBLE_AT[key + 1] - DOUBLE_AT[key]
+    j = 1  # option 0, "no run", needs nothing
+    while j < n and src[j].need <= budget:
+        j += 1
+    n = j
+    if n > room:
+        return -1
+    for j in range(n):
+        buf[j].once = src[j].once << low
+        buf[j].twice = src[j].twice << low
+        buf[j].need = src[j].need
+        buf[j].value = <uint8_t>(src[j].value + low * (COUNT[src[j].once] + COUNT[src[j].twice]))
+    opts[0] = buf
+    return n
+
+
+cdef inline bint list_suits(Combo* C, const Search* S, unsigned int suits,
+                            Option* buf) noexcept nogil:
+    """One level of ``C`` per suit of ``suits`` that has more than "no run" within
+    ``S.n_wilds`` wilds (``buf``: MAX_OPTIONS entries); False if they overflow ``buf``."""
+    cdef int s, n, used = 0
+    C.levels = 0
+    while suits:
+        s = fc_ctz(suits)
+        suits &= suits - 1
+        n = suit_list(<uint16_t>S.layers[s], <uint16_t>(S.layers[s] >> 16), S.n_wilds,
+                      buf + used, MAX_OPTIONS - used, &C.opts[C.levels])
+        if n < 0:
+            return False
+        if C.opts[C.levels] == buf + used:
+            used += n
+        C.n_opts[C.levels] = n
+        if n > 1:
+            C.levels += 1
+    return True
+
+
+cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
+    """Set ``S.best`` as ``search`` would, from the options of ``suits`` (those where a
+    run can start: ``suits_within``); False (and ``S`` untouched) if some suit is not in
+    the tables."""
     cdef Option buf[MAX_OPTIONS]
     cdef Combo C
     cdef const Option* src
     cdef int s, n, j, low, key, used = 0
     cdef uint16_t once, twice
-    cdef unsigned int suits = suits_within(S, S.n_wilds) & 0x1F
     C.levels = 0
     C.best = S.best
     C.total = S.total
@@ -813,12 +978,17 @@ cdef bint combine(Search* S) noexcept nogil:
             C.opts[C.levels] = SUIT_OPTIONS + OPTIONS_AT[once]
             n = OPTIONS_AT[once + 1] - OPTIONS_AT[once]
         elif key >= 0:
-            # Move the listed options up to the suit's lowest natural.
+            # Move the listed options up to the suit's lowest natural (only those the
+            # wilds allow: the list goes by need after "no run").
             key += squeeze(twice >> low, once >> low)
+            src = DOUBLE_OPTIONS + DOUBLE_AT[key]
             n = DOUBLE_AT[key + 1] - DOUBLE_AT[key]
+            j = 1
+            while j < n and src[j].need <= S.n_wilds:
+                j += 1
+            n = j
             if n > MAX_OPTIONS - used:
                 return False
-            src = DOUBLE_OPTIONS + DOUBLE_AT[key]
             for j in range(n):
                 buf[used + j].once = src[j].once << low
                 buf[used + j].twice = src[j].twice << low
@@ -828,7 +998,7 @@ cdef bint combine(Search* S) noexcept nogil:
             C.opts[C.levels] = buf + used
             used += n
         else:
-            # A crowded suit: listing its sets at run time cost more than ``search``,
+            # A crowded suit: listing its sets at run time would outweigh ``search``,
             # whose longest runs first often meld everything at once and stop.
             return False
         C.n_opts[C.levels] = n
@@ -861,7 +1031,7 @@ cdef inline bint listed(Search* S, bint by_options) noexcept nogil:
     which the option entries have no room, nor for suits the tables do not hold;
     False if ``search`` must run instead. ``by_options`` False forces the search, for
     the tests to compare the two."""
-    return by_options and not S.deep and combine(S)
+    return by_options and not S.deep and combine(S, suits_within(S, S.n_wilds) & 0x1F)
 
 
 cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
@@ -870,8 +1040,12 @@ cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
 
 cdef inline int deadwood_by(const uint8_t* row, int wild, bint by_options) noexcept nogil:
     cdef Search S
+    cdef unsigned int suits
     setup(&S, row, wild)
-    if not listed(&S, by_options):
+    suits = suits_within(&S, S.n_wilds) & 0x1F
+    if by_options and not S.deep and suits == 0:
+        S.best = books(&S, S.n_wilds)  # no run anywhere (most small hands): no ``combine``
+    elif not (by_options and not S.deep and combine(&S, suits)):
         if S.total > 0 and books(&S, S.n_wilds) == S.total:
             return 0  # enough wilds to book every natural
         search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
@@ -903,22 +1077,35 @@ cdef inline int best_discard_by(const uint8_t* row, int wild, int bound,
 
 cdef int best_discard_of(Search* S, int jokers, int bound, bint by_options) noexcept nogil:
     """``best_discard_by`` from the ``setup`` of the row, which holds ``jokers`` jokers."""
-    cdef int result = bound, floor, k
-    cdef uint16_t present
+    cdef int floor = S.total - bound if S.total > bound else 0
+    return discard_result(S.total, discard_best(S, floor, by_options), floor, bound,
+                          pool_ranks(S.cnt), S.n_wilds, S.wild_value, jokers)
+
+
+cdef inline int discard_best(Search* S, int floor, bint by_options) noexcept nogil:
+    """The most a discard leaf scores (see ``discard_leaf_of``), or ``floor`` if more."""
     S.discard = True
-    floor = S.total - bound if S.total > bound else 0
     S.best = floor
     if not listed(S, by_options):
         search(S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
-    if S.best > floor:
-        result = S.total - S.best
+    return S.best
+
+
+cdef inline int discard_result(int total, int best, int floor, int bound, uint16_t present,
+                               int n_wilds, int wild_value, int jokers) noexcept nogil:
+    """A best discard's deadwood, below ``bound``, from the best leaf score ``best`` of a
+    search started at ``floor`` (see ``best_discard_by``): the hand's naturals are worth
+    ``total`` and present at the positions ``present``; it holds ``n_wilds`` wilds worth
+    ``wild_value``, ``jokers`` of them jokers."""
+    cdef int result = bound, k
+    if best > floor:
+        result = total - best
     # Options that meld nothing: discard the highest natural, or the dearest wild.
-    present = pool_ranks(S.cnt)
     if present:
-        k = S.total - (fc_high(present) + 3) + (0 if S.n_wilds >= 3 else S.wild_value)
+        k = total - (fc_high(present) + 3) + (0 if n_wilds >= 3 else wild_value)
         result = k if k < result else result
-    if S.n_wilds > 0:
-        k = S.total + (0 if S.n_wilds >= 4 else S.wild_value - (50 if jokers else 20))
+    if n_wilds > 0:
+        k = total + (0 if n_wilds >= 4 else wild_value - (50 if jokers else 20))
         result = k if k < result else result
     return result
 
@@ -1033,8 +1220,8 @@ cdef const uint8_t* _row_data(object row, int decks, int min_cards,
     """The counts of a valid (56,) uint8 row; NULL for a valid row that is not contiguous.
 
     Single-hand calls sit in bots' inner loops, so this checks the array through numpy's
-    C API (a few nanoseconds) rather than acquiring a memoryview (hundreds). Anything
-    wrong is reported by ``check_row``, the twin's own check, for the same message.
+    C API, far cheaper than acquiring a memoryview. Anything wrong is reported by
+    ``check_row``, the twin's own check, for the same message.
     """
     cdef cnp.ndarray arr
     cdef const uint8_t* data
@@ -1152,7 +1339,7 @@ def _routes_row(row, wild, decks):
 
 cdef void add_card(Search* S, int t, int wild) noexcept nogil:
     """Turn the ``setup`` of a row into that of the row plus card ``t``: a draw table
-    solves 56 such rows, and this is a few instructions where ``setup`` is hundreds."""
+    solves 56 such rows, and this costs far less than a fresh ``setup``."""
     cdef int p = t % N_RANKS, s = t // N_RANKS, j
     cdef uint16_t bit = <uint16_t>(1 << p), carry = bit, old
     cdef uint64_t L
@@ -1174,6 +1361,226 @@ cdef void add_card(Search* S, int t, int wild) noexcept nogil:
     S.pool_value = S.total
 
 
+# ---------------------------------------------------------------------------------------
+# Draw tables from one listing of the hand. Drawing a natural t of suit s at position p
+# changes one suit, and a partition of the hand plus t either keeps t out of runs or puts
+# it in one:
+#
+# * t out of runs (A): the runs are run sets of the hand alone, and t only adds to its
+#   rank's pool. The hand's own choices of options reach the best of these (the exchanges
+#   that make run sets canonical only move the hand's own naturals), so each choice is
+#   scored once per rank p with one more natural of rank p in its pool: this part is
+#   the same for every suit.
+# * t in a run (B): the options of suit s with t that take the new copy (the only copy
+#   of the card, or both copies of it), against each choice of the other suits' options.
+#
+# Both only score real partitions of the hand plus t (and a discard), so neither
+# overshoots. And the best one, made canonical for the hand plus t, either has runs that
+# take every copy of t's card (a choice in B), or runs made of the hand's own naturals:
+# then t is one more card in the pool, which the exchanges that make a run set canonical
+# for the hand alone never move, so some choice in A scores at least as much. The best
+# of both is the entry: exact, with each suit's choices listed once instead of once per
+# card drawn.
+
+cdef enum:
+    MAX_LEAVES = 512   # choices ``collect`` lists for a draw table (more: card by card)
+
+
+cdef struct Leaf:
+    uint16_t cnt[4]    # the pool left for the books, as bit slices (counts below 16)
+    int pool_value
+    int saved
+    int budget
+
+
+cdef int collect(const Combo* C, int level, const uint16_t* cnt, int pool_value, int budget,
+                 int saved, Leaf* out, int n) noexcept nogil:
+    """Append to ``out[:n]`` every choice of options from ``level`` on that ``budget``
+    allows, as ``over_suits`` reaches them; returns the new count, or -1 past MAX_LEAVES."""
+    cdef const Option* o
+    cdef const Option* end
+    cdef uint16_t c[N_SLICES]
+    if level >= C.levels:
+        if n >= MAX_LEAVES:
+            return -1
+        memcpy(out[n].cnt, cnt, sizeof(out[n].cnt))
+        out[n].pool_value = pool_value
+        out[n].saved = saved
+        out[n].budget = budget
+        return n + 1
+    if level >= 5:  # never (five suits): tells the compiler the lists stay in bounds
+        return -1
+    n = collect(C, level + 1, cnt, pool_value, budget, saved, out, n)
+    o = C.opts[level] + 1
+    end = C.opts[level] + C.n_opts[level]
+    c[4] = 0
+    while n >= 0 and o < end and o.need <= budget:
+        pool_without(c, cnt, o)
+        n = collect(C, level + 1, c, pool_value - o.value, budget - o.need, saved + o.value,
+                    out, n)
+        o += 1
+    return n
+
+
+cdef inline void slices_add4(uint16_t* c, const uint16_t* cnt, uint16_t bit) noexcept nogil:
+    """``c`` = the bit-sliced counts ``cnt`` (below 15) plus one at the position ``bit``."""
+    cdef uint16_t carry = bit, old
+    cdef int j
+    for j in range(4):
+        old = cnt[j]
+        c[j] = old ^ carry
+        carry &= old
+
+
+cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_cards,
+                        int* whole, int* bd, int32_t* out) noexcept nogil:
+    """``out[t]`` for every natural card t with a copy left (two decks), the hand's
+    ``setup`` in ``H``, and the hand's own deadwood and best discard (``whole``, ``bd``);
+    False if some suit is not in the tables or a list overflows (then the caller goes
+    card by card, and nothing written here counts).
+
+    As in ``fill_draw_table``, ``min(whole, bd + v(t))`` bounds each entry: the searches
+    start from the leaf score it gives, and only look for what beats it."""
+    cdef Leaf every[MAX_LEAVES]     # the hand's choices of options
+    cdef Leaf others[MAX_LEAVES]    # the choices of the suits but one
+    cdef Option buf[MAX_OPTIONS]
+    cdef Option sbuf[MAX_OPTIONS]
+    cdef Option drawn[MAX_OPTIONS]  # options of the suit with t that take the new copy
+    cdef Combo C
+    cdef const Option* opts
+    cdef uint16_t c[N_SLICES]
+    cdef uint16_t d[N_SLICES]
+    cdef uint16_t bit, once, twice, took, present = pool_ranks(H.cnt)
+    cdef int best_a[N_RANKS]
+    cdef int floor[N_RANKS]
+    cdef int bound[N_RANKS]
+    cdef int n_every, n_others, n, nd, i, j, s, p, t, v, total, best, booked = 0
+    cdef int w = wild - 3, budget = H.n_wilds
+    cdef unsigned int suits = suits_within(H, budget) & 0x1F
+    if not list_suits(&C, H, suits, buf):
+        return False
+    n_every = collect(&C, 0, H.cnt, H.pool_value, budget, 0, every, 0)
+    if n_every < 0:
+        return False
+    c[4] = 0
+    d[4] = 0
+    # The hand's own deadwood and best discard, as ``deadwood_by`` and ``best_discard_of``
+    # find them from the same choices.
+    best = 0
+    for i in range(n_every):
+        memcpy(c, every[i].cnt, sizeof(every[i].cnt))
+        v = every[i].saved + books_of(c, every[i].pool_value, every[i].budget)
+        booked = v if v > booked else booked
+        best = discard_leaf_of(c, every[i].pool_value, best, every[i].saved, every[i].budget)
+    whole[0] = (H.total + (0 if budget >= 3 else H.wild_value) if booked == 0
+                else H.total - booked)
+    bd[0] = (discard_result(H.total, best, 0, 1 << 30, present, budget, H.wild_value,
+                            row[JOKER]) if n_cards > 0 else 0)
+    for p in range(N_RANKS):  # (A) the drawn natural stays out of runs
+        if p == w:
+            continue
+        bit = <uint16_t>(1 << p)
+        v = p + 3
+        total = H.total + v
+        bound[p] = whole[0]
+        if n_cards > 0 and bd[0] + v < bound[p]:
+            bound[p] = bd[0] + v
+        floor[p] = total - bound[p] if total > bound[p] else 0
+        best = floor[p]
+        for i in range(n_every):
+            if best >= total:
+                break
+            slices_add4(c, every[i].cnt, bit)
+            best = discard_leaf_of(c, every[i].pool_value + v, best, every[i].saved,
+                                   every[i].budget)
+        best_a[p] = best
+    for s in range(5):  # (B) runs of suit s take the drawn copy
+        n_others = -1
+        for p in range(N_RANKS):
+            t = s * N_RANKS + p
+            if p == w or row[t] >= 2:
+                continue
+            bit = <uint16_t>(1 << p)
+            v = p + 3
+            total = H.total + v
+            best = best_a[p]
+            once = <uint16_t>H.layers[s] | bit
+            twice = <uint16_t>(H.layers[s] >> 16) | (<uint16_t>H.layers[s] & bit)
+            if NEED[once] <= budget and best < total:
+                n = suit_list(once, twice, budget, sbuf, MAX_OPTIONS, &opts)
+                if n < 0:
+                    return False
+                # Kept as what they take from the hand's own pool: the drawn copy is
+                # theirs, so the pool need not count it in and out again.
+                nd = 0
+                for j in range(1, n):
+                    if opts[j].need > budget:
+                        break
+                    took = opts[j].twice if row[t] else opts[j].once
+                    if took & bit:
+                        drawn[nd] = opts[j]
+                        if row[t]:
+                            drawn[nd].twice &= ~bit
+                        else:
+                            drawn[nd].once &= ~bit
+                        drawn[nd].value -= v
+                        nd += 1
+                if nd and n_others < 0:
+                    if not list_suits(&C, H, suits & ~(1u << s), buf):
+                        return False
+                    n_others = collect(&C, 0, H.cnt, H.pool_value, budget, 0, others, 0)
+                    if n_others < 0:
+                        return False
+                i = 0
+                while nd and i < n_others and best < total:
+                    for j in range(nd):
+                        if drawn[j].need > others[i].budget:
+                            break
+                        pool_without(d, others[i].cnt, &drawn[j])
+                        best = discard_leaf_of(d, others[i].pool_value - drawn[j].value,
+                                               best, others[i].saved + drawn[j].value + v,
+                                               others[i].budget - drawn[j].need)
+                    i += 1
+            out[t] = discard_result(total, best, floor[p], bound[p], present | bit, budget,
+                                    H.wild_value, row[JOKER])
+    return True
+
+
+cdef void draw_wilds(const Search* H, const uint8_t* row, int wild, int decks, int n_cards,
+                     int whole, int bd, int32_t* out) noexcept nogil:
+    """The entries of the wild cards with a copy left: a joker and a wild-rank card add
+    the same wild, so one search serves both (started from the lower floor of the two
+    bounds, a joker's; see ``discard_result``), and only the scoring of what melds
+    nothing differs."""
+    cdef int s, t, w = wild - 3, bound, floor, best, k
+    cdef int joker_bound = whole, rank_bound = whole
+    cdef bint joker = row[JOKER] < 3 * decks, rank = False
+    cdef Search T
+    for s in range(5):
+        rank = rank or row[s * N_RANKS + w] < decks
+    if not joker and not rank:
+        return
+    if n_cards > 0:
+        joker_bound = bd + 50 if bd + 50 < whole else whole
+        rank_bound = bd + 20 if bd + 20 < whole else whole
+    bound = joker_bound if joker else rank_bound
+    T = H[0]
+    add_card(&T, JOKER if joker else w, wild)  # (any wild: only the count matters here)
+    floor = T.total - bound if T.total > bound else 0
+    best = discard_best(&T, floor, True)
+    if joker:
+        out[JOKER] = discard_result(T.total, best, floor, joker_bound, pool_ranks(T.cnt),
+                                    T.n_wilds, H.wild_value + 50, row[JOKER] + 1)
+    if rank:
+        floor = T.total - rank_bound if T.total > rank_bound else 0
+        k = discard_result(T.total, best, floor, rank_bound, pool_ranks(T.cnt), T.n_wilds,
+                           H.wild_value + 20, row[JOKER])
+        for s in range(5):
+            t = s * N_RANKS + w
+            if row[t] < decks:
+                out[t] = k
+
+
 cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
     """out[t] = best discard of row + t, or -1 where the deck has no copy of t left.
 
@@ -1191,6 +1598,13 @@ cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out)
     n_wilds = H.n_wilds
     for t in range(56):
         n += row[t]
+    if decks == 2 and draw_naturals(&H, row, wild, n, &whole, &bd, out):
+        draw_wilds(&H, row, wild, decks, n, whole, bd, out)
+        for t in range(56):
+            if row[t] >= (3 * decks if t == JOKER else decks):
+                out[t] = -1
+        return
+    # Card by card: party hands, and hands with a suit the option tables leave out.
     for r in range(N_RANKS):
         lone_entry[r] = -2
     whole = solve_deadwood(row, wild)
@@ -1233,68 +1647,147 @@ def draw_table_row(row, wild, decks):
     """Best-discard deadwood after drawing each card type (-1: none left to draw)."""
     cdef int d = _decks(decks), w = _wild(wild)
     cdef const uint8_t* data
+    cdef uint8_t own[56]
     cdef cnp.npy_intp size = 56
     row = _contiguous(row, d, 0, MAX_CARDS - 1, &data)
-    # Through numpy's C API: a typed memoryview of the result cost a microsecond.
+    # The search runs without the GIL: on a copy, checked again, never on the caller's row.
+    memcpy(own, data, 56)
+    if row_problem(own, d, 0, MAX_CARDS - 1):
+        check_row(_row_copy(own), d, 0, MAX_CARDS - 1)
+        raise AssertionError("check_row accepted a row the core rejects")
+    # Through numpy's C API: cheaper than a typed memoryview of the result.
     out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT32, 0)
     cdef int32_t* entries = <int32_t*>cnp.PyArray_DATA(out)
     with nogil:
-        fill_draw_table(data, w, d, entries)
+        fill_draw_table(own, w, d, entries)
     return out
 
 
-cdef int batch_problem(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int decks,
-                       int min_cards) noexcept nogil:
+def discard_deadwood_row(row, wild, decks):
+    """Validate a non-empty row, then return its best-discard deadwood."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    row = _contiguous(row, d, 1, MAX_CARDS, &data)
+    return best_discard_search(data, w, 1 << 30)
+
+
+cdef object _row_copy(const uint8_t* data):
+    """A (56,) uint8 array of the counts at ``data``: what an error message describes."""
+    return np.frombuffer((<const char*>data)[:56], dtype=np.uint8).copy()
+
+
+cdef Py_ssize_t batch_problem(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int decks,
+                              int min_cards) noexcept nogil:
+    """The first row of the batch that breaks a rule (-1: none), for a quick refusal."""
     cdef Py_ssize_t i
     for i in range(counts.shape[0]):
         if wilds[i] < 3 or wilds[i] > 13:
-            return 1
+            return i
         if row_problem(&counts[i, 0], decks, min_cards, MAX_CARDS):
-            return 1
-    return 0
+            return i
+    return -1
+
+
+cdef _report_row(const uint8_t* row, int wild, Py_ssize_t i, int decks, int min_cards):
+    """Raise the twin's message for hand ``i`` of a batch from that row alone."""
+    check_batch_row(_row_copy(row), wild, i, decks, min_cards, MAX_CARDS)
+    raise AssertionError("check_batch_row accepted a row the core rejects")
 
 
 cdef _check_batch(counts, wilds, int decks, int min_cards):
+    """Refuse a batch of the wrong shape, or one with a bad row, before any solving; the
+    message is built from the first bad row alone, however long the batch.
+
+    The rows are checked again, on private copies, as they are solved (``_solve_range``):
+    the caller's array may change meanwhile, and no check of it is trusted.
+    """
     cdef const uint8_t[:, ::1] cv = counts
     cdef const int8_t[::1] wv = wilds
+    cdef Py_ssize_t i
+    cdef uint8_t own[56]
+    cdef int8_t wild
     if wv.shape[0] != cv.shape[0] or cv.shape[1] != 56:
         check_batch(counts, wilds, decks, min_cards)
         raise AssertionError("check_batch accepted a batch the core rejects")
-    if cv.shape[0] and batch_problem(cv, wv, decks, min_cards):
-        check_batch(counts, wilds, decks, min_cards)
-        raise AssertionError("check_batch accepted a batch the core rejects")
-
-
-def _deadwood_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[::1] out,
-                    Py_ssize_t start, Py_ssize_t stop):
-    cdef Py_ssize_t i
+    if cv.shape[0] == 0:
+        return
     with nogil:
-        for i in range(start, stop):
-            out[i] = solve_deadwood(&counts[i, 0], wilds[i])
+        i = batch_problem(cv, wv, decks, min_cards)
+    if i >= 0:
+        memcpy(own, &cv[i, 0], 56)
+        wild = wv[i]
+        if wild < 3 or wild > 13 or row_problem(own, decks, min_cards, MAX_CARDS):
+            _report_row(own, wild, i, decks, min_cards)
+        # else the row was changed back meanwhile: its solving checks it again
 
 
-def _best_discard_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds,
-                        int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop):
+cdef Py_ssize_t solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds,
+                            int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop, int decks,
+                            bint discard, uint8_t* seen) noexcept nogil:
+    """Solve rows start..stop-1 into ``out``, each from a private copy that is checked
+    first. Returns the first row whose copy breaks a rule (copied to ``seen``, its wild
+    at ``seen[56]``), or -1."""
     cdef Py_ssize_t i
+    cdef uint8_t own[56]
+    cdef int8_t wild
+    for i in range(start, stop):
+        memcpy(own, &counts[i, 0], 56)
+        wild = wilds[i]
+        if wild < 3 or wild > 13 or row_problem(own, decks, 1 if discard else 0, MAX_CARDS):
+            memcpy(seen, own, 56)
+            seen[56] = <uint8_t>wild
+            return i
+        out[i] = best_discard_search(own, wild, 1 << 30) if discard else solve_deadwood(own, wild)
+    return -1
+
+
+def _solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[::1] out,
+                 Py_ssize_t start, Py_ssize_t stop, int decks, bint discard):
+    """One thread's share of a bulk call, without the GIL; raises for a bad row."""
+    cdef Py_ssize_t bad
+    cdef uint8_t seen[57]
     with nogil:
-        for i in range(start, stop):
-            out[i] = best_discard_search(&counts[i, 0], wilds[i], 1 << 30)
+        bad = solve_range(counts, wilds, out, start, stop, decks, discard, seen)
+    if bad >= 0:
+        _report_row(seen, <int8_t>seen[56], bad, decks, 1 if discard else 0)
+
+
+def _many(counts, wilds, decks, threads, bint discard):
+    cdef int d = _decks(decks)
+    # What the twin accepts (any layout, any integer wilds) is made C-contiguous here, so
+    # that both cores take the same inputs; the public API passes the fast layout already.
+    if (type(counts) is not np.ndarray or counts.dtype != np.uint8
+            or not counts.flags.c_contiguous):
+        check_batch(counts, wilds, d, 1 if discard else 0)  # raises what the twin raises
+        counts = np.ascontiguousarray(counts)
+    if type(wilds) is not np.ndarray or wilds.dtype != np.int8 or not wilds.flags.c_contiguous:
+        check_wild_array(wilds, counts.shape[0])
+        wilds = np.array(wilds, order="C")  # a private copy, checked before it is narrowed
+        check_wild_array(wilds, counts.shape[0])
+        wilds = wilds.astype(np.int8)
+    _check_batch(counts, wilds, d, 1 if discard else 0)
+    out = np.empty(counts.shape[0], dtype=np.int32)
+    run_threaded(lambda a, b: _solve_range(counts, wilds, out, a, b, d, discard),
+                 counts.shape[0], threads)
+    return out
 
 
 def deadwood_many(counts, wilds, decks, threads):
-    """Deadwood of each row of a (N, 56) uint8 array; ``wilds`` is (N,) int8."""
-    cdef int d = _decks(decks)
-    _check_batch(counts, wilds, d, 0)
-    out = np.empty(counts.shape[0], dtype=np.int32)
-    run_threaded(lambda a, b: _deadwood_range(counts, wilds, out, a, b), counts.shape[0], threads)
-    return out
+    """(Replaced by the twin's docstring at import.)"""
+    return _many(counts, wilds, decks, threads, False)
 
 
-def best_discard_many(counts, wilds, decks, threads):
-    """Best-discard deadwood of each row of a (N, 56) uint8 array of non-empty hands."""
-    cdef int d = _decks(decks)
-    _check_batch(counts, wilds, d, 1)
-    out = np.empty(counts.shape[0], dtype=np.int32)
-    run_threaded(lambda a, b: _best_discard_range(counts, wilds, out, a, b), counts.shape[0],
-                 threads)
-    return out
+def discard_deadwood_many(counts, wilds, decks, threads):
+    """(Replaced by the twin's docstring at import.)"""
+    return _many(counts, wilds, decks, threads, True)
+
+
+# RapidFuzz's way: each entry point carries its twin's docstring (tests check they match).
+def _copy_docstrings():
+    from . import _solver_py
+    for name in ("deadwood_row", "plan_row", "best_discard_row", "discard_deadwood_row",
+                 "draw_table_row", "deadwood_many", "discard_deadwood_many"):
+        globals()[name].__doc__ = getattr(_solver_py, name).__doc__
+
+
+_copy_docstrings()

@@ -4,7 +4,7 @@ Both modules implement the same algorithm on the same inputs (a validated list o
 56 counts and a wild rank 3..13) and must give the same answers; this one is the
 fallback when the extension is missing and documents how the compiled core works.
 
-The algorithm rests on the facts of SOLVER-NOTES.md:
+The algorithm rests on these facts (docs/performance.rst tells how they were found):
 
 1. Wilds are interchangeable inside melds, so only their number ``W`` matters, and
    once any meld exists, spare wilds cost nothing (a book takes any number, a run
@@ -242,7 +242,7 @@ def best_discard(counts: Sequence[int], wild: int) -> tuple[int, int]:
 
     Removing a card of value v lowers the deadwood by at most v, so once a discard
     reaching ``deadwood(hand) - v`` is known, no card worth v or less can beat it.
-    (The compiled core's ``best_discard_many`` and ``draw_table`` get the same values
+    (The compiled core's ``discard_deadwood_many`` and ``draw_table`` get the same values
     from a single search instead; see ``best_discard_search`` in ``_solver.pyx``.)
     """
     whole = deadwood(counts, wild)
@@ -311,18 +311,37 @@ def draw_table_row(row: Any, wild: int, decks: int) -> npt.NDArray[np.int32]:
     return np.array(draw_table(row.tolist(), wild, decks, 3 * decks), dtype=np.int32)
 
 
+def discard_deadwood_row(row: Any, wild: int, decks: int) -> int:
+    """Validate a non-empty row, then return its best-discard deadwood."""
+    return best_discard_row(row, wild, decks)[0]
+
+
 def deadwood_many(counts: Any, wilds: Any, decks: int, threads: int) -> npt.NDArray[np.int32]:
-    """Validate a batch, then solve every row (``threads`` is ignored here)."""
+    """Validate a (N, 56) uint8 batch and (N,) int8 wilds, then solve every row (on up to
+    ``threads`` threads where the core releases the GIL; the twin uses one)."""
     decks = check_decks(decks)
+    counts, wilds = _own_batch(counts, wilds)
     check_batch(counts, wilds, decks)
     return np.array([deadwood(r, int(w)) for r, w in zip(counts.tolist(), wilds.tolist())],
                     dtype=np.int32)
 
 
-def best_discard_many(counts: Any, wilds: Any, decks: int,
-                      threads: int) -> npt.NDArray[np.int32]:
-    """Validate a batch of non-empty hands, then best-discard every row."""
+def discard_deadwood_many(counts: Any, wilds: Any, decks: int,
+                          threads: int) -> npt.NDArray[np.int32]:
+    """Validate a batch of non-empty hands, then return every row's best-discard
+    deadwood (threads as in :func:`deadwood_many`)."""
     decks = check_decks(decks)
+    counts, wilds = _own_batch(counts, wilds)
     check_batch(counts, wilds, decks, min_cards=1)
     return np.array([best_discard(r, int(w))[0]
                      for r, w in zip(counts.tolist(), wilds.tolist())], dtype=np.int32)
+
+
+def _own_batch(counts: Any, wilds: Any) -> tuple[Any, Any]:
+    """Copies of a batch's arrays, so that what is checked is what is solved even while
+    the caller's arrays change; other inputs are left for ``check_batch`` to refuse."""
+    if isinstance(counts, np.ndarray) and not isinstance(counts, np.ma.MaskedArray):
+        counts = counts.copy()
+    if isinstance(wilds, np.ndarray) and not isinstance(wilds, np.ma.MaskedArray):
+        wilds = wilds.copy()
+    return counts, wilds

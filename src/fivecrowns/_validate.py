@@ -6,6 +6,7 @@ these functions to raise, so both implementations raise the very same messages.
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,7 @@ import numpy as np
 from .errors import HandError
 
 __all__ = ["MAX_HAND_SIZE", "check_wild", "check_wild_array", "check_decks", "check_row",
-           "check_batch"]
+           "check_batch", "check_batch_row", "check_threads", "check_counts_array", "shorten"]
 
 #: Most cards a solver call takes: a 13-card hand, the drawn card, and slack for tests
 #: and variants. Bigger inputs are rejected rather than risk a slow search.
@@ -31,18 +32,52 @@ def type_name(index: int) -> str:
     return f"{_LABELS.get(rank, str(rank))}{_SUIT_LETTERS[index // 11]}"
 
 
+_RANK_NAMES = {str(r): r for r in range(3, 11)} | {"J": 11, "Q": 12, "K": 13}
+
+
+def _is_int(value: Any) -> bool:
+    """True for a Python or numpy integer (bools excluded): one rule for every int argument."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def check_wild(wild: Any) -> int:
-    """The wild rank as an int 3..13, or raise."""
-    if isinstance(wild, (bool, np.bool_)) or not isinstance(wild, (int, np.integer)):
-        raise TypeError(f"wild must be a rank 3..13 (int or Rank), got {type(wild).__name__}")
+    """The wild rank as an int 3..13, or raise.
+
+    Accepted: an int or numpy integer, a :class:`~fivecrowns.Rank`, or a rank's name
+    (``"K"``, ``"10"``, ``"q"``). Any other enum, a :class:`~fivecrowns.Suit` among them,
+    is a ``TypeError``.
+    """
+    if isinstance(wild, str):
+        rank = _RANK_NAMES.get(wild.strip().upper() if wild.isascii() else wild)
+        if rank is None:
+            raise ValueError(f"wild must be a rank 3..13 or its name (3..10, J, Q, K), "
+                             f"got {shorten(wild)!r}")
+        return rank
+    if isinstance(wild, enum.Enum) and not _is_rank(wild):
+        raise TypeError(f"wild must be a rank 3..13 (int, Rank or rank name), "
+                        f"got {type(wild).__name__}.{wild.name}")
+    if not _is_int(wild):
+        raise TypeError(f"wild must be a rank 3..13 (int, Rank or rank name), "
+                        f"got {type(wild).__name__}")
     if not 3 <= wild <= 13:
         raise ValueError(f"wild must be a rank 3..13, got {int(wild)}")
     return int(wild)
 
 
+def _is_rank(value: enum.Enum) -> bool:
+    from .cards import Rank  # cards imports this module; enums other than ints are rare
+
+    return isinstance(value, Rank)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to its first ``limit`` characters (and "...") for an error message."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def check_decks(decks: Any) -> int:
     """The number of decks, 2 or 4, or raise."""
-    if isinstance(decks, bool) or not isinstance(decks, (int, np.integer)):
+    if not _is_int(decks):
         raise TypeError(f"decks must be 2 or 4, got {type(decks).__name__}")
     if decks not in (2, 4):
         raise ValueError(f"decks must be 2 (standard) or 4 (party mode), got {decks}")
@@ -83,17 +118,79 @@ def check_row(row: Any, decks: int, min_cards: int = 0,
         raise HandError(problem)
 
 
+def _integer_kind(dtype: np.dtype) -> bool:
+    """True for the integer dtypes: not bool, not timedelta or datetime."""
+    return dtype.kind in "iu"
+
+
 def check_wild_array(wilds: Any, n: int) -> None:
     """Raise unless ``wilds`` is an (n,) integer array of ranks 3..13."""
+    if isinstance(wilds, np.ma.MaskedArray):
+        raise TypeError("wild must not be a masked array: a masked entry has no rank; "
+                        "fill it first (wild.filled(...))")
     if not isinstance(wilds, np.ndarray) or wilds.shape != (n,):
         shape = getattr(wilds, "shape", None)
         raise ValueError(f"wild must be an int or an array of shape ({n},), got shape {shape}")
-    if not np.issubdtype(wilds.dtype, np.integer):
+    if not _integer_kind(wilds.dtype):
         raise TypeError(f"wild must be an int or an integer array, got dtype {wilds.dtype}")
     bad = np.flatnonzero((wilds < 3) | (wilds > 13))
     if bad.size:
         i = int(bad[0])
         raise ValueError(f"wild[{i}] must be a rank 3..13, got {int(wilds[i])}")
+
+
+def check_counts_array(counts: Any, ndim: int, decks: int, values: bool = True) -> None:
+    """Raise unless ``counts`` is an integer array of ``ndim`` dimensions (the last of 56)
+    whose counts fit a deck: no negatives, no count above what ``decks`` decks hold of
+    any card (``3 * decks``, the jokers). What fits is converted to ``uint8`` losslessly.
+    ``values=False`` checks only the type, dtype and shape.
+    """
+    want = "(56,)" if ndim == 1 else "(N, 56)"
+    if isinstance(counts, np.ma.MaskedArray):
+        raise TypeError("counts must not be a masked array: the solver would read the masked "
+                        "entries too; pass counts.filled(0) or select the rows you mean")
+    if not isinstance(counts, np.ndarray):
+        raise TypeError(f"counts must be a numpy array of shape {want}, "
+                        f"got {type(counts).__name__}")
+    if not _integer_kind(counts.dtype):
+        hint = ("; convert with counts.astype(np.uint8) once the values are whole"
+                if counts.dtype.kind == "f" else "")
+        raise TypeError(f"counts must have an integer dtype (uint8 is fastest), "
+                        f"got {counts.dtype}{hint}")
+    if counts.ndim != ndim or counts.shape[-1] != 56:
+        raise ValueError(f"counts must have shape {want}, got {counts.shape}")
+    if not values or counts.dtype == np.uint8 or counts.size == 0:
+        return
+    bad = np.flatnonzero(((counts < 0) | (counts > 3 * decks)).reshape(-1))
+    if bad.size:
+        flat = int(bad[0])
+        value = int(counts.reshape(-1)[flat])
+        where = type_name(flat % 56) if ndim == 1 else f"hand {flat // 56}, {type_name(flat % 56)}"
+        raise HandError(f"counts must be 0..{3 * decks} ({decks} decks), "
+                        f"got {value} ({where})")
+
+
+def check_threads(threads: Any) -> int | None:
+    """``threads`` as an int >= 1 or None, or raise."""
+    if threads is None:
+        return None
+    if not _is_int(threads):
+        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {int(threads)}")
+    return int(threads)
+
+
+def check_batch_row(row: np.ndarray, wild: int, i: int, decks: int, min_cards: int = 0,
+                    max_cards: int = MAX_HAND_SIZE) -> None:
+    """Raise for hand ``i`` of a batch, given alone (its counts and wild): the message of
+    :func:`check_batch` without looking at the other rows."""
+    if not 3 <= wild <= 13:
+        raise ValueError(f"wild[{i}] must be a rank 3..13, got {wild}")
+    problem = (_copies_problem(row, decks)
+               or _size_problem(int(row.sum(dtype=np.int64)), min_cards, max_cards))
+    if problem:
+        raise HandError(f"hand {i}: {problem}")
 
 
 def check_batch(counts: Any, wilds: Any, decks: int, min_cards: int = 0,
@@ -106,9 +203,10 @@ def check_batch(counts: Any, wilds: Any, decks: int, min_cards: int = 0,
     if counts.ndim != 2 or counts.shape[1] != 56:
         raise ValueError(f"counts must have shape (N, 56), got {counts.shape}")
     check_wild_array(wilds, counts.shape[0])
+    # Vectorised: find the first bad row, then describe it alone.
+    over = (counts[:, :55] > decks).any(axis=1) | (counts[:, 55] > 3 * decks)
     sizes = counts.sum(axis=1, dtype=np.int64)
-    for i in range(counts.shape[0]):
-        problem = (_copies_problem(counts[i], decks)
-                   or _size_problem(int(sizes[i]), min_cards, max_cards))
-        if problem:
-            raise HandError(f"hand {i}: {problem}")
+    bad = np.flatnonzero(over | (sizes < min_cards) | (sizes > max_cards))
+    if bad.size:
+        i = int(bad[0])
+        check_batch_row(counts[i], int(wilds[i]), i, decks, min_cards, max_cards)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import platform
 import time
+import tracemalloc
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
@@ -21,29 +22,11 @@ import numpy.typing as npt
 
 from . import _solver_py, solver
 from .cards import N_TYPES
+from .dealing import random_hands
 
-__all__ = ["random_hands", "adversarial_hands", "report", "core", "Row"]
+__all__ = ["adversarial_hands", "report", "core", "Row", "peak_memory"]
 
 Row = tuple[str, str, str]
-
-
-def _deck(decks: int = 2) -> npt.NDArray[np.intp]:
-    return np.array([t for t in range(55) for _ in range(decks)] + [55] * (3 * decks))
-
-
-def random_hands(n: int, size: int, seed: int = 0, decks: int = 2) -> npt.NDArray[np.uint8]:
-    """``n`` hands of ``size`` cards dealt from shuffled decks, as (n, 56) uint8 counts.
-
-    >>> random_hands(2, 13).sum(axis=1).tolist()
-    [13, 13]
-    """
-    rng = np.random.default_rng(seed)
-    deck = _deck(decks)
-    picks = np.argsort(rng.random((n, deck.size)), axis=1)[:, :size]
-    out = np.zeros((n, N_TYPES), dtype=np.uint8)
-    rows = np.repeat(np.arange(n), size)
-    np.add.at(out, (rows, deck[picks].ravel()), 1)
-    return out
 
 
 def adversarial_hands(n: int, seed: int = 0) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8]]:
@@ -85,7 +68,7 @@ def _best_pair(fa: Callable[[], object], fb: Callable[[], object],
     """Best times of two workloads timed in turn, so a ratio of them sees the same machine.
 
     Timing all of one and then all of the other lets a burst of load, or a clock that has
-    not yet ramped up, fall on one side only: the two-thread ratio swung from x1.15 to x1.8.
+    not yet ramped up, fall on one side only, and the ratio swings widely.
     """
     best_a = best_b = float("inf")
     for _ in range(repeats):
@@ -101,6 +84,21 @@ def _rate(n: int, seconds: float) -> str:
     if per >= 1e-6:
         return f"{n / seconds:,.0f} /s  ({per * 1e6:.2f} us each)"
     return f"{n / seconds:,.0f} /s  ({per * 1e9:.0f} ns each)"
+
+
+def peak_memory(fn: Callable[[], object]) -> tuple[float, int]:
+    """(seconds, peak bytes allocated through Python and numpy) of one call of ``fn``,
+    measured with :mod:`tracemalloc` (numpy reports its array memory to it; the time
+    includes tracemalloc's own cost)."""
+    tracemalloc.start()
+    try:
+        start = time.perf_counter()
+        fn()
+        seconds = time.perf_counter() - start
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return seconds, peak
 
 
 def core(name: str) -> ModuleType | None:
@@ -134,18 +132,21 @@ def report(quick: bool = False) -> str:
     reps = 3 if quick else 5
     n_bulk = int(200_000 * scale)
     rows: list[Row] = []
-    compiled = core("compiled")
+    try:
+        compiled: solver.Implementation | None = solver.implementation("compiled")
+    except ImportError:
+        compiled = None
 
-    h13 = random_hands(n_bulk, 13, seed=1)
-    h7 = random_hands(n_bulk, 7, seed=2)
-    h14 = random_hands(int(20_000 * scale), 14, seed=3)
+    h13 = random_hands(n_bulk, 13, rng=1)
+    h7 = random_hands(n_bulk, 7, rng=2)
+    h14 = random_hands(int(20_000 * scale), 14, rng=3)
     adv, adv_wild = adversarial_hands(int(5_000 * scale), seed=4)
 
     def bulk(counts: npt.NDArray[np.uint8], wild: object, threads: int) -> float:
         return _best(lambda: solver.deadwood_many(counts, wild, threads=threads), reps)
 
-    # The thread rows run five times the hands: on a shared machine, blocks of runs of a few
-    # tens of milliseconds gave ratios from x1.15 to x1.8; these, timed in turn, x1.56 to x1.87.
+    # The thread rows run five times the hands, timed in turn: on a shared machine, short
+    # runs timed in blocks gave ratios too unsteady to report.
     h13_long = np.tile(h13, (5, 1))
     n_long = h13_long.shape[0]
     t1, t2 = _best_pair(lambda: solver.deadwood_many(h13_long, 13, threads=1),
@@ -168,8 +169,8 @@ def report(quick: bool = False) -> str:
     rows.append(("deadwood per call (text hand), 13 cards", _rate(len(text_hands), ts), "calls"))
 
     n_bd = h14.shape[0]
-    tb = _best(lambda: solver.best_discard_many(h14, 13, threads=1), reps)
-    rows.append(("best_discard_many, 14 cards, K wild", _rate(n_bd, tb), "hands"))
+    tb = _best(lambda: solver.discard_deadwood_many(h14, 13, threads=1), reps)
+    rows.append(("discard_deadwood_many, 14 cards, K wild", _rate(n_bd, tb), "hands"))
     bd_sample = [h14[i] for i in range(min(n_bd, 5_000))]
     tbc = _best(lambda: [solver.best_discard(r, 13) for r in bd_sample], reps)
     rows.append(("best_discard per call, 14 cards", _rate(len(bd_sample), tbc), "calls"))
@@ -179,18 +180,30 @@ def report(quick: bool = False) -> str:
     tdt = _best(lambda: [solver.draw_table(r, 13) for r in dt_sample], reps)
     rows.append(("draw_table per call, 13 cards", _rate(len(dt_sample), tdt), "calls"))
 
+    # Dealing against scoring the same hands: dealing should cost no more, in little memory.
+    # Times without tracemalloc (it slows numpy's many small allocations), peaks with it.
+    n_deal = int(1_000_000 * scale)
+    dealt = random_hands(n_deal, 13, rng=5)
+    t_deal, t_score = _best_pair(lambda: random_hands(n_deal, 13, rng=5),
+                                 lambda: solver.deadwood_many(dealt, 13, threads=1), reps)
+    peak_deal = peak_memory(lambda: random_hands(n_deal, 13, rng=5))[1]
+    peak_score = peak_memory(lambda: solver.deadwood_many(dealt, 13, threads=1))[1]
+    rows.append(("random_hands, 13 cards", _rate(n_deal, t_deal),
+                 f"peak {peak_deal / 2**20:,.0f} MB"))
+    rows.append(("deadwood_many of those hands, 1 thread", _rate(n_deal, t_score),
+                 f"peak {peak_score / 2**20:,.0f} MB; dealing x{t_deal / t_score:.2f}"))
+
     worst, where = slowest_hand(adv, adv_wild, repeats=3)
     rows.append(("slowest hand of the adversarial set", f"{worst * 1e6:,.1f} us",
                  f"hand {where}"))
 
     py_n = int(2_000 * scale) or 1
-    py = core("python")
-    assert py is not None
+    py = solver.implementation("python")
     w13 = np.full(py_n, 13, dtype=np.int8)
-    tp = _best(lambda: py.deadwood_many(h13[:py_n], w13, 2, 1), 1)
+    tp = _best(lambda: py.deadwood_many(h13[:py_n], w13, threads=1), 1)
     rows.append(("pure-Python twin, deadwood, 13 cards", _rate(py_n, tp), "hands"))
     if compiled is not None:
-        tcp = _best(lambda: compiled.deadwood_many(h13[:py_n], w13, 2, 1), reps)
+        tcp = _best(lambda: compiled.deadwood_many(h13[:py_n], w13, threads=1), reps)
         rows.append(("compiled / pure-Python speed, 13 cards", f"x{tp / tcp:,.0f}", ""))
 
     width = max(len(r[0]) for r in rows)

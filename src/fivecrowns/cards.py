@@ -1,4 +1,4 @@
-"""Cards, their text form and the 56-type bulk encoding (RULES.md, "Cards").
+"""Cards, their text form and the 56-type bulk encoding (docs/rules.rst, Cards).
 
 A card *type* has an index 0..55: ``suit_index * 11 + (rank - 3)`` for suited
 cards and 55 for the joker. A hand in bulk form is a row of 56 ``uint8``
@@ -25,6 +25,7 @@ from typing import Union
 import numpy as np
 import numpy.typing as npt
 
+from ._validate import _is_int, check_wild, shorten
 from .errors import CardError, HandError
 
 __all__ = [
@@ -39,7 +40,6 @@ __all__ = [
     "type_index",
     "parse_cards",
     "format_cards",
-    "to_counts",
     "from_counts",
     "card_value",
 ]
@@ -143,9 +143,9 @@ class Card:
         if rank is None or suit is None:
             raise CardError(f"a suited card needs both a rank and a suit; got rank={rank!r}, "
                             f"suit={suit!r} (leave both out for the joker)")
-        if isinstance(rank, bool) or not isinstance(rank, int) or not 3 <= rank <= 13:
-            raise CardError(f"rank must be 3..13, got {rank!r}")
-        if isinstance(suit, bool) or not isinstance(suit, int) or not 0 <= suit <= 4:
+        if not _is_int(rank) or isinstance(rank, Suit) or not 3 <= rank <= 13:
+            raise CardError(f"rank must be a Rank or 3..13, got {rank!r}")
+        if not _is_int(suit) or isinstance(suit, Rank) or not 0 <= suit <= 4:
             raise CardError(f"suit must be a Suit or 0..4, got {suit!r}")
         return cls._ALL[int(suit) * 11 + int(rank) - 3]
 
@@ -181,13 +181,12 @@ class Card:
         """The suit, or ``None`` for the joker."""
         return None if self.is_joker else Suit(self._index // 11)
 
-    def is_wild(self, wild: int) -> bool:
-        """True if this card is wild in a round whose wild rank is ``wild``."""
-        return self.is_joker or self._index % 11 + 3 == wild
-
-    def value(self, wild: int) -> int:
-        """Deadwood value when left over: face value, 20 for a wild rank, 50 for a joker."""
-        return card_value(self, wild)
+    def is_wild(self, wild: int | str) -> bool:
+        """True if this card is wild in a round whose wild rank is ``wild`` (3..13, a
+        :class:`Rank` or a rank's name); the deadwood value is :func:`card_value`."""
+        if type(wild) is not int or not 3 <= wild <= 13:  # bots call this in loops
+            wild = check_wild(wild)
+        return self._index == JOKER_INDEX or self._index % 11 + 3 == wild
 
     @classmethod
     def from_index(cls, index: int) -> Card:
@@ -196,7 +195,7 @@ class Card:
         >>> Card.from_index(55)
         Card.parse('JK')
         """
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+        if not _is_int(index):
             raise TypeError(f"card index must be an int, got {type(index).__name__}")
         if not 0 <= index < N_TYPES:
             raise CardError(f"card index must be 0..55, got {index}")
@@ -212,12 +211,12 @@ class Card:
         """
         if not isinstance(text, str):
             raise TypeError(f"a card must be given as a str, got {type(text).__name__}")
-        code = text.strip().upper()
+        code = _ascii_upper(text.strip())
         if code in ("JK", "JOKER"):
             return cls._ALL[JOKER_INDEX]
         m = _CARD_RE.match(code)
         if m is None:
-            raise CardError(f"cannot parse card {text!r}: expected a rank 3-10, J, Q or K "
+            raise CardError(f"cannot parse card {shorten(text)!r}: expected a rank 3-10, J, Q or K "
                             f"followed by a suit C, D, H, S or T (or ♣♦♥♠★), or JK for a joker")
         return cls(_RANK_CODES[m.group(1)], _SUIT_CODES[m.group(2)])
 
@@ -283,14 +282,24 @@ CardLike = Union[Card, str]
 HandLike = Union[str, Iterable[CardLike]]
 
 
-def card_value(card: Card, wild: int) -> int:
-    """Deadwood value of ``card`` in a round whose wild rank is ``wild``.
+def card_value(card: CardLike, wild: int | str) -> int:
+    """Deadwood value of ``card`` left over in a round whose wild rank is ``wild``: its
+    rank, 20 for a card of the wild rank, 50 for a joker (docs/rules.rst, Card values).
 
-    >>> card_value(Card.parse("QD"), 13), card_value(Card.parse("KD"), 13)
+    ``card`` is a :class:`Card` or its text; ``wild`` a rank 3..13, a :class:`Rank` or a
+    rank's name.
+
+    >>> card_value(Card.parse("QD"), 13), card_value("KD", "K")
     (12, 20)
     >>> card_value(Card.JOKER, 3)
     50
     """
+    if type(wild) is not int or not 3 <= wild <= 13:
+        wild = check_wild(wild)
+    if not isinstance(card, Card):
+        if not isinstance(card, str):
+            raise TypeError(f"a card must be a Card or a str, got {type(card).__name__}")
+        card = _parse_one(card.strip())
     if card.is_joker:
         return 50
     rank = card.index % 11 + 3
@@ -311,8 +320,17 @@ for _text, _card in _BY_TEXT.items():
 del _text, _card
 
 
+_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _ascii_upper(text: str) -> str:
+    """``text`` with only its ASCII letters upper-cased: ``str.upper`` maps "ſ" to "S"
+    and "ﬀ" to "FF", which would let such text pass for a card."""
+    return text.translate(_UPPER)
+
+
 def _parse_one(text: str) -> Card:
-    card = _BY_TEXT.get(text.upper())
+    card = _BY_TEXT.get(_ascii_upper(text))
     return card if card is not None else Card.parse(text)  # Card.parse explains the error
 
 
@@ -348,23 +366,27 @@ def parse_cards(hand: HandLike) -> tuple[Card, ...]:
             out.append(_parse_one(item.strip()))
         else:
             raise TypeError(f"a hand's cards must be Card or str, got {type(item).__name__} "
-                            f"({item!r})")
+                            f"({shorten(repr(item))})")
     return tuple(out)
 
 
-def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
-    """Join cards into text; ``symbols=True`` uses ♣♦♥♠★.
+def format_cards(cards: HandLike, *, symbols: bool = False) -> str:
+    """Join cards (or anything :func:`parse_cards` reads) into text; ``symbols=True``
+    uses ♣♦♥♠★.
 
     >>> format_cards(parse_cards("3C 10H JK"), symbols=True)
     '3♣ 10♥ JK'
+    >>> format_cards(["3c", "10h"], symbols=True)
+    '3♣ 10♥'
     """
-    return " ".join(c.symbol if symbols else str(c) for c in cards)
+    return " ".join(c.symbol if symbols else str(c) for c in parse_cards(cards))
 
 
-def to_counts(hand: HandLike) -> npt.NDArray[np.uint8]:
-    """A hand as a row of 56 ``uint8`` counts.
+def _to_counts(hand: HandLike) -> npt.NDArray[np.uint8]:
+    """A hand as a row of 56 ``uint8`` counts, *not* checked against a deck (the solver
+    checks them); the public, checked form is :func:`fivecrowns.hand_counts`.
 
-    >>> to_counts("3C 3C JK")[[0, 55]]
+    >>> _to_counts("3C 3C JK")[[0, 55]]
     array([2, 1], dtype=uint8)
     """
     counts = [0] * N_TYPES
@@ -380,10 +402,17 @@ def to_counts(hand: HandLike) -> npt.NDArray[np.uint8]:
     return np.frombuffer(bytearray(counts), dtype=np.uint8)  # writable, and quicker to make
 
 
+#: Most copies of a card, and of the joker, that any deck (party mode: 4 decks) holds.
+_MOST_COPIES, _MOST_JOKERS = 4, 12
+
+
 def from_counts(counts: Sequence[int] | npt.ArrayLike) -> tuple[Card, ...]:
     """The cards of a 56-count row, in index order.
 
-    >>> from_counts(to_counts("JK 3C 4D"))
+    Counts are bounded by what the largest deck (party mode) holds: 4 copies of a card,
+    12 jokers.
+
+    >>> from_counts(np.bincount([55, 0, 12], minlength=56))
     (Card.parse('3C'), Card.parse('4D'), Card.parse('JK'))
     """
     row = np.asarray(counts)
@@ -394,4 +423,10 @@ def from_counts(counts: Sequence[int] | npt.ArrayLike) -> tuple[Card, ...]:
     if (row < 0).any():
         raise HandError(f"counts must be non-negative, got {int(row.min())} "
                         f"at index {int(row.argmin())}")
+    over = np.flatnonzero(row > np.array([_MOST_COPIES] * 55 + [_MOST_JOKERS]))
+    if over.size:
+        i = int(over[0])
+        most = _MOST_JOKERS if i == JOKER_INDEX else _MOST_COPIES
+        raise HandError(f"counts must be at most {most} for {Card._ALL[i]} (no deck holds "
+                        f"more), got {int(row[i])} at index {i}")
     return tuple(Card._ALL[i] for i in range(N_TYPES) for _ in range(int(row[i])))

@@ -47,7 +47,7 @@ class PublicState:
         not discarded since: an ``(n_players, 56)`` ``uint8`` array.
     """
 
-    __slots__ = ("discard_counts", "taken_counts", "_hidden", "_snapshot")
+    __slots__ = ("discard_counts", "taken_counts", "_hidden", "_pile_view", "_taken_view")
 
     def __init__(self, n_players: int, rules: Rules) -> None:
         self.discard_counts = np.zeros(N_TYPES, dtype=np.uint8)
@@ -58,8 +58,10 @@ class PublicState:
         hidden = np.full(N_TYPES, rules.copies, dtype=np.uint8)
         hidden[JOKER_INDEX] = rules.jokers
         self._hidden = hidden
-        self._snapshot: tuple[npt.NDArray[np.uint8], tuple[npt.NDArray[np.uint8], ...]] \
-            | None = None
+        # snapshot()'s read-only copies, each dropped when its counts change (a discard
+        # changes the pile but rarely the taken cards).
+        self._pile_view: npt.NDArray[np.uint8] | None = None
+        self._taken_view: tuple[npt.NDArray[np.uint8], ...] | None = None
 
     @classmethod
     def from_counts(cls, discard_counts: npt.NDArray[np.uint8],
@@ -87,13 +89,13 @@ class PublicState:
         """The top card of the draw pile was turned up onto the discard pile."""
         self.discard_counts[card] += 1
         self._hidden[card] -= 1
-        self._snapshot = None
+        self._pile_view = None
 
     def take(self, player: int, card: int) -> None:
         """``player`` took the top card of the discard pile (it stays in public view)."""
         self.discard_counts[card] -= 1
         self.taken_counts[player, card] += 1
-        self._snapshot = None
+        self._pile_view = self._taken_view = None
 
     def discard(self, player: int, card: int) -> None:
         """``player`` discarded ``card``: if it was one they took, it is no longer known
@@ -102,9 +104,10 @@ class PublicState:
         taken = self.taken_counts[player]
         if taken[card]:
             taken[card] -= 1
+            self._taken_view = None
         else:
             self._hidden[card] -= 1
-        self._snapshot = None
+        self._pile_view = None
 
     def reshuffle(self, top: int) -> None:
         """The discard pile but its top card (``top``) became the draw pile."""
@@ -112,7 +115,7 @@ class PublicState:
         self._hidden[top] -= 1
         self.discard_counts[:] = 0
         self.discard_counts[top] = 1
-        self._snapshot = None
+        self._pile_view = None
 
     # -- views --
 
@@ -130,14 +133,16 @@ class PublicState:
     def snapshot(self) -> tuple[npt.NDArray[np.uint8], tuple[npt.NDArray[np.uint8], ...]]:
         """Read-only copies of ``discard_counts`` and of each row of ``taken_counts``,
         shared by every observation until the next public event changes them."""
-        snap = self._snapshot
-        if snap is None:
-            pile = self.discard_counts.copy()
-            pile.flags.writeable = False
-            taken = self.taken_counts.copy()
-            taken.flags.writeable = False
-            snap = self._snapshot = (pile, tuple(taken))
-        return snap
+        pile = self._pile_view
+        if pile is None:
+            pile = self._pile_view = self.discard_counts.copy()
+            pile.setflags(write=False)
+        taken = self._taken_view
+        if taken is None:
+            rows = self.taken_counts.copy()
+            rows.setflags(write=False)
+            taken = self._taken_view = tuple(rows)
+        return pile, taken
 
     def copy(self) -> PublicState:
         """An independent copy."""
@@ -145,12 +150,13 @@ class PublicState:
         new.discard_counts = self.discard_counts.copy()
         new.taken_counts = self.taken_counts.copy()
         new._hidden = self._hidden.copy()
-        new._snapshot = self._snapshot   # read-only, so it can be shared
+        new._pile_view = self._pile_view   # read-only, so they can be shared
+        new._taken_view = self._taken_view
         return new
 
     def __getstate__(self) -> dict[str, object]:
         state = {name: getattr(self, name) for name in self.__slots__}
-        state["_snapshot"] = None   # rebuilt on demand, read-only again
+        state["_pile_view"] = state["_taken_view"] = None   # rebuilt on demand, read-only
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:

@@ -83,6 +83,20 @@ _DRAW_CODES: tuple[list[int], ...] = ([], [ACTION_DRAW_DECK], [ACTION_DRAW_DISCA
                [ACTION_DRAW_DECK, ACTION_DRAW_DISCARD])
 
 
+def _draw_mask(codes: list[int]) -> npt.NDArray[np.bool_]:
+    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
+    mask[codes] = True
+    mask.flags.writeable = False
+    return mask
+
+
+# The draw phase's masks, by the same index as _DRAW_CODES (legal_action_mask copies one).
+_DRAW_MASKS = tuple(_draw_mask(codes) for codes in _DRAW_CODES)
+_SOURCES = (Source.DECK, Source.DISCARD)
+# Every field of an Observation, in order: observation() fills a copy.
+_OBS_FIELDS: dict[str, Any] = dict.fromkeys(Observation.__dataclass_fields__)
+
+
 def _record(cls: type, **fields: Any) -> Any:
     # A frozen dataclass's __init__ sets each field through object.__setattr__; filling
     # __dict__ at once is much cheaper on the per-move path.
@@ -440,24 +454,30 @@ class Round:
 
     # -- actions as ints --
 
-    def _discard_codes(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    def _discard_types(self) -> tuple[list[int], list[int]]:
         """The card types the current player may discard, and those that go out."""
         row = self._hands[self._current]
-        held = np.flatnonzero(row)
+        held = row.nonzero()[0].tolist()
         kept = self._kept()
         if kept >= 0:
-            held = held[held != kept]
-        if not solver.can_go_out(row, self.wild, decks=self._decks):
-            return held, held[:0]
+            held.remove(kept)
+        return held, self._go_out_types(row, held)
+
+    def _go_out_types(self, row: npt.NDArray[np.uint8], held: list[int]) -> list[int]:
+        """The types of ``held`` whose discard goes out: one best-discard call answers
+        "none" for almost every hand; only a hand that can go out tries each discard."""
+        wild, decks = self.wild, self._decks
+        if solver._core.best_discard_row(row, wild, decks)[0]:
+            return []
         out = []
-        for t in held.tolist():  # rare: only when some discard goes out
+        for t in held:  # rare: only when some discard goes out
             row[t] -= 1
             try:
-                if solver.deadwood(row, self.wild, decks=self._decks) == 0:
+                if solver.deadwood(row, wild, decks=decks) == 0:
                     out.append(t)
             finally:
                 row[t] += 1
-        return held, np.array(out, dtype=np.intp)
+        return out
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A (114,) bool array, True for each legal action code (all False once over).
@@ -466,14 +486,20 @@ class Round:
         >>> r.legal_action_mask()[:2].tolist()
         [True, True]
         """
+        phase = self._phase
+        if phase is _DRAW:
+            deck = self.deck
+            return _DRAW_MASKS[deck.can_draw + 2 * (deck.discard_size > 0)].copy()
         mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-        if self._phase is _DRAW:
-            mask[ACTION_DRAW_DECK] = self.deck.can_draw
-            mask[ACTION_DRAW_DISCARD] = self.deck.discard_size > 0
-        elif self._phase is _DISCARD:
-            held, out = self._discard_codes()
-            mask[ACTION_DISCARD + held] = True
-            mask[ACTION_GO_OUT + out] = True
+        if phase is _DISCARD:
+            row = self._hands[self._current]
+            mask[ACTION_DISCARD:ACTION_GO_OUT] = row  # every card type held
+            kept = self._kept()
+            if kept >= 0:
+                mask[ACTION_DISCARD + kept] = False
+            if not solver._core.best_discard_row(row, self.wild, self._decks)[0]:
+                for t in self._discard_types()[1]:
+                    mask[ACTION_GO_OUT + t] = True
         return mask
 
     def legal_actions(self) -> list[int]:
@@ -482,8 +508,11 @@ class Round:
             deck = self.deck
             return list(_DRAW_CODES[deck.can_draw + 2 * (deck.discard_size > 0)])
         if self._phase is _DISCARD:
-            held, out = self._discard_codes()
-            return (held + ACTION_DISCARD).tolist() + (out + ACTION_GO_OUT).tolist()
+            held, out = self._discard_types()
+            codes = [t + ACTION_DISCARD for t in held]
+            if out:
+                codes += [t + ACTION_GO_OUT for t in out]
+            return codes
         return []
 
     def verify_action(self, action: int, *, player: int | None = None) -> None:
@@ -503,6 +532,13 @@ class Round:
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:
         """Make the move of an action code (see :mod:`fivecrowns.actions`)."""
+        if action.__class__ is int:  # the fast path: decode_action's checks, inline
+            if 0 <= action < ACTION_DISCARD:
+                return self._draw(self._check_draw(_SOURCES[action], player))
+            if ACTION_DISCARD <= action < N_ACTIONS:
+                out = action >= ACTION_GO_OUT
+                card = _CARDS[action - (ACTION_GO_OUT if out else ACTION_DISCARD)]
+                return self._discard(self._check_discard(card, out, player), out)
         kind, what, out = decode_action(action)
         if kind == "draw":
             return self._draw(self._check_draw(what, player))  # type: ignore[arg-type]
@@ -513,32 +549,51 @@ class Round:
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now: their own hand, the public piles and history,
         and the public card counts (see :class:`~fivecrowns.records.Observation`)."""
-        p = self._check_player(player)
+        p = player if player.__class__ is int and 0 <= player < self.n_players \
+            else self._check_player(player)
         hand = self._hands[p]
         counts = hand.copy()
-        counts.flags.writeable = False
-        own = p == self._current and self._phase is _DISCARD
-        top = self.deck.top_discard_index
+        counts.setflags(write=False)
+        phase = self._phase
+        own = p == self._current and phase is _DISCARD
+        deck = self.deck
+        piles = deck._discard
         public = self._public
         pile, taken = public.snapshot()
         unseen = public.unseen(p, hand)
-        unseen.flags.writeable = False
+        unseen.setflags(write=False)
         kept = self._kept() if own else -1
+        went_out = self._went_out
+        # A frozen dataclass: give it a whole __dict__ at once (see _record); filling a
+        # copy of a dict that has every key already is cheaper than a 25-entry literal.
+        d = _OBS_FIELDS.copy()
+        d["player"] = p
+        d["counts"] = counts
+        d["drawn"] = _CARDS[self._drawn] if own and self._drawn is not None else None
+        d["top_discard"] = _CARDS[piles[-1]] if piles else None
+        d["draw_size"] = len(deck._draw)
+        d["discard_size"] = len(piles)
+        d["round_number"] = self.round_number
+        d["hand_size"] = self.hand_size
+        d["wild"] = self.wild
+        d["n_players"] = self.n_players
+        d["dealer"] = self.dealer
+        d["current_player"] = self._current
+        d["phase"] = phase
+        d["turn"] = self._turn
+        d["final_turn"] = went_out is not None and phase is not _OVER
+        d["went_out"] = went_out
+        d["history"] = tuple(self._history)
+        d["decks"] = self._decks
+        d["sudden_death"] = self.sudden_death
+        d["totals"] = self.totals
+        d["discard_counts"] = pile
+        d["taken_counts"] = taken
+        d["unseen_counts"] = unseen
+        d["return_discard"] = not self._no_return
+        d["must_keep"] = _CARDS[kept] if kept >= 0 else None
         obs = object.__new__(Observation)
-        obs.__dict__.update(
-            player=p, counts=counts,
-            drawn=_CARDS[self._drawn] if own and self._drawn is not None else None,
-            top_discard=None if top is None else _CARDS[top],
-            draw_size=self.deck.draw_size, discard_size=self.deck.discard_size,
-            round_number=self.round_number, hand_size=self.hand_size, wild=self.wild,
-            n_players=self.n_players, dealer=self.dealer, current_player=self._current,
-            phase=self._phase, turn=self._turn,
-            final_turn=self._went_out is not None and self._phase is not _OVER,
-            went_out=self._went_out, history=tuple(self._history), decks=self._decks,
-            sudden_death=self.sudden_death, totals=self.totals, discard_counts=pile,
-            taken_counts=taken, unseen_counts=unseen,
-            return_discard=not self._no_return,
-            must_keep=_CARDS[kept] if kept >= 0 else None)
+        object.__setattr__(obs, "__dict__", d)
         return obs
 
     # -- explicit states and what a player cannot see --
@@ -640,7 +695,7 @@ class Round:
                 for t in totals)):
             raise ValueError(f"totals must be {n} ints, one per player, got {totals!r}")
         decks = rules.decks
-        rows = [solver.hand_counts(h, decks) for h in hands]
+        rows = [solver.hand_counts(h, decks=decks) for h in hands]
         for q, row in enumerate(rows):
             want = new.hand_size + (q == cur and phase is _DISCARD)
             got = int(row.sum())
@@ -681,7 +736,7 @@ class Round:
             turn, went_out, reshuffles = replay.turns, replay.went_out, replay.reshuffles
             public = replay.public
             if taken is not None and not np.array_equal(
-                    np.array([solver.hand_counts(h, decks) for h in taken]),
+                    np.array([solver.hand_counts(h, decks=decks) for h in taken]),
                     public.taken_counts):
                 raise ValueError("taken does not match the cards the history shows taken "
                                  "from the discard pile")
@@ -706,7 +761,7 @@ class Round:
         else:
             turn = 0 if turn is None else turn
             known = (np.zeros((n, N_TYPES), dtype=np.uint8) if taken is None
-                     else np.array([solver.hand_counts(h, decks) for h in taken]))
+                     else np.array([solver.hand_counts(h, decks=decks) for h in taken]))
             if known.shape != (n, N_TYPES):
                 raise ValueError(f"taken must hold one hand per player ({n}), "
                                  f"got {len(known)}")

@@ -9,8 +9,8 @@ in every world, plays each round to its end with the greedy policy for every sea
 played in the same worlds, with the same draw piles and reshuffles (common random
 numbers), so the comparison between moves is far less noisy than each estimate.
 
-:func:`play_out` runs the compiled rollout engine ``fivecrowns.rollout`` when it is
-installed, and otherwise plays the rounds in Python with
+:func:`play_out` runs the compiled rollout engine (:func:`fivecrowns.rollout.play_out`)
+when the compiled extensions are built, and otherwise plays the rounds in Python with
 :class:`~fivecrowns.GreedyBot` in every seat: same results, only slower.
 
 Examples
@@ -30,6 +30,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
+from . import rollout as _rollout
 from . import solver
 from .actions import Source
 from .bots import GreedyBot, StrongBot
@@ -38,15 +39,10 @@ from .records import Observation, Phase
 from .round import Round
 from .seeding import SeedLike, make_rng
 
-try:  # the compiled rollout engine, when it is built
-    from .rollout import play_out as _engine_play_out  # type: ignore[import-not-found]
-except ImportError:
-    _engine_play_out = None
-
 __all__ = ["SearchBot", "play_out", "ROLLOUT_IMPLEMENTATION", "OBJECTIVES"]
 
 #: Which rollouts :func:`play_out` runs: ``"compiled"`` or ``"python"``.
-ROLLOUT_IMPLEMENTATION = "python" if _engine_play_out is None else "compiled"
+ROLLOUT_IMPLEMENTATION = "python" if getattr(_rollout, "_core", None) is None else "compiled"
 
 #: What :class:`SearchBot` minimises: its own round score, or its score less the mean of
 #: its opponents' (the default).
@@ -87,10 +83,9 @@ def play_out(rounds: Sequence[Round], *, policy: str = "greedy",
     >>> scores.shape, bool((scores[0] == scores[1]).all()), r.turn
     ((2, 3), True, 0)
     """
-    if _engine_play_out is not None:
-        out: npt.NDArray[np.int32] = _engine_play_out(rounds, policy=policy,
-                                                      threads=threads)
-        return out
+    if ROLLOUT_IMPLEMENTATION == "compiled":
+        return _rollout.play_out(rounds, policy=policy,  # type: ignore[arg-type]
+                                 threads=threads)
     bot = _POLICIES.get(policy)
     if bot is None:
         raise ValueError(f"the Python rollouts know the policies 'greedy' and 'strong', "

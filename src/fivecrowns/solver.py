@@ -1,20 +1,22 @@
 """The public solver API: deadwood, partitions, best discards, draw tables, bulk scoring.
 
 Every function takes a hand as a string (``"3C 4C JK"``), a sequence of cards or
-card strings, or a row of 56 ``uint8`` counts, and a wild rank 3..13 (an int or a
-:class:`~fivecrowns.Rank`). ``decks=4`` admits party-mode hands (4 copies of each
-card, 12 jokers). Rows of counts take the fastest path.
+card strings, or a row of 56 counts, and a wild rank 3..13 (an int, a
+:class:`~fivecrowns.Rank` or a rank's name such as ``"K"``). ``decks=4`` admits
+party-mode hands (4 copies of each card, 12 jokers). ``uint8`` rows of counts take the
+fastest path.
 
 The work is done by the compiled core (``fivecrowns._solver``) or, where it is not
 built or ``FIVECROWNS_IMPLEMENTATION=python`` is set, by its pure-Python twin
-(``fivecrowns._solver_py``); :data:`IMPLEMENTATION` says which.
+(``fivecrowns._solver_py``); :data:`IMPLEMENTATION` says which, and
+:func:`implementation` gives the same functions bound to either core.
 
 Examples
 --------
 >>> import fivecrowns as fc
 >>> fc.deadwood("5C 6C 7C 9D 9H", wild=13)
 18
->>> fc.deadwood("5C 6C 7C 9D 9H JK", wild=13)
+>>> fc.deadwood("5C 6C 7C 9D 9H JK", wild="K")
 0
 >>> d = fc.best_discard("3S 4S 5S KD KH 8C", wild=8)
 >>> str(d.card), d.deadwood
@@ -23,32 +25,63 @@ Examples
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
-from collections.abc import Sequence
+import types
+import warnings
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _solver_py
-from ._validate import MAX_HAND_SIZE, check_decks, check_row, check_wild, check_wild_array
-from .cards import Card, HandLike, Rank, Suit, to_counts
-from .errors import HandError
+from ._validate import (
+    MAX_HAND_SIZE,
+    check_counts_array,
+    check_decks,
+    check_row,
+    check_threads,
+    check_wild,
+    check_wild_array,
+)
+from .cards import Card, HandLike, Rank, Suit, _to_counts
 from .melds import Discard, Meld, MeldKind, Solution
 
 __all__ = [
     "IMPLEMENTATION",
     "MAX_HAND_SIZE",
+    "Implementation",
+    "implementation",
     "solve",
     "deadwood",
     "best_discard",
+    "discard_deadwood",
     "can_go_out",
     "draw_table",
     "deadwood_many",
-    "best_discard_many",
+    "discard_deadwood_many",
     "hand_counts",
 ]
+
+#: A wild rank: 3..13 as an int or numpy integer, a :class:`~fivecrowns.Rank`, or a
+#: rank's name (``"K"``, ``"10"``).
+WildLike = Union[int, Rank, str]
+
+#: The names the two cores share; ``_solver_py`` documents each of them.
+CORE_FUNCTIONS = ("deadwood_row", "plan_row", "best_discard_row", "discard_deadwood_row",
+                  "draw_table_row", "deadwood_many", "discard_deadwood_many")
+
+_SLOW_WARNING = (
+    "fivecrowns is running its pure-Python solver, hundreds of times slower than the "
+    "compiled core, because fivecrowns._solver did not import ({why}). To get the compiled "
+    "core, install a C compiler and reinstall fivecrowns (pip install --force-reinstall "
+    "--no-cache-dir fivecrowns); install with FIVECROWNS_BUILD_EXTENSION=1 to make a failed "
+    "build an error. Set FIVECROWNS_IMPLEMENTATION=python to choose the pure-Python solver "
+    "without this warning."
+)
 
 
 def _load_core() -> tuple[Any, str]:
@@ -60,9 +93,10 @@ def _load_core() -> tuple[Any, str]:
         return _solver_py, "python"
     try:
         from . import _solver
-    except ImportError:
+    except ImportError as exc:
         if wanted == "compiled":
             raise
+        warnings.warn(_SLOW_WARNING.format(why=exc), RuntimeWarning, stacklevel=2)
         return _solver_py, "python"
     return _solver, "compiled"
 
@@ -72,23 +106,37 @@ _core, _implementation = _load_core()
 IMPLEMENTATION: str = _implementation
 
 
-def hand_counts(hand: HandLike | npt.NDArray[np.uint8], decks: int = 2) -> npt.NDArray[np.uint8]:
-    """A hand as a validated row of 56 ``uint8`` counts.
+def hand_counts(hand: HandLike | npt.NDArray[np.integer], *,
+                decks: int = 2) -> npt.NDArray[np.uint8]:
+    """A hand as a validated row of 56 ``uint8`` counts, one per card type.
 
-    Raises :class:`~fivecrowns.HandError` (a ``ValueError``) for more copies of a card than
-    ``decks`` decks hold or more than :data:`MAX_HAND_SIZE` cards.
+    This is the one public way from a hand to the bulk encoding (index
+    ``suit * 11 + rank - 3``, 55 for the joker).
+
+    Parameters
+    ----------
+    hand : str, sequence of Card or str, or ndarray
+        The cards; an array is a (56,) row of counts of any integer dtype.
+    decks : int
+        2, or 4 for party-mode hands.
+
+    Raises
+    ------
+    HandError
+        (a ``ValueError``) for more copies of a card than ``decks`` decks hold or more
+        than :data:`MAX_HAND_SIZE` cards.
+
+    Examples
+    --------
+    >>> hand_counts("3C 3C JK")[[0, 55]].tolist()
+    [2, 1]
     """
     decks = check_decks(decks)
     if isinstance(hand, np.ndarray):
-        if hand.dtype != np.uint8:
-            if not np.issubdtype(hand.dtype, np.integer):
-                raise TypeError(f"counts must have dtype uint8, got {hand.dtype}")
-            if hand.shape == (56,) and ((hand < 0) | (hand > 255)).any():
-                raise HandError("counts must be 0..255")
-            hand = hand.astype(np.uint8)
-        row = np.ascontiguousarray(hand)
+        check_counts_array(hand, 1, decks, values=False)
+        row = _own_uint8(hand, 1, decks)
     else:
-        row = to_counts(hand)
+        row = _to_counts(hand)
     check_row(row, decks)
     return row
 
@@ -103,19 +151,19 @@ def _row(hand: Any, decks: int) -> npt.NDArray[np.uint8]:
     if type(hand) is _NDARRAY and hand.dtype is _UINT8:
         return hand
     if isinstance(hand, np.ndarray):
-        return hand_counts(hand, decks)
-    return to_counts(hand)  # cards of the deck, in any number: the core checks copies
+        return hand_counts(hand, decks=decks)
+    return _to_counts(hand)  # cards of the deck, in any number: the core checks copies
 
 
-def deadwood(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2) -> int:
+def deadwood(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *, decks: int = 2) -> int:
     """Least total value of the cards left out of melds.
 
     Parameters
     ----------
     hand : str, sequence of Card or str, or ndarray
         The cards; a (56,) ``uint8`` row of counts is fastest.
-    wild : int or Rank
-        The round's wild rank, 3..13.
+    wild : int, Rank or str
+        The round's wild rank, 3..13, or its name (``"K"``).
     decks : int
         2, or 4 for party-mode hands.
 
@@ -128,8 +176,8 @@ def deadwood(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 
     >>> deadwood("3C 5D JK", wild=9)
     58
     """
-    # _row's first test, inlined: bots call this in their loops, and the call to _row was
-    # a sixth of the time of a call on a uint8 row (326 -> 274 ns in the benchmark report).
+    # _row's first test, inlined: bots call this in their loops, where the call to _row
+    # is a visible share of the time of a call on a uint8 row.
     if type(hand) is not _NDARRAY or hand.dtype is not _UINT8:
         hand = _row(hand, decks)
     return _core.deadwood_row(hand, wild, decks)
@@ -206,7 +254,8 @@ def _assemble(row: npt.NDArray[np.uint8], wild: int, dead: int,
 
 def _place_spare_wilds(wilds: list[Card], runs: list[list[Card]], specs: list[tuple[int, int]],
                        books: list[list[Card]], wild_book: list[Card]) -> None:
-    """Put wilds that no meld needs into melds (RULES: spare wilds cost nothing)."""
+    """Put wilds that no meld needs into melds (spare wilds cost nothing: docs/rules.rst,
+    Melds)."""
     if books:
         books[0].extend(wilds)
     elif len(wilds) >= 3:
@@ -231,7 +280,8 @@ def _place_spare_wilds(wilds: list[Card], runs: list[list[Card]], specs: list[tu
     wilds.clear()
 
 
-def solve(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2) -> Solution:
+def solve(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
+          decks: int = 2) -> Solution:
     """An optimal partition of the hand into melds and leftover cards.
 
     Examples
@@ -244,12 +294,12 @@ def solve(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2) 
     """
     row = _row(hand, decks)
     dead, runs, books = _core.plan_row(row, wild, decks)
-    return _assemble(row, int(wild), dead, runs, books)
+    return _assemble(row, check_wild(wild), dead, runs, books)
 
 
-def best_discard(hand: HandLike | npt.NDArray[np.uint8], wild: int, *,
+def best_discard(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
                  decks: int = 2) -> Discard:
-    """The discard that leaves the least deadwood (RULES.md: going out).
+    """The discard that leaves the least deadwood (docs/rules.rst, A round).
 
     The hand is the n + 1 cards held after drawing. Ties go to the highest-value card.
 
@@ -266,17 +316,32 @@ def best_discard(hand: HandLike | npt.NDArray[np.uint8], wild: int, *,
     return Discard(Card.from_index(index), dead, partial(solve, rest, wild, decks=decks))
 
 
-def can_go_out(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2) -> bool:
+def discard_deadwood(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
+                     decks: int = 2) -> int:
+    """The least deadwood left after one discard: ``best_discard(...).deadwood``, without
+    choosing the card (the compiled core finds it in a single search).
+
+    The hand is the n + 1 cards held after drawing, at least one card.
+
+    Examples
+    --------
+    >>> discard_deadwood("5C 6C 7C KD", wild=13), discard_deadwood("5C 6C 8D 3H", wild=13)
+    (0, 14)
+    """
+    return _core.discard_deadwood_row(_row(hand, decks), wild, decks)
+
+
+def can_go_out(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
+               decks: int = 2) -> bool:
     """True if the hand (n + 1 cards after drawing) can lay down n cards and discard one.
 
     >>> can_go_out("3H 4H 5H 9C", wild=4)
     True
     """
-    row = _row(hand, decks)
-    return bool(_core.best_discard_row(row, wild, decks)[0] == 0)
+    return bool(_core.discard_deadwood_row(_row(hand, decks), wild, decks) == 0)
 
 
-def draw_table(hand: HandLike | npt.NDArray[np.uint8], wild: int, *,
+def draw_table(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
                decks: int = 2) -> npt.NDArray[np.int32]:
     """For each of the 56 card types, the best-discard deadwood after drawing it.
 
@@ -292,64 +357,93 @@ def draw_table(hand: HandLike | npt.NDArray[np.uint8], wild: int, *,
     return _core.draw_table_row(_row(hand, decks), wild, decks)
 
 
+def _own_uint8(counts: npt.NDArray[np.integer], ndim: int, decks: int) -> npt.NDArray[np.uint8]:
+    """A private, checked uint8 copy of integer counts: the copy is checked, then
+    converted, so values the caller writes meanwhile cannot wrap into valid counts."""
+    own = np.array(counts, order="C")
+    check_counts_array(own, ndim, decks)
+    return own.astype(np.uint8, copy=False)
+
+
 def _batch(counts: Any, wild: Any, decks: int) -> tuple[npt.NDArray[np.uint8], Any]:
+    """The batch as a C-contiguous (N, 56) uint8 array and (N,) int8 wilds, converted once.
+
+    A uint8 batch is passed as it is: the compiled core copies each row before it checks
+    and solves it, so it never trusts memory the caller may still be writing.
+    """
     decks = check_decks(decks)
     if isinstance(counts, np.ndarray):
-        if counts.dtype != np.uint8:
-            raise TypeError(f"counts must have dtype uint8, got {counts.dtype}")
-        if counts.ndim != 2 or counts.shape[1] != 56:
-            raise ValueError(f"counts must have shape (N, 56), got {counts.shape}")
-        arr = np.ascontiguousarray(counts)
+        check_counts_array(counts, 2, decks, values=False)
+        arr = np.ascontiguousarray(counts) if counts.dtype == np.uint8 else _own_uint8(
+            counts, 2, decks)
+    elif isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
+        raise TypeError(f"counts must be a (N, 56) array of counts or a sequence of hands, "
+                        f"got {type(counts).__name__}")
     else:
-        if isinstance(counts, (str, bytes)):
-            raise TypeError("counts must be a (N, 56) uint8 array or a list of hands, "
-                            "got a str")
         hands = list(counts)
         arr = np.zeros((len(hands), 56), dtype=np.uint8)
         for i, h in enumerate(hands):
-            arr[i] = hand_counts(h, decks)
+            try:
+                arr[i] = hand_counts(h, decks=decks)
+            except ValueError as exc:
+                raise type(exc)(f"hand {i}: {exc}") from None
     if isinstance(wild, np.ndarray):
-        check_wild_array(wild, arr.shape[0])
-        wilds = wild.astype(np.int8)
+        check_wild_array(wild, arr.shape[0])  # type and shape
+        wilds = np.array(wild, order="C")  # a private copy: what is checked is what is used
+        check_wild_array(wilds, arr.shape[0])
+        wilds = wilds.astype(np.int8)
     else:
         wilds = np.full(arr.shape[0], check_wild(wild), dtype=np.int8)
     return arr, wilds
 
 
+def _available_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: Below this many hands, the default is one thread: starting threads costs more.
+_THREADED_FROM = 20_000
+
+
 def _threads(threads: int | None, n: int) -> int:
-    if threads is None:
-        if n < 20_000:
-            return 1
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return max(1, os.cpu_count() or 1)
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
-    return threads
+    """The threads worth starting: never more than the available cores, nor than the
+    rows (every thread needs one)."""
+    wanted = check_threads(threads)
+    if wanted is None:
+        wanted = 1 if n < _THREADED_FROM else _available_cores()
+    return max(1, min(wanted, _available_cores(), n))
 
 
-def deadwood_many(counts: npt.NDArray[np.uint8] | Sequence[HandLike], wild: Any, *,
-                  threads: int | None = None, decks: int = 2) -> npt.NDArray[np.int32]:
-    """Deadwood of many hands at once, with the GIL released.
-
+_MANY_DOC = """
     Parameters
     ----------
-    counts : ndarray of shape (N, 56) and dtype uint8, or a list of hands
-    wild : int, Rank, or ndarray of shape (N,)
+    counts : ndarray of shape (N, 56), or a sequence of hands
+        Counts of any integer dtype (``uint8`` is used as it is; others are checked, with
+        no negatives and no count above what ``decks`` decks hold, and converted once).
+        Float, bool, timedelta and masked arrays are refused.
+    wild : int, Rank, str, or integer ndarray of shape (N,)
         One wild rank for all hands, or one per hand.
     threads : int or None
         Worker threads; ``None`` uses every available core for large batches (20,000
-        hands and more) and one thread otherwise. Results do not depend on it.
+        hands and more) and one thread otherwise. A larger number is clamped to what
+        helps: the available cores and the number of hands. Results do not depend on it.
     decks : int
         2, or 4 for party-mode hands.
 
     Returns
     -------
     ndarray of shape (N,) and dtype int32
+"""
 
+
+def deadwood_many(counts: npt.NDArray[np.integer] | Sequence[HandLike], wild: Any, *,
+                  threads: int | None = None, decks: int = 2) -> npt.NDArray[np.int32]:
+    """Deadwood of many hands at once, with the GIL released; entry i is
+    ``deadwood(counts[i], wild[i])``.
+    {many}
     Examples
     --------
     >>> deadwood_many(["5C 6C 7C", "5C 6C 8D"], wild=13).tolist()
@@ -359,14 +453,98 @@ def deadwood_many(counts: npt.NDArray[np.uint8] | Sequence[HandLike], wild: Any,
     return _core.deadwood_many(arr, wilds, decks, _threads(threads, arr.shape[0]))
 
 
-def best_discard_many(counts: npt.NDArray[np.uint8] | Sequence[HandLike], wild: Any, *,
-                      threads: int | None = None, decks: int = 2) -> npt.NDArray[np.int32]:
-    """Best-discard deadwood of many hands (each with at least one card).
-
-    Same arguments as :func:`deadwood_many`; entry i is ``best_discard(counts[i]).deadwood``.
-
-    >>> best_discard_many(["5C 6C 7C KD", "5C 6C 8D 3H"], wild=13).tolist()
+def discard_deadwood_many(counts: npt.NDArray[np.integer] | Sequence[HandLike], wild: Any, *,
+                          threads: int | None = None, decks: int = 2) -> npt.NDArray[np.int32]:
+    """Best-discard deadwood of many hands (each with at least one card); entry i is
+    ``discard_deadwood(counts[i], wild[i])``.
+    {many}
+    Examples
+    --------
+    >>> discard_deadwood_many(["5C 6C 7C KD", "5C 6C 8D 3H"], wild=13).tolist()
     [0, 14]
     """
     arr, wilds = _batch(counts, wild, decks)
-    return _core.best_discard_many(arr, wilds, decks, _threads(threads, arr.shape[0]))
+    return _core.discard_deadwood_many(arr, wilds, decks, _threads(threads, arr.shape[0]))
+
+
+for _fn in (deadwood_many, discard_deadwood_many):
+    _fn.__doc__ = (_fn.__doc__ or "").replace("{many}", _MANY_DOC)
+del _fn
+
+
+# -- Choosing a core --------------------------------------------------------------------------
+
+#: The public functions that run through a core, in :class:`Implementation`.
+_BOUND = ("deadwood", "solve", "best_discard", "discard_deadwood", "can_go_out", "draw_table",
+          "deadwood_many", "discard_deadwood_many")
+
+
+class Implementation:
+    """The solver functions bound to one core; see :func:`implementation`.
+
+    Attributes
+    ----------
+    name : str
+        ``"compiled"`` or ``"python"``.
+    deadwood, solve, best_discard, discard_deadwood, can_go_out, draw_table, deadwood_many, \
+discard_deadwood_many
+        The functions of the same names in :mod:`fivecrowns.solver`, run by this core.
+    """
+
+    name: str
+    deadwood: Callable[..., int]
+    solve: Callable[..., Solution]
+    best_discard: Callable[..., Discard]
+    discard_deadwood: Callable[..., int]
+    can_go_out: Callable[..., bool]
+    draw_table: Callable[..., npt.NDArray[np.int32]]
+    deadwood_many: Callable[..., npt.NDArray[np.int32]]
+    discard_deadwood_many: Callable[..., npt.NDArray[np.int32]]
+
+    def __init__(self, name: str, core: Any) -> None:
+        self.name = name
+        # Each function is this module's own code run with ``_core`` bound to ``core``:
+        # one source for both cores, and no extra call on the hot paths.
+        namespace = dict(globals(), _core=core)
+        for fn_name in _BOUND:
+            fn = globals()[fn_name]
+            bound = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__,
+                                       fn.__closure__)
+            bound.__kwdefaults__ = fn.__kwdefaults__
+            bound.__doc__ = fn.__doc__
+            bound.__annotations__ = fn.__annotations__
+            bound.__qualname__ = f"implementation({name!r}).{fn_name}"
+            bound.__module__ = fn.__module__
+            namespace[fn_name] = bound  # so best_discard's solution comes from this core too
+            setattr(self, fn_name, bound)
+
+    def __repr__(self) -> str:
+        return f"fivecrowns.solver.implementation({self.name!r})"
+
+
+@functools.cache
+def implementation(name: str) -> Implementation:
+    """The solver functions bound to the core ``name``: ``"compiled"`` or ``"python"``.
+
+    The functions of the module itself use the core :data:`IMPLEMENTATION` names; this
+    runs the same code through the other core without changing any global state (for
+    tests, benchmarks and comparisons).
+
+    Raises
+    ------
+    ValueError
+        For another name.
+    ImportError
+        For ``"compiled"`` where the compiled core is not built.
+
+    Examples
+    --------
+    >>> py = implementation("python")
+    >>> py.name, py.deadwood("5C 6C 7C 9D", wild=13)
+    ('python', 9)
+    """
+    if name == "python":
+        return Implementation(name, _solver_py)
+    if name == "compiled":
+        return Implementation(name, importlib.import_module("fivecrowns._solver"))
+    raise ValueError(f"implementation must be 'compiled' or 'python', got {name!r}")

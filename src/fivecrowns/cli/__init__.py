@@ -12,6 +12,8 @@ Subcommands:
     optionally every game record as JSON lines.
 ``replay``
     Show a recorded game turn by turn, from the JSON lines of ``simulate --out``.
+``score``
+    Score every hand of a Parquet, CSV or ``.npy`` file into another file.
 ``play``
     Play a game in the terminal against bots.
 ``bench``
@@ -442,6 +444,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the record whose 'game' number is N (default: the first)")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
+    from .score import add_parser as add_score
+
+    add_score(command)
+
     p = command("play", help="play a game in the terminal against bots",
                 description="Play Five Crowns against bots. You are player 0.")
     p.add_argument("--players", type=positive, default=3, help="players, you included (3)")
@@ -492,6 +498,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .replay import cmd_replay
 
             return cmd_replay(args, out)
+        if args.command == "score":
+            from .score import cmd_score
+
+            return cmd_score(args, out)
         if args.command == "play":
             from .play import Quit, cmd_play
 

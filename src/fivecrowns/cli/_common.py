@@ -279,7 +279,7 @@ def parse_bots(text: str) -> list[str]:
 class _Lines:
     """Progress as a plain line on ``stream`` at most every ``interval`` seconds."""
 
-    def __init__(self, total: int, label: str, unit: str, stream: TextIO, interval: float,
+    def __init__(self, total: int | None, label: str, unit: str, stream: TextIO, interval: float,
                  clock: Callable[[], float]) -> None:
         self.total, self.label, self.unit = total, label, unit
         self.stream, self.interval, self.clock = stream, interval, clock
@@ -288,9 +288,12 @@ class _Lines:
         self.shown = -1
 
     def line(self, now: float) -> None:
-        share = 100 * self.done // self.total if self.total else 100
-        print(f"{self.label}: {self.done}/{self.total} {self.unit}s ({share}%), "
-              f"{now - self.start:.1f} s", file=self.stream, flush=True)
+        if self.total is None:  # a total nobody knows in advance (a CSV file's rows)
+            done = f"{self.done} {self.unit}s"
+        else:
+            share = 100 * self.done // self.total if self.total else 100
+            done = f"{self.done}/{self.total} {self.unit}s ({share}%)"
+        print(f"{self.label}: {done}, {now - self.start:.1f} s", file=self.stream, flush=True)
         self.last = now
         self.shown = self.done
 
@@ -306,14 +309,14 @@ class _Lines:
 
 
 @contextmanager
-def progress(total: int, label: str, *, quiet: bool, unit: str = "game",
+def progress(total: int | None, label: str, *, quiet: bool, unit: str = "game",
              stream: TextIO | None = None, interval: float | None = None,
              clock: Callable[[], float] = time.monotonic) -> Iterator[Callable[[int], object]]:
     """``update(n)`` reporting progress on ``stream`` (standard error).
 
     A tqdm bar when the stream is a terminal; otherwise a plain line at most every
     ``interval`` seconds (:data:`PROGRESS_INTERVAL`), and a last one at the end if any was
-    printed; nothing when ``quiet``.
+    printed; nothing when ``quiet``. ``total`` is ``None`` when it is not known in advance.
     """
     stream = sys.stderr if stream is None else stream
     if quiet:

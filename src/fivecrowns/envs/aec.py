@@ -12,8 +12,9 @@ It follows the conventions of PettingZoo's classic card games:
   (lower totals win, so the sum of an agent's rewards is minus its game total);
 - the episode terminates for every agent when the last round ends; with ``max_turns``
   it is truncated after that many turns (a turn is one agent's draw and discard);
-- an illegal action ends the episode with reward ``-100`` for its agent (PettingZoo's
-  ``TerminateIllegalWrapper``, applied by :func:`aec_env`).
+- an illegal action ends the episode with reward ``-100`` for its agent, as PettingZoo's
+  ``TerminateIllegalWrapper`` would; the environment also enforces the call order and the
+  action space itself (see :func:`aec_env`), without PettingZoo's wrappers.
 
 Examples
 --------
@@ -29,7 +30,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from ..game import Game
 from ..round import N_ACTIONS, Phase
@@ -50,7 +51,7 @@ from ._common import (
     observation_bounds,
     render_game,
 )
-from .encoding import _encode, _Tracker
+from .encoding import _encode
 
 __all__ = ["aec_env", "raw_env"]
 
@@ -58,22 +59,41 @@ __all__ = ["aec_env", "raw_env"]
 def aec_env(num_players: int = 4, rounds: Sequence[int] | None = None, *,
             rules: Rules | None = None, render_mode: str | None = None,
             max_turns: int | None = None) -> AECEnv:
-    """A Five Crowns game as a PettingZoo AEC environment, wrapped as classic envs are.
+    """A Five Crowns game as a PettingZoo AEC environment, with the guarantees of the
+    wrappers PettingZoo's classic envs use. Parameters are those of :class:`raw_env`.
 
-    The wrappers are PettingZoo's ``TerminateIllegalWrapper`` (an illegal action ends the
-    episode, reward -100 to its agent), ``AssertOutOfBoundsWrapper`` and
-    ``OrderEnforcingWrapper``. Parameters are those of :class:`raw_env`.
+    PettingZoo's classic card games wrap their env in ``TerminateIllegalWrapper``,
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``; together those cost more
+    per step than the whole game, so :class:`raw_env` gives the same guarantees itself
+    and this function returns it unwrapped:
+
+    - an illegal action ends the episode: every agent is terminated and truncated, and the
+      agent that played it receives -100, as with ``TerminateIllegalWrapper``;
+    - an action outside ``Discrete(114)`` raises ``AssertionError`` (as
+      ``AssertOutOfBoundsWrapper`` does);
+    - before :meth:`~raw_env.reset`, ``step``, ``observe``, ``render`` and ``agent_iter``
+      raise ``AssertionError`` and ``agents``, ``rewards``, ``terminations``,
+      ``truncations``, ``infos`` and ``agent_selection`` raise ``AttributeError``; a loop
+      over ``agent_iter()`` must step each agent; a step after every agent is done only
+      warns (as ``OrderEnforcingWrapper`` does).
+
+    Wrapping the result in PettingZoo's wrappers still works, and changes nothing but the
+    speed.
     """
-    env: AECEnv = raw_env(num_players, rounds, rules=rules, render_mode=render_mode,
-                          max_turns=max_turns)
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=ILLEGAL_REWARD)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    env = wrappers.OrderEnforcingWrapper(env)
-    return env
+    return raw_env(num_players, rounds, rules=rules, render_mode=render_mode,
+                   max_turns=max_turns)
+
+
+#: Attributes that exist only after reset(): reading one before is an AttributeError.
+_AFTER_RESET = frozenset({"rewards", "terminations", "truncations", "infos",
+                          "agent_selection", "num_agents", "agents", "_cumulative_rewards"})
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
-    """The unwrapped AEC environment (see the module docstring).
+    """The AEC environment (see the module docstring and :func:`aec_env`).
+
+    It enforces the call order, rejects actions outside the action space and ends the
+    episode on an illegal action itself, as PettingZoo's standard wrappers would.
 
     Parameters
     ----------
@@ -105,7 +125,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.render_mode = render_mode
         self.max_turns = max_turns
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self.agents = self.possible_agents[:]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = observation_bounds(num_players)
         space = spaces.Dict({
@@ -116,14 +135,17 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self._game: Game | None = None
-        self._tracker = _Tracker(num_players)
         self._turns = 0
-        self.agent_selection = self.possible_agents[0]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        #: The action mask last observed by the agent to act, until its step.
+        self._mask: npt.NDArray[np.int8] | None = None
+        #: step() or reset() was called since agent_iter() last yielded an agent.
+        self._has_updated = False
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: the per-agent dicts before reset().
+        if name in _AFTER_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -144,57 +166,133 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
         self._game = Game(self.n_players, seed=new_seed(self._rng), rules=self._rules,
                           rounds=self._rounds)
-        self._tracker = _Tracker(self.n_players)
         self._turns = 0
+        self._mask = None
+        self._has_updated = True
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self._game.current_player]
 
-    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        game = self.game
-        seat = self._index[agent]
-        vec = _encode(game.observation(seat), self._tracker, None)
+    def _legal_mask(self, seat: int) -> npt.NDArray[np.int8]:
+        game = self._game
+        assert game is not None
         if not game.is_over and seat == game.current_player:
-            mask = game.legal_action_mask().view(np.int8)
-        else:
-            mask = empty_mask()
+            return game.legal_action_mask().view(np.int8)
+        return empty_mask()
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        game = self._game
+        if game is None:
+            raise AssertionError("reset() needs to be called before observe.")
+        seat = self._index[agent]
+        vec = _encode(game.observation(seat), None)
+        mask = self._legal_mask(seat)
+        if agent == self.agent_selection:
+            self._mask = mask
         return {"observation": vec, "action_mask": mask}
 
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """Yield the agent to act (``agent_selection``) until every agent is done; step it
+        before asking for the next one."""
+        if self._game is None:
+            raise AssertionError("reset() needs to be called before agent_iter().")
+        return _AgentIter(self, max_iter)
+
     def step(self, action: int | None) -> None:
+        game = self._game
+        if game is None:
+            raise AssertionError("reset() needs to be called before step.")
+        self._has_updated = True
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        dead = self.terminations[agent] or self.truncations[agent]
+        if not ((type(action) is int and 0 <= action < N_ACTIONS)
+                or (action is None and dead) or self.action_spaces[agent].contains(action)):
+            raise AssertionError(f"action {action!r} is not in the action space "
+                                 f"Discrete({N_ACTIONS})")
+        mask = self._mask
+        self._mask = None
+        if dead:
             self._was_dead_step(action)
             return
-        game = self.game
+        a = int(action)  # type: ignore[arg-type]
+        if mask is None:
+            mask = self._legal_mask(self._index[agent])
+        if not mask[a]:
+            self._illegal(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         done = game.round_index
-        game.apply_action(int(action))  # type: ignore[arg-type]
+        game.apply_action(a)
         if game.round_index > done:
             scores = game.results[-1].scores
-            self.rewards = {a: -float(scores[self._index[a]]) for a in self.agents}
+            self.rewards = rewards = {b: -float(scores[self._index[b]]) for b in self.agents}
+            cumulative = self._cumulative_rewards
+            for b, r in rewards.items():
+                cumulative[b] += r
         else:
+            # zero rewards would add nothing to the cumulative ones (_accumulate_rewards)
             self.rewards = dict.fromkeys(self.agents, 0.0)
         if game.is_over:
-            for a in self.agents:
-                self.terminations[a] = True
-                self.infos[a] = {"totals": game.totals}
+            for b in self.agents:
+                self.terminations[b] = True
+                self.infos[b] = {"totals": game.totals}
         else:
             if game.phase is Phase.DRAW:
                 self._turns += 1
                 if self.max_turns is not None and self._turns >= self.max_turns:
-                    for a in self.agents:
-                        self.truncations[a] = True
+                    for b in self.agents:
+                        self.truncations[b] = True
             self.agent_selection = self.possible_agents[game.current_player]
+
+    def _illegal(self, agent: str) -> None:
+        """End the episode as PettingZoo's ``TerminateIllegalWrapper`` does."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.truncations, 0)
+        self.rewards[agent] = float(ILLEGAL_REWARD)
         self._accumulate_rewards()
+        self._deads_step_first()
 
     def render(self) -> str | None:
+        if self._game is None:
+            raise AssertionError("reset() needs to be called before render.")
         if self.render_mode is None:
             return None
         return render_game(self.game)
 
     def close(self) -> None:
         """Nothing to release; the environment can be reset and used again."""
+
+
+class _AgentIter:
+    """``agent_iter()``'s iterator: the agent to act, as long as agents remain; each must
+    be stepped (or the env reset) before the next is asked for (as PettingZoo's
+    ``OrderEnforcingWrapper`` requires)."""
+
+    __slots__ = ("env", "left")
+
+    def __init__(self, env: raw_env, max_iter: int) -> None:
+        self.env = env
+        self.left = max_iter
+
+    def __iter__(self) -> _AgentIter:
+        return self
+
+    def __next__(self) -> str:
+        env = self.env
+        if not env.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        if not env._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        env._has_updated = False
+        return env.agent_selection

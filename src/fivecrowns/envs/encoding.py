@@ -44,11 +44,13 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import JOKER_INDEX, N_TYPES
-from ..round import Event, EventKind, Observation, Phase
+from ..cards import N_TYPES
+from ..round import Observation, Phase
 
 __all__ = ["encode_observation", "observation_size", "blocks"]
 
@@ -91,89 +93,6 @@ def blocks(n_players: int) -> dict[str, slice]:
     return out
 
 
-def _full(decks: int) -> npt.NDArray[np.int16]:
-    row = np.full(N_TYPES, decks, dtype=np.int16)
-    row[JOKER_INDEX] = 3 * decks
-    row.flags.writeable = False
-    return row
-
-
-_FULL = {2: _full(2), 4: _full(4)}
-
-
-class _Tracker:
-    """The public card bookkeeping of one round, advanced over new history events only.
-
-    It exists until :class:`~fivecrowns.round.Observation` carries ``discard_counts`` and
-    ``taken_counts`` itself; :func:`_public_counts` is its only user.
-    """
-
-    __slots__ = ("first", "seen", "pile", "discard", "taken", "public")
-
-    def __init__(self, n_players: int) -> None:
-        self._reset(n_players, None)
-
-    def _reset(self, n_players: int, first: Event | None) -> None:
-        self.first = first
-        self.seen = 0
-        self.pile: list[int] = []
-        self.discard = np.zeros(N_TYPES, dtype=np.int16)
-        self.taken = np.zeros((n_players, N_TYPES), dtype=np.int16)
-        #: discard + taken.sum(axis=0): every card whose place all players know.
-        self.public = np.zeros(N_TYPES, dtype=np.int16)
-
-    def advance(self, history: tuple[Event, ...]) -> None:
-        if not history:
-            return
-        if history[0] is not self.first or len(history) < self.seen:  # a new round
-            self._reset(self.taken.shape[0], history[0])
-        pile, discard, taken, public = self.pile, self.discard, self.taken, self.public
-        for ev in history[self.seen:]:
-            kind = ev.kind
-            if kind is EventKind.DRAW_DECK:
-                continue
-            if kind is EventKind.DRAW_DISCARD:
-                t = pile.pop()
-                discard[t] -= 1
-                taken[ev.player, t] += 1
-            elif kind is EventKind.RESHUFFLE:
-                public -= discard
-                discard[:] = 0
-                del pile[:-1]
-                discard[pile[-1]] = 1
-                public[pile[-1]] += 1
-            else:  # TURN_UP, DISCARD, GO_OUT
-                t = ev.card.index  # type: ignore[union-attr]
-                pile.append(t)
-                if ev.player >= 0 and taken[ev.player, t]:
-                    taken[ev.player, t] -= 1
-                else:
-                    public[t] += 1
-                discard[t] += 1
-        self.seen = len(history)
-
-
-def _public_counts(obs: Observation, tracker: _Tracker | None = None
-                   ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16],
-                              npt.NDArray[np.int16]]:
-    """``(discard_counts, taken_counts, unseen_counts)`` of an observation.
-
-    The discard pile's contents, the (n_players, 56) cards each player was seen taking
-    from the discard pile and still holds, and the cards whose place the observer cannot
-    know (the whole deck less the own hand, the discard pile and what the others were
-    seen taking). Worked out from the public history; a ``tracker`` kept by the caller
-    across the moves of a round reads only the events added since its last call.
-
-    When :class:`~fivecrowns.round.Observation` carries these fields this body becomes
-    ``return obs.discard_counts, np.stack(obs.taken_counts), obs.unseen_counts``.
-    """
-    if tracker is None:
-        tracker = _Tracker(obs.n_players)
-    tracker.advance(obs.history)
-    unseen = _FULL[obs.decks] - obs.counts - tracker.public + tracker.taken[obs.player]
-    return tracker.discard, tracker.taken, unseen
-
-
 def encode_observation(obs: Observation, *,
                        out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The observation vector of ``obs`` (layout in the module docstring).
@@ -208,42 +127,43 @@ def encode_observation(obs: Observation, *,
             raise ValueError(f"out must be a float32 array of shape ({size},), got "
                              f"{getattr(out, 'dtype', type(out).__name__)} "
                              f"{getattr(out, 'shape', '')}")
-    return _encode(obs, None, out)
+    return _encode(obs, out)
 
 
-def _encode(obs: Observation, tracker: _Tracker | None,
-            out: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
+def _encode(obs: Observation, out: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
     n = obs.n_players
-    discard, taken, unseen = _public_counts(obs, tracker)
     phase = 0 if obs.phase is Phase.DRAW else 1 if obs.phase is Phase.DISCARD else -1
     top = -1 if obs.top_discard is None else obs.top_discard.index
-    return _fill(out, n, obs.player, obs.counts, top, discard, taken, unseen,
+    return _fill(out, n, obs.player, obs.counts, top, obs.discard_counts, obs.taken_counts,
+                 obs.unseen_counts,
                  obs.hand_size, obs.draw_size, obs.round_number, obs.wild,
                  obs.current_player, phase, obs.final_turn, obs.went_out, obs.totals)
 
 
-_ORDERS: dict[tuple[int, int], npt.NDArray[np.intp]] = {}
+_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def _order(n: int, player: int) -> npt.NDArray[np.intp]:
+def _order(n: int, player: int) -> tuple[int, ...]:
     """The opponents' seats in play order after ``player``."""
     key = (n, player)
     order = _ORDERS.get(key)
     if order is None:
-        order = _ORDERS[key] = (player + np.arange(1, n)) % n
+        order = _ORDERS[key] = tuple((player + i) % n for i in range(1, n))
     return order
 
 
 def _fill(out: npt.NDArray[np.float32] | None, n: int, player: int, hand: npt.NDArray,
-          top: int, discard: npt.NDArray, taken: npt.NDArray, unseen: npt.NDArray,
+          top: int, discard: npt.NDArray, taken: npt.NDArray | Sequence[npt.NDArray],
+          unseen: npt.NDArray,
           hand_size: int, draw_size: int, round_number: int | None, wild: int,
           current: int, phase: int, final_turn: bool, went_out: int | None,
           totals: tuple[int, ...] | list[int] | None) -> npt.NDArray[np.float32]:
     """Write the encoding from its parts (the adapters that keep their own state call this).
 
-    ``taken`` is (n, 56) by absolute seat; ``hand_size`` the hand size between turns (the
-    player to act holds one more in the discard phase); ``phase`` 0 draw, 1 discard, -1
-    over; ``top`` -1 for an empty discard pile.
+    ``taken`` is (n, 56) by absolute seat (an array, or a sequence of rows);
+    ``hand_size`` the hand size between turns (the player to act holds one more in the
+    discard phase); ``phase`` 0 draw, 1 discard, -1 over; ``top`` -1 for an empty discard
+    pile.
     """
     if out is None:
         out = np.zeros(192 + 60 * n, dtype=np.float32)
@@ -254,13 +174,13 @@ def _fill(out: npt.NDArray[np.float32] | None, n: int, player: int, hand: npt.ND
         out[56 + top] = 1.0
     out[112:168] = discard
     out[168:224] = unseen
-    at = 224 + 57 * (n - 1)
-    opp = out[224:at].reshape(n - 1, 57)
     order = _order(n, player)
-    opp[:, 1:] = taken[order]
-    opp[:, 0] = hand_size
-    if phase == 1 and current != player:
-        opp[(current - player) % n - 1, 0] += 1
+    grown = current if phase == 1 else -1  # holds one card more than between turns
+    at = 224
+    for q in order:  # per opponent: hand size, then the cards seen taken
+        out[at] = hand_size + 1 if q == grown else hand_size
+        out[at + 1:at + 57] = taken[q]
+        at += 57
     out[at] = draw_size
     at += 1
     if round_number is not None:
@@ -273,12 +193,15 @@ def _fill(out: npt.NDArray[np.float32] | None, n: int, player: int, hand: npt.ND
     if phase >= 0:
         out[at + phase] = 1.0
     at += 2
-    out[at] = final_turn
+    if final_turn:
+        out[at] = 1.0
     at += 1
     if went_out is not None:
         out[at + (went_out - player) % n] = 1.0
     at += n
     if totals is not None:
         own = totals[player]
-        out[at:at + n - 1] = [totals[q] - own for q in order.tolist()]
+        for q in order:
+            out[at] = totals[q] - own
+            at += 1
     return out

@@ -40,7 +40,7 @@ from ..players import Player
 from ..round import N_ACTIONS, Phase, encode_discard, encode_draw
 from ..rules import Rules
 from ._common import ILLEGAL_REWARD, check_options, new_seed, observation_bounds, render_game
-from .encoding import _encode, _Tracker
+from .encoding import _encode
 
 __all__ = ["FiveCrownsEnv", "BOTS"]
 
@@ -107,7 +107,6 @@ class FiveCrownsEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(N_ACTIONS)
         self._game: Game | None = None
         self._bots: dict[int, Any] = {}
-        self._tracker = _Tracker(n)
         self._turns = 0
 
     @property
@@ -127,7 +126,6 @@ class FiveCrownsEnv(gymnasium.Env):
         self._bots = {}
         for s, opp in zip(others, self.opponents):
             self._bots[s] = BOTS[opp](seed=new_seed(rng)) if isinstance(opp, str) else opp
-        self._tracker = _Tracker(self.n_players)
         self._turns = 0
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()
@@ -152,7 +150,7 @@ class FiveCrownsEnv(gymnasium.Env):
 
     def _obs(self) -> dict[str, npt.NDArray[Any]]:
         game = self.game
-        vec = _encode(game.observation(self.seat), self._tracker, None)
+        vec = _encode(game.observation(self.seat), None)
         if game.is_over:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
         else:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ..cards import Card, card_value
 from ..outs import SolverMemo, _joker_distance
-from ..solver import best_discard_many
+from ..solver import discard_deadwood_many
 from .game import SolitaireObservation
 
 __all__ = [
@@ -121,7 +121,7 @@ class GreedySolitaire(_MemoStrategy):
         rows = np.array([observation.pile_counts[n - 3] for n in sizes], dtype=np.uint8)
         before = [memo.deadwood(rows[i], n) for i, n in enumerate(sizes)]
         rows[:, top.index] += 1
-        after = best_discard_many(rows, np.array(sizes, dtype=np.int8), decks=decks, threads=1)
+        after = discard_deadwood_many(rows, np.array(sizes, dtype=np.int8), decks=decks, threads=1)
         best_key: tuple[int, int, int] | None = None
         best_i = 0
         for i, n in enumerate(sizes):

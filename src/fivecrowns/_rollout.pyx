@@ -1,0 +1,758 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled rollout engine: rounds and whole games played to the end in C.
+
+A twin of ``round.Round``, ``game.Game`` and ``deck.Deck`` driven by a fixed policy:
+the same deal, the same moves and the same scores, without the GIL. Read those modules
+first; every step here names the method it mirrors.
+
+* Randomness is numpy's own: a shuffle is ``Generator.permutation(n)`` (``arange(n)``,
+  then for i from n - 1 down to 1 swap i with ``random_interval(bitgen, i)``), run on the
+  generator's bit generator through its capsule, so the generator ends in the same state.
+* Hands are rows of 56 counts and the meld questions go to the solver core
+  (``_solver.pxd``): the same functions, so the same answers and the same tie-breaks.
+* The policies are the bots: ``greedy_*`` is ``bots.GreedyBot``, ``strong_*`` is
+  ``bots.StrongBot`` (its floating-point expectations in numpy's order of operations,
+  over the public counts the engine keeps as ``public.PublicState`` does), ``random_*``
+  uniform legal moves from a generator of its own.
+* Entry points are private: ``fivecrowns.rollout`` validates everything, packs the
+  rounds into arrays and calls them; nothing here checks its inputs again.
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.math cimport INFINITY
+from libc.string cimport memcpy, memset
+from numpy.random cimport bitgen_t
+from numpy.random.c_distributions cimport random_interval
+
+from ._solver cimport best_discard_search, discard_below, fill_draw_table, solve_deadwood
+
+import numpy as np
+
+from ._threads import run_threaded
+
+cdef enum:
+    N_TYPES = 56
+    N_RANKS = 11
+    JOKER = 55
+    MAX_PLAYERS = 14
+    MAX_DECK = 232     # party mode
+    NO_CHOICE = -1
+
+# The phases of records.Phase.
+cdef enum:
+    DRAW = 0
+    DISCARD = 1
+    OVER = 2
+
+# The policies, as fivecrowns.rollout numbers them.
+cdef enum:
+    GREEDY = 0
+    RANDOM = 1
+    STRONG = 2
+
+# The columns of a packed round's state row (see fivecrowns.rollout._pack).
+cdef enum:
+    S_PLAYERS = 0
+    S_HAND_SIZE = 1
+    S_WILD = 2
+    S_MAX_TURNS = 3
+    S_NO_RETURN = 4
+    S_SUDDEN = 5
+    S_CURRENT = 6
+    S_PHASE = 7
+    S_TURN = 8
+    S_TAKEN = 9
+    S_WENT_OUT = 10
+    S_FINAL_LEFT = 11
+    S_N_DRAW = 12
+    S_N_PILE = 13
+    S_DECKS = 14
+    N_STATE = 15
+
+
+cdef struct Table:
+    # A round in play: Round's fields, the Deck's two piles and the policy's memory.
+    int n_players
+    int hand_size
+    int wild
+    int max_turns
+    int decks
+    bint no_return
+    bint sudden_death
+    uint8_t hands[MAX_PLAYERS][N_TYPES]
+    # public.PublicState: the cards out of public view (the whole deck less the pile and
+    # every player's taken cards), the pile's counts, the cards each player was seen
+    # taking from the pile and has not discarded since
+    int hidden[N_TYPES]
+    int pile_counts[N_TYPES]
+    int taken_counts[MAX_PLAYERS][N_TYPES]
+    uint8_t draw[MAX_DECK]      # Deck._draw: the top is the last card
+    int n_draw
+    uint8_t pile[MAX_DECK]      # Deck._discard: the top is the last card
+    int n_pile
+    int current
+    int phase
+    int turn
+    int taken                   # Round._taken: the type just taken from the pile, or -1
+    int went_out                # -1: nobody yet
+    int final_left
+    int scores[MAX_PLAYERS]     # -1: not scored yet
+    bint hit_max_turns
+    int reshuffles
+    # GreedyBot's memory, which only saves work: the deadwood each hand was left with
+    # after its owner's last discard (-1: unknown), and the discard chosen with the draw.
+    int kept_dead[MAX_PLAYERS]
+    int chosen_card
+    int chosen_dead
+    bitgen_t* rng               # the deck's: every shuffle
+    bitgen_t* choices           # the random policy's own (NULL for the greedy one)
+    int16_t* trace              # the action codes played, when not NULL
+    int trace_room              # how many fit: n_trace counts on past it
+    int n_trace
+
+
+# -- numpy's permutation ----------------------------------------------------------------
+
+cdef void permute(bitgen_t* rng, int n, int* out) noexcept nogil:
+    """``out[:n] = Generator.permutation(n)``, advancing ``rng`` the same way."""
+    cdef int i, j, tmp
+    for i in range(n):
+        out[i] = i
+    for i in range(n - 1, 0, -1):
+        j = <int>random_interval(rng, <uint64_t>i)
+        tmp = out[i]
+        out[i] = out[j]
+        out[j] = tmp
+
+
+cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:
+    """The C struct of a numpy BitGenerator (which must stay alive while it is used)."""
+    return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+
+
+def permutation(generator, Py_ssize_t n):
+    """``generator.permutation(n)`` computed here (for the tests); advances ``generator``."""
+    cdef bitgen_t* rng = bitgen_of(generator.bit_generator)
+    out = np.empty(n, dtype=np.intc)
+    cdef int[::1] view = out
+    with generator.bit_generator.lock:
+        with nogil:
+            permute(rng, <int>n, &view[0] if n > 0 else NULL)
+    return out.astype(np.int64)
+
+
+# -- the deck: deck.Deck -----------------------------------------------------------------
+
+cdef void deal(Table* T, int n_players, int hand_size, int wild, int decks, int max_turns,
+               bint no_return, int dealer) noexcept nogil:
+    """``Round.__init__``: shuffle the whole deck, deal one card at a time clockwise from
+    the dealer's left, turn the top card up."""
+    cdef int order[MAX_DECK]
+    cdef uint8_t base[MAX_DECK]
+    cdef int n = 58 * decks, k, i, first
+    for k in range(n):  # deck._sorted_deck: each suited card ``decks`` times, then the jokers
+        base[k] = <uint8_t>(k // decks) if k < 55 * decks else JOKER
+    permute(T.rng, n, order)
+    for k in range(n):
+        T.draw[k] = base[order[k]]
+    T.n_draw = n
+    T.n_pile = 0
+    T.n_players = n_players
+    T.hand_size = hand_size
+    T.wild = wild
+    T.max_turns = max_turns
+    T.decks = decks
+    T.no_return = no_return
+    T.sudden_death = False
+    memset(T.hands, 0, sizeof(T.hands))
+    memset(T.pile_counts, 0, sizeof(T.pile_counts))
+    memset(T.taken_counts, 0, sizeof(T.taken_counts))
+    for k in range(N_TYPES):
+        T.hidden[k] = 3 * decks if k == JOKER else decks
+    first = (dealer + 1) % n_players
+    for k in range(hand_size * n_players):
+        T.n_draw -= 1
+        T.hands[(first + k) % n_players][T.draw[T.n_draw]] += 1
+    T.n_draw -= 1
+    T.pile[0] = T.draw[T.n_draw]
+    T.n_pile = 1
+    T.pile_counts[T.pile[0]] += 1  # PublicState.turn_up
+    T.hidden[T.pile[0]] -= 1
+    T.current = first
+    T.phase = DRAW
+    T.turn = 0
+    T.taken = -1
+    T.went_out = -1
+    T.final_left = 0
+    T.hit_max_turns = False
+    T.reshuffles = 0
+    for i in range(MAX_PLAYERS):
+        T.scores[i] = -1
+        T.kept_dead[i] = -1
+    T.chosen_card = NO_CHOICE
+    T.trace = NULL
+    T.n_trace = 0
+
+
+cdef void reshuffle(Table* T) noexcept nogil:
+    """``Deck.reshuffle`` (the draw pile is empty): the discard pile but its top card,
+    in the order of ``rng.permutation``, becomes the draw pile."""
+    cdef int order[MAX_DECK]
+    cdef int n = T.n_pile - 1, k
+    permute(T.rng, n, order)
+    for k in range(n):
+        T.draw[k] = T.pile[order[k]]
+    T.n_draw = n
+    T.pile[0] = T.pile[n]
+    T.n_pile = 1
+    T.reshuffles += 1
+    for k in range(N_TYPES):  # PublicState.reshuffle
+        T.hidden[k] += T.pile_counts[k]
+        T.pile_counts[k] = 0
+    T.hidden[T.pile[0]] -= 1
+    T.pile_counts[T.pile[0]] = 1
+
+
+cdef inline bint deck_drawable(const Table* T) noexcept nogil:
+    """``Deck.can_draw``."""
+    return T.n_draw > 0 or T.n_pile > 1
+
+
+# -- moves: round.Round ------------------------------------------------------------------
+
+cdef inline void record(Table* T, int code) noexcept nogil:
+    if T.trace != NULL:
+        if T.n_trace < T.trace_room:
+            T.trace[T.n_trace] = <int16_t>code
+        T.n_trace += 1
+
+
+cdef void draw_from(Table* T, bint from_pile) noexcept nogil:
+    """``Round._draw``."""
+    cdef int t
+    if from_pile:
+        T.n_pile -= 1
+        t = T.pile[T.n_pile]
+        T.pile_counts[t] -= 1  # PublicState.take
+        T.taken_counts[T.current][t] += 1
+        if T.no_return:
+            T.taken = t
+    else:
+        if T.n_draw == 0:
+            reshuffle(T)
+        T.n_draw -= 1
+        t = T.draw[T.n_draw]
+    T.hands[T.current][t] += 1
+    T.phase = DISCARD
+    record(T, 1 if from_pile else 0)
+
+
+cdef inline int must_keep(const Table* T) noexcept nogil:
+    """``Round._kept``: the type that may not be discarded now, or -1."""
+    if T.taken < 0 or T.hands[T.current][T.taken] == T.hand_size + 1:
+        return -1
+    return T.taken
+
+
+cdef void finish(Table* T, bint hit_max_turns) noexcept nogil:
+    """``Round._finish``: whoever has no score yet scores the deadwood of their hand."""
+    cdef int q
+    for q in range(T.n_players):
+        if T.scores[q] < 0:
+            T.scores[q] = solve_deadwood(T.hands[q], T.wild)
+    T.hit_max_turns = hit_max_turns
+    T.phase = OVER
+
+
+cdef void discard_card(Table* T, int t, bint go_out) noexcept nogil:
+    """``Round._discard`` (the move is legal: the policies only make legal ones)."""
+    cdef int p = T.current
+    cdef bint over = False
+    T.hands[p][t] -= 1
+    T.pile[T.n_pile] = <uint8_t>t
+    T.n_pile += 1
+    T.pile_counts[t] += 1  # PublicState.discard
+    if T.taken_counts[p][t]:
+        T.taken_counts[p][t] -= 1
+    else:
+        T.hidden[t] -= 1
+    T.taken = -1
+    T.turn += 1
+    T.chosen_card = NO_CHOICE
+    record(T, (58 if go_out else 2) + t)
+    if T.went_out < 0:
+        if go_out:
+            T.went_out = p
+            T.scores[p] = 0
+            T.final_left = 0 if T.sudden_death else T.n_players - 1
+            over = T.final_left == 0
+        elif T.turn >= T.max_turns:
+            finish(T, True)
+            over = True
+    else:
+        # docs/rules.rst, A round, 4: the deadwood of the cards kept after the discard
+        T.scores[p] = 0 if go_out else solve_deadwood(T.hands[p], T.wild)
+        T.final_left -= 1
+        over = T.final_left == 0
+    if over:
+        if T.phase != OVER:
+            finish(T, False)
+    else:
+        T.current = (p + 1) % T.n_players
+        T.phase = DRAW
+
+
+# -- the greedy policy: bots.GreedyBot ----------------------------------------------------
+
+cdef bint greedy_draw(Table* T) noexcept nogil:
+    """``GreedyBot.choose_draw``: True to take the top discard, when that lowers the
+    best-discard deadwood below the deadwood of the hand now."""
+    cdef int p = T.current, now, top, taken, card = -1
+    cdef uint8_t* row = T.hands[p]
+    if T.n_pile == 0:
+        return False
+    if not deck_drawable(T):
+        return True
+    now = T.kept_dead[p] if T.kept_dead[p] >= 0 else solve_deadwood(row, T.wild)
+    top = T.pile[T.n_pile - 1]
+    row[top] += 1
+    # Only whether something beats ``now`` matters, unless something does: then the card
+    # is best_discard's. One search answers the first question, for most draws.
+    taken = best_discard_search(row, T.wild, now)
+    if taken < now:
+        taken = discard_below(row, T.wild, now, &card)
+    row[top] -= 1
+    if taken < now:
+        T.chosen_card = card
+        T.chosen_dead = taken
+        return True
+    return False
+
+
+cdef inline int card_value(int t, int wild) noexcept nogil:
+    """``cards.card_value``: 50 for a joker, 20 for a wild-rank card, else the rank."""
+    if t == JOKER:
+        return 50
+    if t % N_RANKS == wild - 3:
+        return 20
+    return t % N_RANKS + 3
+
+
+cdef int next_best(uint8_t* row, int wild, int kept, int* dead) noexcept nogil:
+    """The first best discard of ``discard_order`` of the hand without type ``kept``
+    (``bots._allowed_order``), and in ``dead`` the deadwood it leaves.
+
+    The order goes by non-increasing card value, and a discard of value v leaves at least
+    the hand's deadwood less v, so the search stops where nothing can beat the best.
+    """
+    cdef int whole = solve_deadwood(row, wild), best = 1 << 30, card = -1
+    cdef int w = wild - 3, s, i, c, d, k, n = 0
+    cdef int order[N_TYPES]
+    if row[JOKER] and kept != JOKER:
+        order[n] = JOKER
+        n += 1
+    else:
+        for s in range(5):
+            c = s * N_RANKS + w
+            if row[c] and c != kept:
+                order[n] = c
+                n += 1
+                break
+    for i in range(N_RANKS - 1, -1, -1):
+        if i == w:
+            continue
+        for s in range(5):
+            c = s * N_RANKS + i
+            if row[c] and c != kept:
+                order[n] = c
+                n += 1
+    for k in range(n):
+        c = order[k]
+        if whole - card_value(c, wild) >= best:
+            break
+        row[c] -= 1
+        d = solve_deadwood(row, wild)
+        row[c] += 1
+        if d < best:
+            best = d
+            card = c
+    dead[0] = best
+    return card
+
+
+cdef void greedy_discard(Table* T) noexcept nogil:
+    """``GreedyBot.choose_discard``: the best discard, the next best if the rules keep
+    the best in hand; out when it leaves no deadwood."""
+    cdef int p = T.current, t = -1, dead, kept
+    cdef uint8_t* row = T.hands[p]
+    if T.chosen_card != NO_CHOICE:
+        t = T.chosen_card
+        dead = T.chosen_dead
+    else:
+        dead = discard_below(row, T.wild, 1 << 30, &t)
+    kept = must_keep(T)
+    if t == kept:
+        t = next_best(row, T.wild, kept, &dead)
+    discard_card(T, t, dead == 0)
+    T.kept_dead[p] = dead
+
+
+# -- the random policy --------------------------------------------------------------------
+
+cdef bint random_draw(Table* T) noexcept nogil:
+    """A legal source, uniformly, from the policy's own generator."""
+    cdef bint deck = deck_drawable(T), pile = T.n_pile > 0
+    if deck and pile:
+        return random_interval(T.choices, 1) == 1
+    return pile
+
+
+cdef void random_discard(Table* T) noexcept nogil:
+    """A card type held (but the one the rules keep), uniformly; out when it can be."""
+    cdef int held[N_TYPES]
+    cdef int n = 0, t, kept = must_keep(T)
+    cdef uint8_t* row = T.hands[T.current]
+    cdef bint out
+    for t in range(N_TYPES):
+        if row[t] and t != kept:
+            held[n] = t
+            n += 1
+    t = held[random_interval(T.choices, <uint64_t>(n - 1))]
+    row[t] -= 1
+    out = solve_deadwood(row, T.wild) == 0
+    row[t] += 1
+    discard_card(T, t, out)
+
+
+# -- the strong policy: bots.StrongBot (lookahead 3, now_weight 0.35) -----------------------
+
+cdef inline bint is_wild(int t, int wild) noexcept nogil:
+    """``Card.is_wild``."""
+    return t == JOKER or t % N_RANKS == wild - 3
+
+
+cdef void unseen_of(const Table* T, int p, int* out) noexcept nogil:
+    """``PublicState.unseen``: the deck less ``p``'s hand, the pile and the other players'
+    taken cards."""
+    cdef int t
+    for t in range(N_TYPES):
+        out[t] = T.hidden[t] - T.hands[p][t] + T.taken_counts[p][t]
+
+
+cdef double expected(const uint8_t* row, int wild, int decks, const int* unseen) noexcept nogil:
+    """``StrongBot._expected``: the best-discard deadwood after a blind draw, averaged over
+    the unseen cards (integer sums, then one division, as numpy does it)."""
+    cdef int32_t table[N_TYPES]
+    cdef int64_t total = 0, weighted = 0
+    cdef int t
+    fill_draw_table(row, wild, decks, table)
+    for t in range(N_TYPES):
+        if table[t] >= 0:
+            total += unseen[t]
+            weighted += <int64_t>unseen[t] * table[t]
+    if total <= 0:
+        return <double>solve_deadwood(row, wild)
+    return <double>weighted / <double>total
+
+
+cdef int order_of(const uint8_t* row, int wild, int kept, int* order) noexcept nogil:
+    """``discard_order`` of the hand without type ``kept`` (-1: all of it); its length."""
+    cdef int w = wild - 3, s, i, c, n = 0
+    if row[JOKER] and kept != JOKER:
+        order[n] = JOKER
+        n += 1
+    else:
+        for s in range(5):
+            c = s * N_RANKS + w
+            if row[c] and c != kept:
+                order[n] = c
+                n += 1
+                break
+    for i in range(N_RANKS - 1, -1, -1):
+        if i == w:
+            continue
+        for s in range(5):
+            c = s * N_RANKS + i
+            if row[c] and c != kept:
+                order[n] = c
+                n += 1
+    return n
+
+
+cdef bint strong_draw(Table* T) noexcept nogil:
+    """``StrongBot.choose_draw``: the pile's top card if it beats a blind draw on
+    expected deadwood."""
+    cdef int p = T.current, top, taken, t = -1, dead
+    cdef uint8_t* row = T.hands[p]
+    cdef int unseen[N_TYPES]
+    cdef double blind
+    if T.n_pile == 0:
+        return False
+    if not deck_drawable(T):
+        return True
+    top = T.pile[T.n_pile - 1]
+    if is_wild(top, T.wild):
+        return True
+    row[top] += 1
+    taken = discard_below(row, T.wild, 1 << 30, &t)
+    if t == top and T.no_return:
+        # the best is to throw the card back, which the rules forbid: the next best
+        if next_best(row, T.wild, t, &dead) >= 0:
+            taken = dead
+    row[top] -= 1
+    if taken == 0:
+        return True
+    unseen_of(T, p, unseen)
+    blind = expected(row, T.wild, T.decks, unseen)
+    return taken < blind
+
+
+cdef double feed_penalty(const Table* T, int t, bint known_any, const int* known) noexcept nogil:
+    """``StrongBot._penalties`` of discarding type ``t``."""
+    cdef int rank, suit, s, r, same_rank = 0, near_run = 0
+    cdef double pen = 0.0
+    if is_wild(t, T.wild):
+        return 100.0
+    if not known_any:
+        return 0.0
+    rank = t % N_RANKS
+    suit = t // N_RANKS
+    for s in range(5):
+        same_rank += known[s * N_RANKS + rank]
+    for r in range(rank - 2, rank + 3):
+        if r != rank and 0 <= r < N_RANKS:
+            near_run += known[suit * N_RANKS + r]
+    if same_rank:
+        pen += 4.0
+    if near_run:
+        pen += 2.5
+    return pen
+
+
+cdef void strong_discard(Table* T) noexcept nogil:
+    """``StrongBot.choose_discard``: out if possible; on a final turn the least deadwood;
+    else the best mix of deadwood now and expected deadwood after the next draw, with
+    penalties for throwing a wild or feeding the next player."""
+    cdef int p = T.current, kept = must_keep(T), n, k, j, best = -1, nxt, t
+    cdef uint8_t* row = T.hands[p]
+    cdef int order[N_TYPES]
+    cdef int dead[N_TYPES]
+    cdef int picks[3]
+    cdef int unseen[N_TYPES]
+    cdef double pen[N_TYPES]
+    cdef double scores[N_TYPES]
+    cdef double ahead[N_TYPES]
+    cdef bint known_any = False
+    cdef const int* known
+    n = order_of(row, T.wild, -1, order)
+    if kept >= 0 and n == 1 and order[0] == kept:
+        n = order_of(row, T.wild, kept, order)
+    for k in range(n):
+        row[order[k]] -= 1
+        dead[k] = solve_deadwood(row, T.wild)
+        row[order[k]] += 1
+        if order[k] != kept and (best < 0 or dead[k] < dead[best]):
+            best = k
+    if dead[best] == 0:
+        discard_card(T, order[best], True)
+        return
+    if T.went_out >= 0:
+        discard_card(T, order[best], False)
+        return
+    nxt = (p + 1) % T.n_players
+    known = T.taken_counts[nxt]
+    if nxt != p:
+        for t in range(N_TYPES):
+            if known[t]:
+                known_any = True
+                break
+    for k in range(n):
+        pen[k] = feed_penalty(T, order[k], known_any, known)
+        scores[k] = <double>dead[k] + pen[k]
+    if n > 1:
+        unseen_of(T, p, unseen)
+        # the three lowest scores, ties by position: a stable argsort's first three
+        for j in range(3):
+            picks[j] = -1
+            for k in range(n):
+                if (j >= 1 and k == picks[0]) or (j >= 2 and k == picks[1]):
+                    continue
+                if picks[j] < 0 or scores[k] < scores[picks[j]]:
+                    picks[j] = k
+        for k in range(n):
+            ahead[k] = INFINITY
+        for j in range(3):
+            k = picks[j]
+            if k < 0:
+                continue
+            row[order[k]] -= 1
+            ahead[k] = expected(row, T.wild, T.decks, unseen)
+            row[order[k]] += 1
+        for k in range(n):
+            scores[k] = (0.35 * dead[k] + (1.0 - 0.35) * ahead[k]) + pen[k]
+    best = -1
+    for k in range(n):
+        if order[k] != kept and (best < 0 or scores[k] < scores[best]):
+            best = k
+    discard_card(T, order[best], False)
+
+
+# -- playing to the end -------------------------------------------------------------------
+
+cdef void play(Table* T, int policy) noexcept nogil:
+    """Move until the round is over."""
+    while T.phase != OVER:
+        if T.phase == DRAW:
+            if policy == GREEDY:
+                draw_from(T, greedy_draw(T))
+            elif policy == STRONG:
+                draw_from(T, strong_draw(T))
+            else:
+                draw_from(T, random_draw(T))
+        elif policy == GREEDY:
+            greedy_discard(T)
+        elif policy == STRONG:
+            strong_discard(T)
+        else:
+            random_discard(T)
+
+
+cdef void unpack(Table* T, const uint8_t* hands, const uint8_t* draw, const uint8_t* pile,
+                 const int32_t* state, const int32_t* scores,
+                 const int32_t* public) noexcept nogil:
+    cdef int q, k
+    T.n_players = state[S_PLAYERS]
+    T.hand_size = state[S_HAND_SIZE]
+    T.wild = state[S_WILD]
+    T.max_turns = state[S_MAX_TURNS]
+    T.no_return = state[S_NO_RETURN] != 0
+    T.sudden_death = state[S_SUDDEN] != 0
+    T.current = state[S_CURRENT]
+    T.phase = state[S_PHASE]
+    T.turn = state[S_TURN]
+    T.taken = state[S_TAKEN]
+    T.went_out = state[S_WENT_OUT]
+    T.final_left = state[S_FINAL_LEFT]
+    T.n_draw = state[S_N_DRAW]
+    T.n_pile = state[S_N_PILE]
+    T.decks = state[S_DECKS]
+    memcpy(T.hands, hands, T.n_players * N_TYPES)
+    # public: (2 + MAX_PLAYERS, 56), rows hidden, pile counts, each player's taken cards
+    for k in range(N_TYPES):
+        T.hidden[k] = public[k]
+        T.pile_counts[k] = public[N_TYPES + k]
+    memcpy(T.taken_counts, public + 2 * N_TYPES, sizeof(T.taken_counts))
+    memcpy(T.draw, draw, T.n_draw)
+    memcpy(T.pile, pile, T.n_pile)
+    for q in range(MAX_PLAYERS):
+        T.scores[q] = scores[q] if q < T.n_players else -1
+        T.kept_dead[q] = -1
+    T.hit_max_turns = False
+    T.reshuffles = 0
+    T.chosen_card = NO_CHOICE
+    T.trace = NULL
+    T.n_trace = 0
+
+
+def _rounds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
+                  const uint8_t[:, ::1] piles, const int32_t[:, ::1] states,
+                  const int32_t[:, ::1] scores, const int32_t[:, :, ::1] publics,
+                  const uint64_t[::1] rngs,
+                  const uint64_t[::1] choices, int policy,
+                  int32_t[:, ::1] out, int16_t[:, ::1] trace, int32_t[::1] trace_len,
+                  Py_ssize_t start, Py_ssize_t stop):
+    cdef Table T
+    cdef Py_ssize_t i
+    cdef int q
+    with nogil:
+        for i in range(start, stop):
+            unpack(&T, &hands[i, 0, 0], &draws[i, 0], &piles[i, 0], &states[i, 0],
+                   &scores[i, 0], &publics[i, 0, 0])
+            T.rng = <bitgen_t*>rngs[i]
+            T.choices = <bitgen_t*>choices[i]
+            if trace is not None:
+                T.trace = &trace[i, 0]
+                T.trace_room = <int>trace.shape[1]
+            if T.phase != OVER:
+                play(&T, policy)
+            for q in range(T.n_players):
+                out[i, q] = T.scores[q]
+            if trace is not None:
+                trace_len[i] = T.n_trace
+
+
+def _bitgens(generators, Py_ssize_t n):
+    """The addresses of bit generators' C structs (0 for ``None``: no generator)."""
+    cdef Py_ssize_t i
+    out = np.zeros(n, dtype=np.uint64)
+    cdef uint64_t[::1] view = out
+    if generators is not None:
+        for i in range(n):
+            view[i] = <uint64_t>bitgen_of(generators[i])
+    return out
+
+
+def play_rounds(hands, draws, piles, states, scores, publics, generators, choices, int policy,
+                int threads, trace=None, trace_len=None):
+    """Play packed rounds to the end; their scores, (R, 14) int32 (-1 past n_players).
+
+    ``generators`` are the rounds' own bit generators (copies: they are advanced),
+    ``choices`` the random policy's (or None).
+    """
+    cdef Py_ssize_t n = len(generators)
+    rngs = _bitgens(generators, n)
+    policy_rngs = _bitgens(choices, n)
+    out = np.full((n, MAX_PLAYERS), -1, dtype=np.int32)
+    run_threaded(lambda a, b: _rounds_range(hands, draws, piles, states, scores, publics, rngs,
+                                            policy_rngs, policy, out, trace, trace_len, a, b),
+                 n, threads)
+    return out
+
+
+cdef void play_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
+                    int max_turns, bint no_return, const int8_t* rounds, int n_rounds,
+                    int first_dealer, int policy, int64_t* totals) noexcept nogil:
+    """``Game`` with every seat played by ``policy``: one generator for every deal and
+    reshuffle, the deal passing left each round. A tie-break round (``Rules.tie_break``)
+    only names a winner and changes no total, so it is not played."""
+    cdef Table T
+    cdef int k, q, size
+    for q in range(n_players):
+        totals[q] = 0
+    T.rng = rng
+    T.choices = choices
+    for k in range(n_rounds):
+        size = rounds[k] + 2
+        deal(&T, n_players, size, size, decks, max_turns, no_return,
+             (first_dealer + k) % n_players)
+        play(&T, policy)
+        for q in range(n_players):
+            totals[q] += T.scores[q]
+
+
+def _games_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int n_players,
+                 int decks, int max_turns, bint no_return, const int8_t[::1] rounds,
+                 int first_dealer, int policy, int64_t[:, ::1] out, Py_ssize_t start,
+                 Py_ssize_t stop):
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(start, stop):
+            play_game(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
+                      max_turns, no_return, &rounds[0], <int>rounds.shape[0], first_dealer,
+                      policy, &out[i, 0])
+
+
+def play_games(generators, choices, int n_players, int decks, int max_turns,
+               bint return_discard, rounds, int first_dealer, int policy, int threads):
+    """Totals, (G, n_players) int64, of games dealt from the bit generators
+    ``generators`` (advanced); the random policy's are ``choices`` (or None)."""
+    cdef Py_ssize_t n = len(generators)
+    rngs = _bitgens(generators, n)
+    policy_rngs = _bitgens(choices, n)
+    out = np.zeros((n, n_players), dtype=np.int64)
+    run_threaded(lambda a, b: _games_range(rngs, policy_rngs, n_players, decks, max_turns,
+                                           not return_discard, rounds, first_dealer, policy,
+                                           out, a, b), n, threads)
+    return out

@@ -1,0 +1,17 @@
+# The compiled core's C-level entry points, for other extensions to cimport
+# (``from ._solver cimport solve_deadwood``): the rollout engine plays whole rounds with
+# them without the GIL. Rows are 56 counts; ``row`` is restored where it is modified.
+from libc.stdint cimport int32_t, uint8_t
+
+# Least deadwood of a hand.
+cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil
+# Least deadwood after one discard from a non-empty row, if below ``bound``; else ``bound``.
+cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept nogil
+# Least deadwood after one discard, and in ``card`` the first best card of
+# fivecrowns.outs.discard_order: fivecrowns.best_discard.
+cdef int solve_best_discard(uint8_t* row, int wild, int* card) noexcept nogil
+# The same, if below ``bound`` (``card`` set then); otherwise ``bound``.
+cdef int discard_below(uint8_t* row, int wild, int bound, int* card) noexcept nogil
+# out[t] = best-discard deadwood of row + card t, or -1 where no copy of t is left:
+# fivecrowns.draw_table.
+cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil

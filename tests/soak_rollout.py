@@ -1,0 +1,56 @@
+"""A long comparison of the compiled rollout engine with the Python engine and bots, for
+before a release or after a change to the engine (``test_rollout.py`` runs a share).
+
+    python tests/soak_rollout.py [--rounds N] [--games N] [--seed S]
+
+Each round is a random table (2 to 7 players, or up to 14 in party mode), size, rules
+(``return_discard`` on or off, short ``max_turns``) and state (fresh, mid-way in either
+phase, long enough to reshuffle, final turns, a tie-break round), played to its end by
+both, with the greedy policy and with the strong one; moves and scores must agree. Then
+whole games against ``play_game``. Exits 1 at the first difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fivecrowns import GreedyBot, play_game
+from fivecrowns.rollout import play_games
+from fivecrowns.seeding import game_seeds
+from rollout_twins import check_twin, varied_round
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=20_000)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1_000_000)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    reshuffled = 0
+    for k in range(args.rounds):
+        for policy in ("greedy", "strong"):
+            try:
+                reshuffled += check_twin(varied_round(args.seed + k), policy) > 0
+            except AssertionError as exc:
+                print(f"round seed {args.seed + k} differs under the {policy} policy: {exc}")
+                return 1
+    print(f"{args.rounds} rounds agree under both policies ({reshuffled} reshuffled in "
+          f"the engine), {time.perf_counter() - start:.0f} s")
+    totals = play_games(args.games, seed=args.seed, n_players=4)
+    for g, seed in enumerate(game_seeds(args.seed, args.games)):
+        want = play_game([GreedyBot()] * 4, seed=seed).totals
+        if tuple(totals[g].tolist()) != want:
+            print(f"game {g} (seed {seed}) differs: {totals[g].tolist()} != {list(want)}")
+            return 1
+    print(f"{args.games} games agree, {time.perf_counter() - start:.0f} s in all")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
