@@ -94,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET)
     parser.add_argument("--policy", default="greedy",
                         help="rollout policy of the search (greedy or strong)")
+    parser.add_argument("--objective", default="relative", choices=["relative", "own"])
+    parser.add_argument("--candidates", type=int, default=4)
     parser.add_argument("--timing-games", type=int, default=5,
                         help="games whose decisions are timed (one core)")
     parser.add_argument("--only", choices=["strong", "greedy", "duel", "time"],
@@ -101,9 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     parts = args.only or ["strong", "greedy", "duel", "time"]
     print(f"rollouts: {ROLLOUT_IMPLEMENTATION}, policy {args.policy}; budget {args.budget}; "
-          f"seed {args.seed}; "
+          f"objective {args.objective}; candidates {args.candidates}; seed {args.seed}; "
           f"{args.games} games per match-up; jobs {args.jobs}", flush=True)
-    search = functools.partial(SearchBot, budget=args.budget, policy=args.policy)
+    search = functools.partial(SearchBot, budget=args.budget, policy=args.policy,
+                               objective=args.objective, candidates=args.candidates)
     ok = True
     for key, (title, opponents, target) in zip(("strong", "greedy", "duel"), MATCHES):
         if key not in parts:
