@@ -167,9 +167,9 @@ class SearchBot:
     name = "SearchBot"
 
     #: Rollouts per decision by default: well within 100 ms of one core per decision
-    #: even with the Python rollouts (about 14 ms on average, 28 ms at the 95th
-    #: percentile, in 4-player games; benchmarks/bench_search.py). Budgets of 192 did
-    #: not win measurably more against greedy players.
+    #: even with the Python rollouts (in 4-player games against StrongBots: 14 ms on
+    #: average, 28 ms at the 95th percentile; with the compiled engine 2.3 ms and
+    #: 3.6 ms; benchmarks/bench_search.py).
     DEFAULT_BUDGET = 64
 
     def __init__(self, seed: SeedLike, budget: int = DEFAULT_BUDGET, *,
