@@ -54,6 +54,7 @@ from .replay import GameRecord
 from .rollout import deal_rounds, play_games, play_out
 from .round import Round
 from .rules import N_ROUNDS, Rules
+from .search import SearchBot
 from .simulate import EntrantReport, GamesReport, simulate_games
 from .solitaire import (
     GreedySolitaire,
@@ -156,6 +157,7 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "StrongBot",
+    "SearchBot",
     # rollouts in C
     "play_out",
     "play_games",

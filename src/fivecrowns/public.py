@@ -63,6 +63,26 @@ class PublicState:
         self._pile_view: npt.NDArray[np.uint8] | None = None
         self._taken_view: tuple[npt.NDArray[np.uint8], ...] | None = None
 
+    @classmethod
+    def from_counts(cls, discard_counts: npt.NDArray[np.uint8],
+                    taken_counts: npt.NDArray[np.uint8], rules: Rules) -> PublicState:
+        """The state of a round whose discard pile holds ``discard_counts`` and whose
+        players are known to hold ``taken_counts`` (an ``(n_players, 56)`` array); the
+        caller checks that the counts fit in the deck.
+
+        >>> import numpy as np
+        >>> pile = np.zeros(56, dtype=np.uint8); pile[3] = 1
+        >>> state = PublicState.from_counts(pile, np.zeros((2, 56), np.uint8), Rules())
+        >>> int(state.unseen(0, np.zeros(56, dtype=np.uint8)).sum())
+        115
+        """
+        new = cls(len(taken_counts), rules)
+        new.discard_counts = np.array(discard_counts, dtype=np.uint8)
+        new.taken_counts = np.array(taken_counts, dtype=np.uint8).reshape(-1, N_TYPES)
+        new._hidden -= new.discard_counts
+        new._hidden -= new.taken_counts.sum(axis=0, dtype=np.uint8)
+        return new
+
     # -- events --
 
     def turn_up(self, card: int) -> None:

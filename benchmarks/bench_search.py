@@ -1,0 +1,137 @@
+"""SearchBot's strength and speed: win rates (seats rotated, 95% Wilson intervals, via
+``simulate_games``) and milliseconds per decision at the default budget.
+
+Run as a script::
+
+    python benchmarks/bench_search.py                 # 2,000 games per match-up
+    python benchmarks/bench_search.py --games 200 --jobs 2
+
+The match-ups and their targets:
+
+==========================================  ======
+SearchBot + 3 StrongBots (4 players)        >= 32%
+SearchBot + 3 GreedyBots (4 players)        >= 55%
+SearchBot vs StrongBot (2 players)          >= 60%
+ms per decision, default budget, one core   <= 100
+==========================================  ======
+
+The time per decision is CPU time of this process (one core) over every SearchBot
+decision of ``--timing-games`` 4-player games against StrongBots. The rollouts are those
+of :func:`fivecrowns.search.play_out`: the compiled engine when it is installed, else the
+(much slower) Python twin; the script prints which. With pytest-benchmark::
+
+    python -m pytest benchmarks/bench_search.py --benchmark-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from fivecrowns import GreedyBot, StrongBot, play_game, simulate_games
+from fivecrowns.records import Observation
+from fivecrowns.search import ROLLOUT_IMPLEMENTATION, SearchBot
+
+#: (name, opponents, target win rate)
+MATCHES: list[tuple[str, list[Any], float]] = [
+    ("SearchBot + 3 StrongBots", [StrongBot] * 3, 0.32),
+    ("SearchBot + 3 GreedyBots", [GreedyBot] * 3, 0.55),
+    ("SearchBot vs StrongBot", [StrongBot], 0.60),
+]
+
+
+class TimedSearchBot(SearchBot):
+    """A SearchBot that records the CPU time of each decision."""
+
+    def __init__(self, seed: int, **kwargs: Any) -> None:
+        super().__init__(seed, **kwargs)
+        self.times: list[float] = []
+
+    def choose_draw(self, obs: Observation) -> Any:
+        start = time.process_time()
+        try:
+            return super().choose_draw(obs)
+        finally:
+            self.times.append(time.process_time() - start)
+
+    def choose_discard(self, obs: Observation) -> Any:
+        start = time.process_time()
+        try:
+            return super().choose_discard(obs)
+        finally:
+            self.times.append(time.process_time() - start)
+
+
+def decision_times(games: int, seed: int, budget: int,
+                   policy: str = "greedy") -> np.ndarray:
+    """Seconds of CPU time of each SearchBot decision in ``games`` games against three
+    StrongBots (the bot in seat ``g % 4``)."""
+    times: list[float] = []
+    for g in range(games):
+        bot = TimedSearchBot(seed + g, budget=budget, policy=policy)
+        players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
+        players.insert(g % 4, bot)
+        play_game(players, seed=seed + g)
+        times += bot.times
+    return np.array(times)
+
+
+def test_decision_time(benchmark: Any) -> None:  # pragma: no cover - pytest-benchmark
+    benchmark.pedantic(decision_times, args=(1, 12345, SearchBot.DEFAULT_BUDGET),
+                       rounds=1, iterations=1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per match-up")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET)
+    parser.add_argument("--policy", default="greedy",
+                        help="rollout policy of the search (greedy or strong)")
+    parser.add_argument("--objective", default="relative", choices=["relative", "own"])
+    parser.add_argument("--candidates", type=int, default=4)
+    parser.add_argument("--timing-games", type=int, default=5,
+                        help="games whose decisions are timed (one core)")
+    parser.add_argument("--only", choices=["strong", "greedy", "duel", "time"],
+                        action="append", help="run only these parts (repeatable)")
+    args = parser.parse_args(argv)
+    parts = args.only or ["strong", "greedy", "duel", "time"]
+    print(f"rollouts: {ROLLOUT_IMPLEMENTATION}, policy {args.policy}; budget {args.budget}; "
+          f"objective {args.objective}; candidates {args.candidates}; seed {args.seed}; "
+          f"{args.games} games per match-up; jobs {args.jobs}", flush=True)
+    search = functools.partial(SearchBot, budget=args.budget, policy=args.policy,
+                               objective=args.objective, candidates=args.candidates)
+    ok = True
+    for key, (title, opponents, target) in zip(("strong", "greedy", "duel"), MATCHES):
+        if key not in parts:
+            continue
+        start = time.perf_counter()
+        names = ["SearchBot"] + [getattr(o, "name", o.__name__) for o in opponents]
+        report = simulate_games([search, *opponents], args.games, seed=args.seed,
+                                jobs=args.jobs, names=names)
+        e = report.entrants[0]
+        met = e.win_rate >= target
+        ok &= met
+        print(f"\n{title}: win rate {e.win_rate:.3f} (95% CI {e.win_ci[0]:.3f}.."
+              f"{e.win_ci[1]:.3f}), target >= {target:.2f}: {'met' if met else 'NOT met'}"
+              f"  [{time.perf_counter() - start:.0f} s]")
+        print(report.table(), flush=True)
+    if "time" in parts:
+        ts = decision_times(args.timing_games, args.seed, args.budget, args.policy) * 1e3
+        met = float(np.percentile(ts, 95)) <= 100
+        ok &= met
+        print(f"\nms per decision (CPU, one core, {ts.size} decisions): mean "
+              f"{ts.mean():.1f}, median {np.median(ts):.1f}, p95 "
+              f"{np.percentile(ts, 95):.1f}, max {ts.max():.1f}; target p95 <= 100: "
+              f"{'met' if met else 'NOT met'}", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
