@@ -21,7 +21,7 @@ def play(players: int, seed: int) -> tuple[int, ...]:
     from fivecrowns.bots import GreedyBot
     from fivecrowns.players import play_game
 
-    return tuple(play_game([GreedyBot() for _ in range(players)], seed).totals)
+    return tuple(play_game([GreedyBot() for _ in range(players)], seed=seed).totals)
 
 
 def main() -> None:
