@@ -348,26 +348,9 @@ cdef int next_best(uint8_t* row, int wild, int kept, int* dead) noexcept nogil:
     the hand's deadwood less v, so the search stops where nothing can beat the best.
     """
     cdef int whole = solve_deadwood(row, wild), best = 1 << 30, card = -1
-    cdef int w = wild - 3, s, i, c, d, k, n = 0
+    cdef int c, d, k
     cdef int order[N_TYPES]
-    if row[JOKER] and kept != JOKER:
-        order[n] = JOKER
-        n += 1
-    else:
-        for s in range(5):
-            c = s * N_RANKS + w
-            if row[c] and c != kept:
-                order[n] = c
-                n += 1
-                break
-    for i in range(N_RANKS - 1, -1, -1):
-        if i == w:
-            continue
-        for s in range(5):
-            c = s * N_RANKS + i
-            if row[c] and c != kept:
-                order[n] = c
-                n += 1
+    cdef int n = order_of(row, wild, kept, order)
     for k in range(n):
         c = order[k]
         if whole - card_value(c, wild) >= best:
