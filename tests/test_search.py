@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -17,12 +19,14 @@ from fivecrowns import (
     play_game,
     simulate_games,
 )
-from fivecrowns.search import ROLLOUT_IMPLEMENTATION, play_out
+from fivecrowns.search import _python_play_out, play_out
 
 
-def _greedy_scores(r: Round) -> tuple[int, ...]:
+def _bot_scores(r: Round, bot: type[GreedyBot] | type[StrongBot] = GreedyBot
+                ) -> tuple[int, ...]:
+    """The round played to its end by ``bot`` in every seat, through the public moves."""
     r = r.clone()
-    bots = [GreedyBot() for _ in range(r.n_players)]
+    bots = [bot() for _ in range(r.n_players)]
     while not r.is_over:
         p = r.current_player
         obs = r.observation(p)
@@ -42,31 +46,28 @@ def test_play_out_plays_greedy_and_leaves_the_rounds_alone() -> None:
         scores = play_out(batch)
         assert scores.dtype == np.int32 and scores.shape == (3, n)
         assert [r.turn for r in batch] == turns
-        assert [tuple(s) for s in scores.tolist()] == [_greedy_scores(r) for r in batch]
+        assert [tuple(s) for s in scores.tolist()] == [_bot_scores(r) for r in batch]
 
 
-def test_play_out_checks_its_input() -> None:
-    assert ROLLOUT_IMPLEMENTATION in ("python", "compiled")
-    if ROLLOUT_IMPLEMENTATION == "python":
-        with pytest.raises(ValueError, match="players"):
-            play_out([Round(2, round_number=1, seed=0), Round(3, round_number=1, seed=0)])
-        with pytest.raises(ValueError, match="greedy"):
-            play_out([Round(2, round_number=1, seed=0)], policy="perfect")
+@pytest.mark.parametrize("run", [play_out, _python_play_out], ids=["play_out", "python"])
+def test_play_out_checks_its_input(run: Any) -> None:
+    with pytest.raises(ValueError, match="players"):
+        run([Round(2, round_number=1, seed=0), Round(3, round_number=1, seed=0)],
+            policy="greedy")
+    with pytest.raises(ValueError, match="greedy"):
+        run([Round(2, round_number=1, seed=0)], policy="perfect")
+
+
+def test_python_twin_plays_as_the_bots() -> None:
+    rounds = [Round(3, round_number=k, seed=k) for k in (2, 7)]
+    assert [tuple(s) for s in _python_play_out(rounds, "strong").tolist()] == [
+        _bot_scores(r, StrongBot) for r in rounds]
 
 
 def test_play_out_strong_policy() -> None:
     r = Round(3, round_number=4, seed=2)
     scores = play_out([r], policy="strong")
-    s = r.clone()
-    bots = [StrongBot() for _ in range(3)]
-    while not s.is_over:
-        p = s.current_player
-        obs = s.observation(p)
-        if s.phase is Phase.DRAW:
-            s.draw(bots[p].choose_draw(obs))
-        else:
-            s.discard(*bots[p].choose_discard(obs))
-    assert s.result is not None and tuple(scores[0].tolist()) == s.result.scores
+    assert tuple(scores[0].tolist()) == _bot_scores(r, StrongBot)
     bot = SearchBot(seed=0, budget=4, policy="strong")
     assert bot.choose_draw(r.observation(r.current_player)).name in ("DECK", "DISCARD")
 

@@ -86,6 +86,11 @@ def play_out(rounds: Sequence[Round], *, policy: str = "greedy",
     if ROLLOUT_IMPLEMENTATION == "compiled":
         return _rollout.play_out(rounds, policy=policy,  # type: ignore[arg-type]
                                  threads=threads)
+    return _python_play_out(rounds, policy)
+
+
+def _python_play_out(rounds: Sequence[Round], policy: str) -> npt.NDArray[np.int32]:
+    """:func:`play_out` without the compiled engine: the policy's bot in every seat."""
     bot = _POLICIES.get(policy)
     if bot is None:
         raise ValueError(f"the Python rollouts know the policies 'greedy' and 'strong', "
