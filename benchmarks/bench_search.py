@@ -67,13 +67,12 @@ class TimedSearchBot(SearchBot):
             self.times.append(time.process_time() - start)
 
 
-def decision_times(games: int, seed: int, budget: int,
-                   policy: str = "greedy") -> np.ndarray:
+def decision_times(games: int, seed: int, budget: int, **search: Any) -> np.ndarray:
     """Seconds of CPU time of each SearchBot decision in ``games`` games against three
     StrongBots (the bot in seat ``g % 4``)."""
     times: list[float] = []
     for g in range(games):
-        bot = TimedSearchBot(seed + g, budget=budget, policy=policy)
+        bot = TimedSearchBot(seed + g, budget=budget, **search)
         players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
         players.insert(g % 4, bot)
         play_game(players, seed=seed + g)
@@ -92,10 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET)
-    parser.add_argument("--policy", default="greedy",
-                        help="rollout policy of the search (greedy or strong)")
-    parser.add_argument("--objective", default="relative", choices=["relative", "own"])
-    parser.add_argument("--candidates", type=int, default=4)
+    parser.add_argument("--policy", default="strong",
+                        help="rollout policy of the search (strong or greedy)")
+    parser.add_argument("--objective", default="own", choices=["own", "relative", "win"])
+    parser.add_argument("--candidates", type=int, default=2)
+    parser.add_argument("--confidence", type=float, default=1.0)
+    parser.add_argument("--discard-weight", type=float, default=0.0)
+    parser.add_argument("--replay-draws", type=int, default=0)
     parser.add_argument("--timing-games", type=int, default=5,
                         help="games whose decisions are timed (one core)")
     parser.add_argument("--only", choices=["strong", "greedy", "duel", "time"],
@@ -103,10 +105,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     parts = args.only or ["strong", "greedy", "duel", "time"]
     print(f"rollouts: {ROLLOUT_IMPLEMENTATION}, policy {args.policy}; budget {args.budget}; "
-          f"objective {args.objective}; candidates {args.candidates}; seed {args.seed}; "
+          f"objective {args.objective}; candidates {args.candidates}; confidence "
+          f"{args.confidence}; discard weight {args.discard_weight}; replay draws "
+          f"{args.replay_draws}; seed {args.seed}; "
           f"{args.games} games per match-up; jobs {args.jobs}", flush=True)
     search = functools.partial(SearchBot, budget=args.budget, policy=args.policy,
-                               objective=args.objective, candidates=args.candidates)
+                               objective=args.objective, candidates=args.candidates,
+                               confidence=args.confidence,
+                               discard_weight=args.discard_weight,
+                               replay_draws=args.replay_draws)
     ok = True
     for key, (title, opponents, target) in zip(("strong", "greedy", "duel"), MATCHES):
         if key not in parts:
@@ -123,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
               f"  [{time.perf_counter() - start:.0f} s]")
         print(report.table(), flush=True)
     if "time" in parts:
-        ts = decision_times(args.timing_games, args.seed, args.budget, args.policy) * 1e3
+        ts = decision_times(args.timing_games, args.seed, args.budget, policy=args.policy,
+                            objective=args.objective, candidates=args.candidates,
+                            confidence=args.confidence,
+                            discard_weight=args.discard_weight,
+                            replay_draws=args.replay_draws) * 1e3
         met = float(np.percentile(ts, 95)) <= 100
         ok &= met
         print(f"\nms per decision (CPU, one core, {ts.size} decisions): mean "

@@ -19,7 +19,13 @@ from fivecrowns import (
     play_game,
     simulate_games,
 )
-from fivecrowns.search import _python_play_out, play_out
+from fivecrowns.search import (
+    ROUND_SPREAD,
+    _python_play_out,
+    _python_play_worlds,
+    play_out,
+    win_chances,
+)
 
 
 def _bot_scores(r: Round, bot: type[GreedyBot] | type[StrongBot] = GreedyBot
@@ -80,8 +86,11 @@ def test_search_bot_is_a_player_exported_at_top_level() -> None:
 
 @pytest.mark.parametrize("kwargs, error", [
     ({"budget": 0}, ValueError), ({"budget": 2.5}, TypeError),
-    ({"candidates": 0}, ValueError), ({"objective": "win"}, ValueError),
-    ({"time_limit": 0}, ValueError),
+    ({"candidates": -1}, ValueError), ({"objective": "lose"}, ValueError),
+    ({"time_limit": 0}, ValueError), ({"policy": "perfect"}, ValueError),
+    ({"policy": "random"}, ValueError), ({"confidence": -1}, ValueError),
+    ({"confidence": "high"}, ValueError), ({"discard_weight": -1}, ValueError),
+    ({"replay_draws": -1}, ValueError), ({"replay_draws": 1.5}, ValueError),
 ])
 def test_search_bot_checks_its_arguments(kwargs: dict[str, object],
                                          error: type[Exception]) -> None:
@@ -171,3 +180,96 @@ def test_search_bot_in_a_sudden_death_round() -> None:
         else:
             r.discard(*bots[p].choose_discard(obs))
     assert r.result is not None and r.result.went_out is not None
+
+
+def test_search_bot_with_endless_doubt_plays_as_strong_bot() -> None:
+    # confidence never met: StrongBot's move every time, the search only looks
+    for g in range(3):
+        r = Round(3, round_number=3 + 4 * g, seed=g)
+        search, strong = SearchBot(seed=g, budget=4, confidence=1e9), StrongBot()
+        while not r.is_over:
+            obs = r.observation(r.current_player)
+            if r.phase is Phase.DRAW:
+                move = search.choose_draw(obs)
+                assert move == strong.choose_draw(obs)
+                r.draw(move)
+            else:
+                card, out = search.choose_discard(obs)
+                assert (card, out) == strong.choose_discard(obs)
+                r.discard(card, out)
+
+
+def _rigged(values: np.ndarray, player: int = 0) -> Any:
+    """A ``_worlds`` that returns ``values`` (worlds x moves) as the player's scores."""
+    def worlds(base: Round, actions: list[int], k: int) -> np.ndarray:
+        out = np.zeros((k, len(actions), base.n_players), dtype=np.int32)
+        out[:, :, player] = values[:k]
+        return out
+    return worlds
+
+
+def test_search_leaves_the_default_only_on_evidence(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = Round(2, round_number=5, seed=3)
+    obs = r.observation(r.current_player)
+    p = obs.player
+    bot = SearchBot(seed=0, budget=8)
+    clear = np.array([[10, 4, 9]] * 8)                  # move 1: 6 points better, always
+    monkeypatch.setattr(bot, "_worlds", _rigged(clear, p))
+    assert bot._search(obs, [0, 1, 2]) == 1
+    noisy = np.array([[10, 0, 10], [10, 30, 10]] * 4)  # a mean gain of -5: stay
+    monkeypatch.setattr(bot, "_worlds", _rigged(noisy, p))
+    assert bot._search(obs, [0, 1, 2]) == 0
+    lucky = np.array([[10, 0, 10], [10, 19, 10]] * 4)  # gain 0.5, standard error 3.4
+    monkeypatch.setattr(bot, "_worlds", _rigged(lucky, p))
+    assert bot._search(obs, [0, 1, 2]) == 0
+    bot.confidence = 0.0                                # the best mean alone
+    assert bot._search(obs, [0, 1, 2]) == 1
+    worse = np.array([[3, 9, 7]] * 8)
+    monkeypatch.setattr(bot, "_worlds", _rigged(worse, p))
+    assert bot._search(obs, [0, 1, 2]) == 0
+
+
+def test_python_worlds_sample_the_players_view() -> None:
+    r = Round(3, round_number=4, seed=6)
+    actions = r.legal_actions()
+    a = _python_play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
+    b = _python_play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
+    assert a.shape == (30, 2, 3) and (a == b).all()
+    assert (a.min(axis=2) == 0).all()
+    rng = np.random.default_rng(1)
+    world = r.determinize(r.current_player, rng)
+    first = world.clone()
+    first.apply_action(actions[0])
+    assert a[0, 0].tolist() == list(_python_play_out([first], "greedy")[0])
+
+
+def test_search_bot_without_the_compiled_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fivecrowns.search as search
+    monkeypatch.setattr(search, "ROLLOUT_IMPLEMENTATION", "python")
+    res = play_game([SearchBot(seed=1, budget=3), StrongBot()], seed=4, rounds=[1, 3])
+    assert len(res.rounds) == 2
+
+
+def test_win_chances_in_the_last_round_count_the_lowest_totals() -> None:
+    totals = np.array([[30.0, 20.0, 20.0], [10.0, 20.0, 30.0], [40.0, 20.0, 30.0]])
+    assert win_chances(totals, 1, 0).tolist() == [0.5, 0.0, 1.0]
+    assert win_chances(totals, 0, 0).tolist() == [0.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("left", [1, 4, 10])
+def test_win_chances_agree_with_sampled_futures(left: int) -> None:
+    rng = np.random.default_rng(left)
+    totals = rng.integers(0, 80, size=(5, 4)).astype(np.float64)
+    futures = totals[:, None, :] + rng.normal(0, ROUND_SPREAD * np.sqrt(left),
+                                              size=(5, 100_000, 4))
+    for p in range(4):
+        sampled = (futures.argmin(axis=2) == p).mean(axis=1)
+        assert np.abs(win_chances(totals, p, left) - sampled).max() < 0.01
+    # the chances of all players add up to one
+    assert np.allclose(sum(win_chances(totals, p, left) for p in range(4)), 1, atol=1e-3)
+
+
+def test_search_bot_playing_for_the_win() -> None:
+    res = play_game([SearchBot(seed=2, budget=6, objective="win"), StrongBot(),
+                     GreedyBot()], seed=5, rounds=[2, 10, 11])
+    assert len(res.rounds) == 3

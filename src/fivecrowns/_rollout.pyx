@@ -20,8 +20,8 @@ first; every step here names the method it mirrors.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
-from libc.math cimport INFINITY
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.math cimport INFINITY, exp
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 from numpy.random.c_distributions cimport random_interval
@@ -691,6 +691,239 @@ def play_rounds(hands, draws, piles, states, scores, publics, generators, choice
     run_threaded(lambda a, b: _rounds_range(hands, draws, piles, states, scores, publics, rngs,
                                             policy_rngs, policy, out, trace, trace_len, a, b),
                  n, threads)
+    return out
+
+
+# -- sampled worlds: Round.determinize, then each candidate move played out ---------------
+
+# A small generator of the engine's own for sampled worlds (splitmix64): its whole state
+# is one integer, so every candidate move of a world can replay the world's reshuffles
+# from the same state, which numpy's bit generators do not allow from C.
+cdef uint64_t splitmix_next(void* st) noexcept nogil:
+    cdef uint64_t* s = <uint64_t*>st
+    cdef uint64_t z
+    s[0] += 0x9E3779B97F4A7C15ULL
+    z = s[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef uint32_t splitmix_next32(void* st) noexcept nogil:
+    return <uint32_t>(splitmix_next(st) >> 32)
+
+
+cdef double splitmix_double(void* st) noexcept nogil:
+    return (splitmix_next(st) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef void splitmix_bitgen(bitgen_t* g, uint64_t* state) noexcept nogil:
+    g.state = state
+    g.next_uint64 = splitmix_next
+    g.next_uint32 = splitmix_next32
+    g.next_double = splitmix_double
+    g.next_raw = splitmix_next
+
+
+cdef void resample(Table* T, int player, bitgen_t* rng) noexcept nogil:
+    """``Round.determinize(player)``: the opponents' cards other than those seen taken
+    from the pile, and the draw pile, dealt again uniformly at random to the same places
+    (opponents in seat order, then the draw pile)."""
+    cdef int pool[MAX_DECK]
+    cdef int order[MAX_DECK]
+    cdef int unknown[MAX_PLAYERS]
+    cdef int n = 0, q, t, c, _c, i = 0
+    for q in range(T.n_players):
+        unknown[q] = 0
+        if q == player:
+            continue
+        for t in range(N_TYPES):
+            c = T.hands[q][t] - T.taken_counts[q][t]
+            unknown[q] += c
+            while c > 0:
+                pool[n] = t
+                n += 1
+                c -= 1
+            T.hands[q][t] = <uint8_t>T.taken_counts[q][t]
+    for t in range(T.n_draw):
+        pool[n] = T.draw[t]
+        n += 1
+    permute(rng, n, order)
+    for q in range(T.n_players):
+        for _c in range(unknown[q]):
+            T.hands[q][pool[order[i]]] += 1
+            i += 1
+    for t in range(T.n_draw):
+        T.draw[t] = <uint8_t>pool[order[i]]
+        i += 1
+    for q in range(MAX_PLAYERS):
+        T.kept_dead[q] = -1
+
+
+cdef void apply_action(Table* T, int code) noexcept nogil:
+    """``Round.apply_action`` (the move is legal: ``fivecrowns.rollout`` checked it)."""
+    if code < 2:
+        draw_from(T, code == 1)
+    elif code < 58:
+        discard_card(T, code - 2, False)
+    else:
+        discard_card(T, code - 58, True)
+
+
+cdef void replay_draws(Table* T, int player, const int32_t* blind, int cap,
+                       bitgen_t* rng) noexcept nogil:
+    """Make each opponent's hand one a player could have kept: for each of their blind
+    draws this round (at most ``cap``), they take the draw pile's top card and give back
+    the natural card (never a wild, nor a card seen taken) whose loss leaves the least
+    deadwood. The cards given back are shuffled into the draw pile again, so the cards
+    are conserved and the pile stays a uniform shuffle of what is left."""
+    cdef int order[MAX_DECK]
+    cdef uint8_t back[MAX_DECK]
+    cdef uint8_t pile[MAX_DECK]
+    cdef int q, _j, t, c, whole, left, best, card, nb = 0, k
+    for q in range(T.n_players):
+        if q == player:
+            continue
+        for _j in range(blind[q] if blind[q] < cap else cap):
+            if T.n_draw == 0:
+                break
+            T.n_draw -= 1
+            t = T.draw[T.n_draw]
+            T.hands[q][t] += 1
+            whole = solve_deadwood(T.hands[q], T.wild)
+            best = 1 << 30
+            card = t
+            for c in range(N_TYPES):
+                # a discard of value v leaves at least the whole hand's deadwood less v
+                if T.hands[q][c] <= T.taken_counts[q][c] or is_wild(c, T.wild) \
+                        or whole - card_value(c, T.wild) >= best:
+                    continue
+                T.hands[q][c] -= 1
+                left = solve_deadwood(T.hands[q], T.wild)
+                T.hands[q][c] += 1
+                if left < best:
+                    best = left
+                    card = c
+            T.hands[q][card] -= 1
+            back[nb] = <uint8_t>card
+            nb += 1
+    if nb == 0:
+        return
+    for k in range(T.n_draw):
+        pile[k] = T.draw[k]
+    for k in range(nb):
+        pile[T.n_draw + k] = back[k]
+    T.n_draw += nb
+    permute(rng, T.n_draw, order)
+    for k in range(T.n_draw):
+        T.draw[k] = pile[order[k]]
+
+
+cdef int discard_regret(const Table* T, int player, const int32_t* last_discard,
+                        const int32_t* last_kept) noexcept nogil:
+    """How much deadwood the opponents' last discards cost them in this world: for each
+    opponent with a last discard d, the deadwood of their hand now less the least
+    deadwood that discarding another natural card (not a wild, which sensible players
+    keep, nor the type ``last_kept`` the rules kept in hand) from the hand they held
+    before d would have left. 0 when every last discard was a best one."""
+    cdef uint8_t row[N_TYPES]
+    cdef int q, d, t, now, whole, best, left, total = 0
+    for q in range(T.n_players):
+        d = last_discard[q]
+        if q == player or d < 0:
+            continue
+        memcpy(row, T.hands[q], N_TYPES)
+        now = solve_deadwood(row, T.wild)
+        if now == 0:
+            continue
+        row[d] += 1
+        whole = solve_deadwood(row, T.wild)
+        best = now
+        for t in range(N_TYPES):
+            # a discard of value v leaves at least the whole hand's deadwood less v
+            if row[t] == 0 or t == d or t == last_kept[q] or is_wild(t, T.wild) \
+                    or whole - card_value(t, T.wild) >= best:
+                continue
+            row[t] -= 1
+            left = solve_deadwood(row, T.wild)
+            row[t] += 1
+            if left < best:
+                best = left
+        total += now - best
+    return total
+
+
+def _worlds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
+                  const uint8_t[:, ::1] piles, const int32_t[:, ::1] states,
+                  const int32_t[:, ::1] scores, const int32_t[:, :, ::1] publics,
+                  int player, const int16_t[::1] actions, uint64_t seed, int policy,
+                  const int32_t[::1] last_discard, const int32_t[::1] last_kept,
+                  double discard_weight, int tries, const int32_t[::1] blind, int cap,
+                  int32_t[:, :, ::1] out, uint8_t[:, :, ::1] world_hands,
+                  uint8_t[:, ::1] world_draws, Py_ssize_t start, Py_ssize_t stop):
+    cdef Table base, world, T
+    cdef bitgen_t rng
+    cdef uint64_t state, sampled
+    cdef Py_ssize_t w
+    cdef int a, q, attempt
+    cdef bint keep = world_hands is not None
+    splitmix_bitgen(&rng, &state)
+    with nogil:
+        unpack(&base, &hands[0, 0, 0], &draws[0, 0], &piles[0, 0], &states[0, 0],
+               &scores[0, 0], &publics[0, 0, 0])
+        for w in range(start, stop):
+            # world w's generator depends on the seed and w alone, not on the threads
+            state = seed ^ (<uint64_t>w * 0xD1B54A32D192ED03ULL)
+            splitmix_next(&state)
+            for attempt in range(tries):
+                memcpy(&world, &base, sizeof(Table))
+                resample(&world, player, &rng)
+                if cap > 0:
+                    replay_draws(&world, player, &blind[0], cap, &rng)
+                # a world where the opponents' last discards were poor ones is less
+                # likely: kept with probability exp(-weight x regret), else sampled again
+                if discard_weight <= 0 or attempt == tries - 1:
+                    break
+                if rng.next_double(rng.state) < exp(-discard_weight * discard_regret(
+                        &world, player, &last_discard[0], &last_kept[0])):
+                    break
+            if keep:
+                memcpy(&world_hands[w, 0, 0], world.hands, world.n_players * N_TYPES)
+                memcpy(&world_draws[w, 0], world.draw, world.n_draw)
+            world.rng = &rng
+            world.choices = NULL
+            sampled = state
+            for a in range(actions.shape[0]):
+                memcpy(&T, &world, sizeof(Table))
+                state = sampled  # every move meets the same reshuffles
+                apply_action(&T, actions[a])
+                if T.phase != OVER:
+                    play(&T, policy)
+                for q in range(T.n_players):
+                    out[w, a, q] = T.scores[q]
+
+
+def play_worlds(hands, draws, piles, states, scores, publics, int player, actions,
+                Py_ssize_t worlds, uint64_t seed, int policy, int threads,
+                last_discard, last_kept, double discard_weight, int tries, blind,
+                int cap, world_hands=None, world_draws=None):
+    """Scores, (worlds, len(actions), n_players) int32, of one packed round resampled
+    from ``player``'s view ``worlds`` times, each action applied and played out.
+
+    ``last_discard[q]`` is the type opponent q last discarded (-1: none to weigh) and
+    ``last_kept[q]`` the type they could not discard then (-1: none); with
+    ``discard_weight`` > 0 a sampled world is kept with probability
+    exp(-discard_weight x regret), up to ``tries`` samples (the last is kept).
+    ``blind[q]`` counts opponent q's blind draws this round, of which up to ``cap`` are
+    replayed (``replay_draws``).
+    """
+    cdef int n = states[0, S_PLAYERS]
+    out = np.empty((worlds, len(actions), n), dtype=np.int32)
+    run_threaded(lambda a, b: _worlds_range(hands, draws, piles, states, scores, publics,
+                                            player, actions, seed, policy, last_discard,
+                                            last_kept, discard_weight, tries, blind,
+                                            cap, out, world_hands, world_draws, a, b),
+                 worlds, threads)
     return out
 
 

@@ -12,6 +12,9 @@ evaluation of a position, a policy's value over thousands of games) becomes one 
 - :func:`play_games`: whole games dealt from seeds, their totals.
 - :func:`play_out_actions`: the moves of one play-out, as action codes (for checking).
 - :func:`deal_rounds`: fresh rounds dealt from a seed, ready for :func:`play_out`.
+- :func:`play_worlds`: a search's inner loop: the worlds a player cannot tell apart
+  sampled (:meth:`Round.determinize <fivecrowns.Round.determinize>`), each candidate
+  move applied in each and played out, all in one call.
 
 Policies
 --------
@@ -69,7 +72,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._checks import check_table
-from .records import Phase
+from .records import EventKind, Phase
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import bot_seeds, game_seeds
@@ -79,7 +82,8 @@ try:
 except ImportError:  # a pure-Python install: the rollout engine needs the compiled core
     _core = None  # type: ignore[assignment]
 
-__all__ = ["POLICIES", "Policy", "play_out", "play_out_actions", "play_games", "deal_rounds"]
+__all__ = ["POLICIES", "Policy", "play_out", "play_out_actions", "play_games", "deal_rounds",
+           "play_worlds"]
 
 #: The policies the engine plays, by name.
 POLICIES = ("greedy", "random", "strong")
@@ -302,6 +306,165 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
         if length[0] <= room:
             return trace[0, :length[0]].tolist()
         room = int(length[0])
+
+
+def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
+                policy: Policy = "strong", threads: int | None = None,
+                discard_weight: float = 0.0, tries: int = 8,
+                replay_draws: int = 0) -> npt.NDArray[np.int32]:
+    """The current player's candidate moves, each played out in the same sampled worlds.
+
+    ``worlds`` times, everything the current player cannot see in ``round`` is
+    resampled as :meth:`Round.determinize <fivecrowns.Round.determinize>` does (the
+    opponents' cards other than those seen taken from the discard pile, and the draw
+    pile's order, dealt again uniformly at random to the same places); in each world
+    every action of ``actions`` is applied and the round played to its end by
+    ``policy`` in every seat. Every action meets the same world, and the same
+    reshuffles should the draw pile run out (common random numbers), so the difference
+    between two moves is measured far more precisely than either's value.
+
+    The worlds come from a generator of the engine's own (splitmix64) seeded by
+    ``seed`` and the world's index: the result depends on ``seed`` alone, never on
+    ``threads``, but the worlds are not those ``Round.determinize`` draws from the
+    same seed (the distribution is the same).
+
+    Parameters
+    ----------
+    round : Round
+        Not over. It is only read. Its hidden cards may be anything consistent with
+        the current player's view (for example
+        :meth:`Round.from_observation <fivecrowns.Round.from_observation>`): all of
+        them are resampled.
+    actions : sequence of int
+        Action codes (:mod:`fivecrowns.actions`), each legal now
+        (``round.can_apply_action``).
+    worlds : int
+        How many worlds to sample (at least 1).
+    seed : int
+        Non-negative.
+    policy : {"greedy", "strong"}
+        Every seat's play after the action (the random policy is not offered: it
+        would need a generator per world and move).
+    threads : int, optional
+        Default: one for fewer than 64 worlds, else one per available core.
+    discard_weight : float
+        How much the worlds take from the opponents' last discards (0, the default:
+        nothing, the uniform sample of ``Round.determinize``). An opponent's last
+        discard d tells what they kept: in a world where another natural card (not a
+        wild, nor the card the rules kept in hand) would have left them ``r`` points
+        less deadwood than d did, d was a poor discard. A sampled world is kept with
+        probability ``exp(-discard_weight * r)`` (``r`` summed over the opponents),
+        else sampled again, up to ``tries`` samples (the last one is kept).
+    tries : int
+        At least 1.
+    replay_draws : int
+        How organised the opponents' sampled hands are (0, the default: not at all,
+        the uniform sample). A player who has drawn blind k times this round has kept
+        the best of the cards they saw, so their hand is far better than a random one.
+        With ``replay_draws`` > 0 each opponent's sampled cards then replay
+        ``min(k, replay_draws)`` such draws: they take the draw pile's top card and give
+        back the natural card (never a wild, nor a card seen taken) whose loss leaves the
+        least deadwood; the cards given back are shuffled into the draw pile again.
+
+    Returns
+    -------
+    ndarray of shape (worlds, len(actions), n_players), int32
+        Round scores.
+
+    Raises
+    ------
+    TypeError
+        A bad type for any argument.
+    ValueError
+        A round that is over, an illegal action, ``worlds < 1`` or an unknown policy.
+
+    Examples
+    --------
+    >>> from fivecrowns import Round
+    >>> from fivecrowns.actions import ACTION_DRAW_DECK, ACTION_DRAW_DISCARD
+    >>> r = Round(4, round_number=3, seed=1)
+    >>> s = play_worlds(r, [ACTION_DRAW_DECK, ACTION_DRAW_DISCARD], worlds=200, seed=0)
+    >>> s.shape
+    (200, 2, 4)
+    >>> mean = s[:, :, r.current_player].mean(axis=0)   # the mover's mean score per move
+    >>> bool((play_worlds(r, [0, 1], worlds=200, seed=0, threads=2) == s).all())
+    True
+    """
+    (r,) = _round_list([round])
+    code = _policy(policy)
+    if code == _RANDOM:
+        raise ValueError("play_worlds plays the 'greedy' or 'strong' policy, not 'random'")
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)):
+        raise TypeError(f"worlds must be an int, got {type(worlds).__name__}")
+    if worlds < 1:
+        raise ValueError(f"worlds must be at least 1, got {worlds}")
+    seed = _check_seed(seed)
+    if isinstance(discard_weight, bool) or not isinstance(discard_weight, (int, float)):
+        raise TypeError(f"discard_weight must be a number, got "
+                        f"{type(discard_weight).__name__}")
+    if not discard_weight >= 0:
+        raise ValueError(f"discard_weight must be 0 or more, got {discard_weight}")
+    if isinstance(tries, bool) or not isinstance(tries, (int, np.integer)):
+        raise TypeError(f"tries must be an int, got {type(tries).__name__}")
+    if tries < 1:
+        raise ValueError(f"tries must be at least 1, got {tries}")
+    if isinstance(replay_draws, bool) or not isinstance(replay_draws, (int, np.integer)):
+        raise TypeError(f"replay_draws must be an int, got {type(replay_draws).__name__}")
+    if replay_draws < 0:
+        raise ValueError(f"replay_draws must be 0 or more, got {replay_draws}")
+    if r.is_over:
+        raise ValueError("the round is over: there is no move to play")
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, (Sequence, np.ndarray)):
+        raise TypeError(f"actions must be a sequence of action codes, got "
+                        f"{type(actions).__name__}")
+    codes = []
+    for i, a in enumerate(actions):
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+            raise TypeError(f"actions[{i}] must be an int action code, got "
+                            f"{type(a).__name__}")
+        if not r.can_apply_action(int(a)):
+            raise ValueError(f"actions[{i}] = {int(a)} is not a legal move of player "
+                             f"{r.current_player} now")
+        codes.append(int(a))
+    n_threads = _threads(threads, int(worlds), _SERIAL_ROUNDS)
+    core = _engine()
+    hands, draws, piles, states, scores, publics, _ = _pack([r])
+    last_discard, last_kept, blind = _inference(r)
+    return core.play_worlds(hands, draws, piles, states, scores, publics, r.current_player,
+                            np.array(codes, dtype=np.int16), int(worlds),
+                            seed % 2**64, code, n_threads, last_discard, last_kept,
+                            float(discard_weight), int(tries), blind, int(replay_draws))
+
+
+def _inference(r: Round) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
+                                   npt.NDArray[np.int32]]:
+    """What the history says of each player's hand, as three rows over the seats: the
+    card type of their latest move if it was a discard (not going out), the type the
+    rules kept in their hand that turn (the card they had just taken, unless the rules
+    let it go back), -1 where there is none; and how many blind draws they made."""
+    last = np.full(_MAX_PLAYERS, -1, dtype=np.int32)
+    kept = np.full(_MAX_PLAYERS, -1, dtype=np.int32)
+    blind = np.zeros(_MAX_PLAYERS, dtype=np.int32)
+    seen: set[int] = set()
+    history = r.history
+    for e in history:
+        if e.kind is EventKind.DRAW_DECK:
+            blind[e.player] += 1
+    for i in range(len(history) - 1, -1, -1):
+        e = history[i]
+        if e.player < 0 or e.player in seen:
+            continue
+        seen.add(e.player)
+        if e.kind is EventKind.DISCARD and e.card is not None:
+            last[e.player] = e.card.index
+            before = history[i - 1] if i > 0 else None
+            if not r.rules.return_discard and before is not None and \
+                    before.player == e.player and before.kind is EventKind.DRAW_DISCARD \
+                    and before.card is not None:
+                kept[e.player] = before.card.index
+        if len(seen) == r.n_players:
+            break
+    return last, kept, blind
 
 
 def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "greedy",

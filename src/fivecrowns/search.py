@@ -1,17 +1,17 @@
 """Determinized Monte-Carlo search: :class:`SearchBot`, and :func:`play_out`, the rollouts
-it runs.
+behind it when the compiled engine is missing.
 
-For each decision the bot samples worlds consistent with what it sees
-(:meth:`Round.from_observation <fivecrowns.Round.from_observation>`, then
-:meth:`Round.determinize <fivecrowns.Round.determinize>`), applies each candidate move
-in every world, plays each round to its end with the greedy policy for every seat
-(:func:`play_out`), and keeps the move with the best mean outcome. Every candidate is
+For each decision with a real choice the bot samples worlds consistent with what it
+sees (:meth:`Round.from_observation <fivecrowns.Round.from_observation>`, then
+:func:`fivecrowns.rollout.play_worlds`, which resamples the hidden cards as
+:meth:`Round.determinize <fivecrowns.Round.determinize>` does), applies each candidate
+move in every world, plays each round to its end with StrongBot's policy in every seat,
+and compares each candidate with StrongBot's own move world by world. Every candidate is
 played in the same worlds, with the same draw piles and reshuffles (common random
 numbers), so the comparison between moves is far less noisy than each estimate.
 
-:func:`play_out` runs the compiled rollout engine (:func:`fivecrowns.rollout.play_out`)
-when the compiled extensions are built, and otherwise plays the rounds in Python with
-:class:`~fivecrowns.GreedyBot` in every seat: same results, only slower.
+Without the compiled extensions the same search runs on :func:`play_out`'s pure-Python
+twin (the policy's bot in every seat): same distribution, only much slower.
 
 Examples
 --------
@@ -24,29 +24,83 @@ Examples
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from . import rollout as _rollout
 from . import solver
-from .actions import Source
+from .actions import Source, encode_discard, encode_draw
 from .bots import GreedyBot, StrongBot
 from .cards import N_TYPES, Card, card_value
 from .records import Observation, Phase
 from .round import Round
+from .rules import N_ROUNDS
 from .seeding import SeedLike, make_rng
 
-__all__ = ["SearchBot", "play_out", "ROLLOUT_IMPLEMENTATION", "OBJECTIVES"]
+__all__ = ["SearchBot", "play_out", "win_chances", "ROLLOUT_IMPLEMENTATION", "OBJECTIVES",
+           "ROUND_SPREAD"]
 
 #: Which rollouts :func:`play_out` runs: ``"compiled"`` or ``"python"``.
 ROLLOUT_IMPLEMENTATION = "python" if getattr(_rollout, "_core", None) is None else "compiled"
 
-#: What :class:`SearchBot` minimises: its own round score, or its score less the mean of
-#: its opponents' (the default).
-OBJECTIVES = ("relative", "own")
+#: What :class:`SearchBot` optimises: its own round score (``"own"``), its score less the
+#: mean of its opponents' (``"relative"``), or its chance of winning the game
+#: (``"win"``, from the running totals; see :func:`win_chances`).
+OBJECTIVES = ("own", "relative", "win")
+
+#: The spread of one player's score over one round, in points (the standard deviation
+#: of StrongBots' round scores is 9 to 15 in every round, with 2 and with 4 players:
+#: ``rollout.play_out`` of ``rollout.deal_rounds``); :func:`win_chances` uses it for the
+#: rounds still to come.
+ROUND_SPREAD = 12.0
+
+
+def _normal_cdf(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The standard normal distribution function (Abramowitz and Stegun 7.1.26, error
+    below 1.5e-7), for arrays: numpy has no ``erf``."""
+    z = np.abs(x) / np.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (
+        -1.453152027 + t * 1.061405429))))
+    half = 0.5 * poly * np.exp(-z * z)
+    return np.where(x >= 0, 1.0 - half, half)
+
+
+_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(16)
+_WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
+
+
+def win_chances(totals: npt.NDArray[np.float64], player: int,
+                rounds_left: int) -> npt.NDArray[np.float64]:
+    """The chance that ``player`` ends the game with the lowest total, for each row of
+    running ``totals`` (shape ``(..., n_players)``), when ``rounds_left`` rounds remain.
+
+    With no round left it is 1 for a lowest total, shared among ties. Otherwise each
+    player's rounds to come add a normal amount of spread
+    ``ROUND_SPREAD * sqrt(rounds_left)``, independent across players (the mean, the
+    same for all, cancels), and the chance is computed by Gauss-Hermite quadrature.
+
+    >>> float(win_chances(np.array([10.0, 10.0]), 0, 0))
+    0.5
+    >>> a, b = win_chances(np.array([[0.0, 30.0], [30.0, 0.0]]), 0, 3)
+    >>> 0.5 < float(a) < 1 and 0 < float(b) < 0.5
+    True
+    """
+    mine = totals[..., player]
+    if rounds_left <= 0:
+        low = totals.min(axis=-1)
+        ties = (totals == low[..., None]).sum(axis=-1)
+        return np.where(mine == low, 1.0 / ties, 0.0)
+    spread = ROUND_SPREAD * np.sqrt(rounds_left)
+    others = np.delete(totals, player, axis=-1)
+    # my future is node x: every other player must end above my total
+    gap = (others[..., None, :] - mine[..., None, None]) / spread \
+        - _NODES[:, None]                                  # (..., nodes, others)
+    beat = _normal_cdf(gap).prod(axis=-1)                  # (..., nodes)
+    return (beat * _WEIGHTS).sum(axis=-1)
+
 
 
 #: The Python twin's policies: the bot that plays every seat.
@@ -119,45 +173,64 @@ def _python_play_out(rounds: Sequence[Round], policy: str) -> npt.NDArray[np.int
     return scores
 
 
-def _allowed(obs: Observation) -> list[int]:
-    """The card types that may be discarded now."""
-    held = np.flatnonzero(obs.counts).tolist()
-    if obs.must_keep is not None and len(held) > 1:
-        held.remove(obs.must_keep.index)
-    return held
+def _python_play_worlds(round: Round, actions: Sequence[int], worlds: int,
+                        rng: np.random.Generator, policy: str) -> npt.NDArray[np.int32]:
+    """:func:`fivecrowns.rollout.play_worlds` without the compiled engine: each world a
+    :meth:`Round.determinize` of the current player's view, each action played out by
+    :func:`_python_play_out` (the same distribution, other samples)."""
+    p = round.current_player
+    rounds = []
+    for _ in range(worlds):
+        world = round.determinize(p, rng)
+        for a in actions:
+            r = world.clone()
+            r.apply_action(a)
+            rounds.append(r)
+    scores = _python_play_out(rounds, policy)
+    return scores.reshape(worlds, len(actions), round.n_players)
 
 
 class SearchBot:
-    """Determinized Monte-Carlo search over the moves of one turn.
+    """StrongBot's moves, improved by determinized Monte-Carlo search where it pays.
 
-    - **Draw**: the deck or the top discard (taking it when that lets the bot go out).
+    For each decision with a real choice the bot lists a few candidate moves, always
+    including the one :class:`~fivecrowns.StrongBot` would make (its *default*), samples
+    ``budget`` worlds consistent with what it sees
+    (:meth:`Round.from_observation <fivecrowns.Round.from_observation>`, then
+    :func:`fivecrowns.rollout.play_worlds`), plays every candidate to the end of the
+    round in every world with ``policy`` in every seat, and compares each candidate
+    with the default world by world (the same worlds and reshuffles: common random
+    numbers). It leaves the default only for a candidate whose mean gain is at least
+    ``confidence`` standard errors above zero, so a small budget costs little strength
+    and a large one buys more.
+
+    - **Draw**: the deck or the top discard (taking it at once when that lets the bot
+      go out).
     - **Discard**: goes out whenever it can; on a final turn keeps the least deadwood;
-      otherwise searches the ``candidates`` discards that leave the least deadwood.
+      otherwise StrongBot's discard and the ``candidates`` discards that leave the
+      least deadwood.
 
-    Each searched move is played in the same ``budget // moves`` sampled worlds
-    (at least one), each world then played out greedily; the move with the least mean
-    objective wins. The objective (``"relative"``, the default) is the bot's round
-    score less the mean of its opponents': a game is won on the lowest total, so points
-    that opponents take count as much as points the bot saves (ending a round while
-    opponents hold many cards is worth more than a few points of its own deadwood).
-    ``"own"`` minimises the bot's own round score alone.
+    Objectives: ``"own"`` (the default) minimises the bot's own round score;
+    ``"relative"`` its score less the mean of its opponents'.
 
     Parameters
     ----------
     seed : int or Generator
         Its own random source (required): the same seed makes the same moves.
     budget : int
-        Rollouts per searched decision, spread over the candidate moves.
+        Worlds sampled per searched decision; every candidate is played in each.
     candidates : int
-        How many discards (the least deadwood first) to search.
-    objective : ``"relative"`` or ``"own"``
+        How many least-deadwood discards to search besides StrongBot's.
+    objective : ``"own"`` or ``"relative"``
     policy : str
-        The rollout policy of every seat (see :func:`play_out`): ``"greedy"``, the
-        default, or ``"strong"`` (a better model of strong opponents, several times
-        slower).
+        Every seat's play in the rollouts: ``"strong"`` (the default; StrongBot) or
+        ``"greedy"`` (GreedyBot: about 8 times cheaper, a poorer model).
+    confidence : float
+        Standard errors of evidence needed to leave StrongBot's move (0: the best mean
+        wins).
     time_limit : float, optional
-        Seconds per decision: stop sampling worlds when it is spent (at least one world
-        per move). The moves then depend on the machine's speed, so the bot is no longer
+        Seconds per decision: stop sampling worlds when it is spent (at least one batch
+        of worlds). The moves then depend on the machine's speed, so the bot is no longer
         seed-deterministic; ``None`` (the default) uses the budget alone.
 
     Examples
@@ -171,31 +244,47 @@ class SearchBot:
 
     name = "SearchBot"
 
-    #: Rollouts per decision by default: well within 100 ms of one core per decision
-    #: even with the Python rollouts (in 4-player games against StrongBots: 14 ms on
-    #: average, 28 ms at the 95th percentile; with the compiled engine 2.3 ms and
-    #: 3.6 ms; benchmarks/bench_search.py).
+    #: Worlds per searched decision by default (see ``benchmarks/bench_search.py`` for
+    #: the time a decision takes).
     DEFAULT_BUDGET = 64
+    #: Worlds per engine call when a time limit is set.
+    _BATCH = 16
 
     def __init__(self, seed: SeedLike, budget: int = DEFAULT_BUDGET, *,
-                 candidates: int = 4, objective: str = "relative",
-                 policy: str = "greedy", time_limit: float | None = None) -> None:
+                 candidates: int = 2, objective: str = "own", policy: str = "strong",
+                 confidence: float = 1.0, discard_weight: float = 0.0,
+                 replay_draws: int = 0, time_limit: float | None = None) -> None:
         self.rng = make_rng(seed)
-        for name, value, least in (("budget", budget, 1), ("candidates", candidates, 1)):
+        for name, value, least in (("budget", budget, 1), ("candidates", candidates, 0)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{name} must be an int, got {type(value).__name__}")
             if value < least:
                 raise ValueError(f"{name} must be at least {least}, got {value}")
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
+        if policy not in _POLICIES:
+            raise ValueError(f"policy must be one of {tuple(_POLICIES)}, got {policy!r}")
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) \
+                or not confidence >= 0:
+            raise ValueError(f"confidence must be a number >= 0, got {confidence!r}")
+        if isinstance(discard_weight, bool) or not isinstance(discard_weight, (int, float)) \
+                or not discard_weight >= 0:
+            raise ValueError(f"discard_weight must be a number >= 0, got {discard_weight!r}")
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be positive seconds or None, "
                              f"got {time_limit!r}")
+        if isinstance(replay_draws, bool) or not isinstance(replay_draws, int) \
+                or replay_draws < 0:
+            raise ValueError(f"replay_draws must be an int >= 0, got {replay_draws!r}")
+        self.discard_weight = float(discard_weight)
+        self.replay_draws = replay_draws
         self.budget = budget
         self.candidates = candidates
         self.objective = objective
+        self.policy = policy
+        self.confidence = float(confidence)
         self.time_limit = time_limit
-        self.policy = str(policy)
+        self._default = StrongBot()
 
     # -- the Player protocol --
 
@@ -212,9 +301,9 @@ class SearchBot:
         barred = -1 if obs.return_discard else top.index
         if self._least(row, obs, barred)[0] == 0:
             return Source.DISCARD
-        moves = [Source.DECK, Source.DISCARD]
-        best = self._search(obs, [partial(Round.draw, source=s) for s in moves])
-        return moves[best]
+        default = self._default.choose_draw(obs)
+        moves = [default, Source.DISCARD if default is Source.DECK else Source.DECK]
+        return moves[self._search(obs, [encode_draw(m) for m in moves])]
 
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
         """Go out if possible; else the searched discard (the least deadwood on a final
@@ -226,10 +315,11 @@ class SearchBot:
             return Card.from_index(order[0]), True
         if obs.final_turn or (obs.sudden_death and obs.went_out is not None):
             return Card.from_index(order[0]), False
-        picks = order[:self.candidates]
+        default = self._default.choose_discard(obs)[0].index
+        picks = [default] + [t for t in order[:self.candidates] if t != default]
         if len(picks) == 1:
-            return Card.from_index(picks[0]), False
-        best = self._search(obs, [partial(Round.discard, card=t) for t in picks])
+            return Card.from_index(default), False
+        best = self._search(obs, [encode_discard(t, False) for t in picks])
         return Card.from_index(picks[best]), False
 
     # -- the search --
@@ -250,37 +340,55 @@ class SearchBot:
             deads[k], -card_value(Card.from_index(held[k]), obs.wild), held[k]))
         return int(deads[order[0]]), [held[k] for k in order]
 
-    def _search(self, obs: Observation, moves: Sequence[Callable[[Round], object]]) -> int:
-        """The index of the move with the least mean objective over sampled worlds."""
-        m = len(moves)
-        worlds = max(1, self.budget // m)
+    def _worlds(self, base: Round, actions: list[int], worlds: int) -> npt.NDArray[np.int32]:
+        if ROLLOUT_IMPLEMENTATION == "compiled":
+            return _rollout.play_worlds(base, actions, worlds=worlds,
+                                        seed=int(self.rng.integers(2**63)),
+                                        policy=self.policy,  # type: ignore[arg-type]
+                                        threads=1, discard_weight=self.discard_weight,
+                                        replay_draws=self.replay_draws)
+        return _python_play_worlds(base, actions, worlds, self.rng, self.policy)
+
+    def _search(self, obs: Observation, actions: list[int]) -> int:
+        """The index of the move to make: 0 (the default) unless another one's mean
+        objective is lower by ``confidence`` standard errors of the paired difference."""
         start = time.perf_counter()
-        p = obs.player
         base = Round.from_observation(obs, seed=self.rng)
-        totals = np.zeros(m, dtype=np.float64)
+        p = obs.player
+        parts = []
         done = 0
-        batch = worlds if self.time_limit is None else max(1, min(worlds, 4))
-        while done < worlds:
-            k = min(batch, worlds - done)
-            rounds = []
-            for i in range(k):
-                world = base if done + i == 0 else base.determinize(p, self.rng)
-                for move in moves:
-                    r = world.clone()
-                    move(r)
-                    rounds.append(r)
-            scores = play_out(rounds, policy=self.policy, threads=1).astype(np.float64)
-            scores = scores.reshape(k, m, obs.n_players)
-            value = scores[:, :, p]
-            if self.objective == "relative" and obs.n_players > 1:
-                value = value - (scores.sum(axis=2) - value) / (obs.n_players - 1)
-            totals += value.sum(axis=0)
+        step = self.budget if self.time_limit is None else min(self.budget, self._BATCH)
+        while done < self.budget:
+            k = min(step, self.budget - done)
+            parts.append(self._worlds(base, actions, k).astype(np.float64))
             done += k
             if self.time_limit is not None and \
                     time.perf_counter() - start >= self.time_limit:
                 break
-        return int(np.argmin(totals))
+        scores = np.concatenate(parts)
+        value = scores[:, :, p]
+        if self.objective == "relative" and obs.n_players > 1:
+            value = value - (scores.sum(axis=2) - value) / (obs.n_players - 1)
+        elif self.objective == "win" and obs.n_players > 1:
+            totals = np.zeros(obs.n_players) if obs.totals is None else \
+                np.array(obs.totals, dtype=np.float64)
+            left = 0 if obs.round_number is None else N_ROUNDS - obs.round_number
+            value = -win_chances(scores + totals, p, left)
+        gain = value[:, :1] - value[:, 1:]          # > 0: better than the default
+        mean = gain.mean(axis=0)
+        k = int(np.argmax(mean))
+        if mean[k] <= 0:
+            return 0
+        n = gain.shape[0]
+        if self.confidence > 0:
+            if n < 2:
+                return 0
+            se = gain[:, k].std(ddof=1) / np.sqrt(n)
+            if mean[k] < self.confidence * se:
+                return 0
+        return k + 1
 
     def __repr__(self) -> str:
         return (f"SearchBot(budget={self.budget}, candidates={self.candidates}, "
-                f"objective={self.objective!r}, policy={self.policy!r})")
+                f"objective={self.objective!r}, policy={self.policy!r}, "
+                f"confidence={self.confidence})")

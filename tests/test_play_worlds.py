@@ -1,0 +1,267 @@
+"""fivecrowns.rollout.play_worlds: sampled worlds that match the player's view, every move
+played out in each, and each world's play-out that of the Python engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fivecrowns import Round, Rules
+from fivecrowns.actions import ACTION_DRAW_DECK, ACTION_DRAW_DISCARD, encode_discard
+from fivecrowns.records import EventKind, Phase
+from fivecrowns.rollout import _inference, _pack, play_out, play_out_actions, play_worlds
+
+_rollout = pytest.importorskip("fivecrowns._rollout")
+
+from rollout_twins import random_prefix, varied_round  # noqa: E402
+
+
+def _worlds(r: Round, actions: list[int], worlds: int, seed: int,
+            policy: int = 2, weight: float = 0.0, tries: int = 8,
+            replay: int = 0) -> tuple[Any, Any, Any]:
+    """The engine's scores and the worlds it sampled (hands, draw piles)."""
+    hands, draws, piles, states, scores, publics, _ = _pack([r])
+    last, kept, blind = _inference(r)
+    world_hands = np.zeros((worlds, 14, 56), dtype=np.uint8)
+    world_draws = np.zeros((worlds, 232), dtype=np.uint8)
+    out = _rollout.play_worlds(hands, draws, piles, states, scores, publics,
+                               r.current_player, np.array(actions, dtype=np.int16), worlds,
+                               seed, policy, 1, last, kept, weight, tries, blind, replay,
+                               world_hands, world_draws)
+    return out, world_hands, world_draws
+
+
+def _mid_round(seed: int, players: int = 4, round_number: int = 6,
+               return_discard: bool = False) -> Round:
+    """A round some random moves in, at a player's draw."""
+    rng = np.random.default_rng(seed)
+    r = Round(players, round_number, seed=seed, rules=Rules(return_discard=return_discard))
+    random_prefix(r, int(rng.integers(4, 30)) * 2, rng)
+    assert r.phase is Phase.DRAW and not r.is_over
+    return r
+
+
+def test_shape_seed_and_threads() -> None:
+    r = _mid_round(1)
+    a = play_worlds(r, [ACTION_DRAW_DECK, ACTION_DRAW_DISCARD], worlds=70, seed=5)
+    assert a.shape == (70, 2, 4) and a.dtype == np.int32
+    assert (a >= 0).all() and (a.min(axis=2) == 0).any()
+    assert (play_worlds(r, [0, 1], worlds=70, seed=5, threads=2) == a).all()
+    assert (play_worlds(r, [0, 1], worlds=70, seed=5, policy="strong") == a).all()
+    assert not (play_worlds(r, [0, 1], worlds=70, seed=6) == a).all()
+    # world w is world w whatever the count: a prefix of a longer call
+    assert (play_worlds(r, [0, 1], worlds=20, seed=5) == a[:20]).all()
+    # the round is only read
+    assert r.phase is Phase.DRAW and len(r.history) == len(r.history)
+
+
+def test_checks_its_input() -> None:
+    r = _mid_round(2)
+    with pytest.raises(ValueError, match="legal"):
+        play_worlds(r, [encode_discard("3C")], worlds=4, seed=0)
+    with pytest.raises(ValueError, match="worlds"):
+        play_worlds(r, [0], worlds=0, seed=0)
+    with pytest.raises(TypeError, match="worlds"):
+        play_worlds(r, [0], worlds=2.0, seed=0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="random"):
+        play_worlds(r, [0], worlds=2, seed=0, policy="random")
+    with pytest.raises(ValueError, match="policy"):
+        play_worlds(r, [0], worlds=2, seed=0, policy="perfect")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed"):
+        play_worlds(r, [0], worlds=2, seed=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"actions\[0\]"):
+        play_worlds(r, ["deck"], worlds=2, seed=0)  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="sequence"):
+        play_worlds(r, 0, worlds=2, seed=0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Round"):
+        play_worlds([r], [0], worlds=2, seed=0)  # type: ignore[arg-type]
+    over = Round(2, 1, seed=0)
+    random_prefix(over, 10_000, np.random.default_rng(0))
+    assert over.is_over
+    with pytest.raises(ValueError, match="over"):
+        play_worlds(over, [0], worlds=2, seed=0)
+
+
+INFERENCE = [(0.0, 0), (1.5, 0), (0.0, 6), (0.7, 20)]
+
+
+@pytest.mark.parametrize("weight, replay", INFERENCE)
+@pytest.mark.parametrize("seed", range(40))
+def test_each_world_matches_the_players_view(seed: int, weight: float, replay: int) -> None:
+    r = varied_round(seed)
+    if r.is_over:
+        return
+    p = r.current_player
+    actions = r.legal_actions()[:3]
+    _, hands, draws = _worlds(r, actions, 30, seed, weight=weight, replay=replay)
+    n = r.n_players
+    known = r._public.taken_counts
+    before = np.zeros(56, dtype=np.int64)
+    for q in range(n):
+        if q != p:
+            before += r._hands[q]
+    before += np.bincount(r.deck._draw, minlength=56)
+    obs = r.observation(p)
+    for w in range(30):
+        assert (hands[w, p] == r._hands[p]).all(), "the player's own hand stays"
+        after = np.bincount(draws[w, :r.deck.draw_size], minlength=56).astype(np.int64)
+        for q in range(n):
+            assert hands[w, q].sum() == r._hands[q].sum(), "every hand keeps its size"
+            assert (hands[w, q] >= known[q]).all(), "cards seen taken stay with the taker"
+            if q != p:
+                after += hands[w, q]
+        assert (after == before).all(), "the hidden cards are conserved"
+        # the player cannot tell the world from the round
+        world = _rebuild(r, hands[w], draws[w])
+        mine = world.observation(p)
+        assert (np.asarray(mine.counts) == np.asarray(obs.counts)).all()
+        assert mine.history == obs.history
+        assert (mine.unseen_counts == obs.unseen_counts).all()
+
+
+def _rebuild(r: Round, hands: Any, draw: Any) -> Round:
+    """``r`` with the hands and draw pile of a sampled world."""
+    world = r.clone()
+    for q in range(r.n_players):
+        world._hands[q] = hands[q].copy()
+    world.deck._redeal(draw[:r.deck.draw_size].tolist(), np.random.default_rng(0))
+    return world
+
+
+def test_unseen_cards_land_everywhere_uniformly() -> None:
+    # 3 players, round 1: each unseen card type must land in each hidden place (the two
+    # opponents' hands, the draw pile) in proportion to that place's size
+    r = Round(3, 1, seed=4)
+    p = r.current_player
+    worlds = 6000
+    _, hands, draws = _worlds(r, [ACTION_DRAW_DECK], worlds, 9)
+    unseen = r.observation(p).unseen_counts.astype(np.float64)
+    total = unseen.sum()
+    for q in range(3):
+        if q == p:
+            continue
+        share = hands[:, q].sum(axis=0) / worlds
+        expected = unseen * r._hands[q].sum() / total
+        assert np.abs(share - expected).max() < 0.02, q
+    pile = np.zeros(56)
+    for w in range(worlds):
+        pile += np.bincount(draws[w, :r.deck.draw_size], minlength=56)
+    assert np.abs(pile / worlds - unseen * r.deck.draw_size / total).max() < 0.03
+    # and the top of the draw pile is uniform over the unseen cards
+    tops = np.bincount(draws[:, r.deck.draw_size - 1], minlength=56) / worlds
+    assert np.abs(tops - unseen / total).max() < 0.012
+
+
+@pytest.mark.parametrize("weight, replay", INFERENCE[::3])
+@pytest.mark.parametrize("policy, code", [("greedy", 0), ("strong", 2)])
+def test_every_world_plays_out_as_the_python_engine(policy: str, code: int, weight: float,
+                                                    replay: int) -> None:
+    # a world's play-out is play_out of that world with the action made, as long as no
+    # reshuffle is needed (the engine's worlds reshuffle with a generator of their own)
+    compared = 0
+    for seed in range(16):
+        r = _mid_round(seed, players=2 + seed % 3, round_number=1 + seed % 11,
+                       return_discard=bool(seed % 2))
+        actions = r.legal_actions()
+        scores, hands, draws = _worlds(r, actions, 8, seed, code, weight=weight,
+                                       replay=replay)
+        for w in range(8):
+            for a, action in enumerate(actions):
+                world = _rebuild(r, hands[w], draws[w])
+                world.apply_action(action)
+                if not world.is_over:
+                    twin = world.clone()
+                    expect = play_out([twin], policy=policy)[0]  # type: ignore[arg-type]
+                    played = twin.clone()
+                    for m in play_out_actions(played, policy=policy):  # type: ignore[arg-type]
+                        played.apply_action(m)
+                    if any(e.kind is EventKind.RESHUFFLE for e in played.history[
+                            len(world.history):]):
+                        continue
+                else:
+                    assert world.result is not None
+                    expect = np.array(world.result.scores)
+                assert scores[w, a].tolist() == expect.tolist(), (seed, w, action)
+                compared += 1
+    assert compared > 200
+
+
+def _played(seed: int) -> Round:
+    """A 4-player round StrongBots have played some turns into, at a player's draw."""
+    from fivecrowns import StrongBot
+    rng = np.random.default_rng(seed)
+    r = Round(4, int(rng.integers(7, 12)), seed=seed)
+    bot = StrongBot()
+    for _ in range(int(rng.integers(4, 16)) * 2):
+        if r.went_out is not None or r.is_over:
+            break
+        obs = r.observation(r.current_player)
+        if r.phase is Phase.DRAW:
+            r.draw(bot.choose_draw(obs))
+        else:
+            r.discard(*bot.choose_discard(obs))
+    return r
+
+
+def _opponent_deadwood(r: Round, hands: Any) -> float:
+    from fivecrowns import deadwood
+    p = r.current_player
+    return float(np.mean([deadwood(hands[w, q], r.wild) for w in range(hands.shape[0])
+                          for q in range(r.n_players) if q != p]))
+
+
+def test_replayed_draws_organise_the_opponents_hands() -> None:
+    # StrongBots' hands some turns in are far better than random ones: replaying their
+    # blind draws brings the sampled deadwood down towards the truth
+    from fivecrowns import deadwood
+    truth, uniform, replayed = [], [], []
+    for seed in range(60):
+        r = _played(seed)
+        if r.is_over or r.went_out is not None or r.phase is not Phase.DRAW:
+            continue
+        p = r.current_player
+        truth.append(np.mean([deadwood(r._hands[q], r.wild) for q in range(4) if q != p]))
+        uniform.append(_opponent_deadwood(r, _worlds(r, [0], 20, seed)[1]))
+        replayed.append(_opponent_deadwood(r, _worlds(r, [0], 20, seed, replay=12)[1]))
+    assert len(truth) >= 10
+    assert np.mean(replayed) < np.mean(uniform) - 5
+    assert np.mean(truth) < np.mean(uniform) - 5
+
+
+def _regret(r: Round, hands: Any) -> float:
+    """Mean over the worlds of the deadwood the opponents' last discards cost them."""
+    from fivecrowns import deadwood
+    from fivecrowns.cards import Card
+    last, kept, _ = _inference(r)
+    total = 0
+    for w in range(hands.shape[0]):
+        for q in range(r.n_players):
+            d = int(last[q])
+            if q == r.current_player or d < 0:
+                continue
+            row = hands[w, q].copy()
+            now = deadwood(row, r.wild)
+            row[d] += 1
+            options = [now]
+            for t in np.flatnonzero(row).tolist():
+                if t != d and t != kept[q] and not Card.from_index(t).is_wild(r.wild):
+                    row[t] -= 1
+                    options.append(deadwood(row, r.wild))
+                    row[t] += 1
+            total += now - min(options)
+    return total / hands.shape[0]
+
+
+def test_discard_weight_favours_worlds_where_the_last_discards_were_good() -> None:
+    plain, weighted = 0.0, 0.0
+    for seed in range(30):
+        r = _played(seed)
+        if r.is_over or r.went_out is not None:
+            continue
+        plain += _regret(r, _worlds(r, [r.legal_actions()[0]], 20, seed)[1])
+        weighted += _regret(r, _worlds(r, [r.legal_actions()[0]], 20, seed, weight=1.0,
+                                       tries=300)[1])
+    assert plain > 0
+    assert weighted < 0.5 * plain
