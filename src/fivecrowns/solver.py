@@ -294,7 +294,9 @@ def solve(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
     """
     row = _row(hand, decks)
     dead, runs, books = _core.plan_row(row, wild, decks)
-    return _assemble(row, check_wild(wild), dead, runs, books)
+    # The core has checked wild: only a Rank, a rank's name or a numpy int needs converting.
+    return _assemble(row, wild if wild.__class__ is int else check_wild(wild), dead, runs,
+                     books)
 
 
 def best_discard(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
