@@ -16,40 +16,25 @@ programs running on the machine disturb it less than wall-clock time.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
-import fivecrowns.solver
 from fivecrowns.bench import core
 from fivecrowns.bots import GreedyBot, RandomBot
 from fivecrowns.players import Player, play_game
 from fivecrowns.round import Round
 from fivecrowns.rules import Rules
+from fivecrowns.solver import use_implementation
 
 PLAYERS = 4
 #: Games per timed batch: enough for a stable figure, few enough for the Python core.
 GAMES = {("compiled", "greedy"): 50, ("compiled", "random"): 5,
          ("python", "greedy"): 3, ("python", "random"): 1}
-
-
-@contextlib.contextmanager
-def using(name: str) -> Iterator[None]:
-    """Run the public solver API (and so the bots and the engine) through core ``name``."""
-    mod = core(name)
-    if mod is None:
-        raise LookupError(f"the {name} core is not built")
-    saved = fivecrowns.solver._core, fivecrowns.solver.IMPLEMENTATION
-    fivecrowns.solver._core, fivecrowns.solver.IMPLEMENTATION = mod, name
-    try:
-        yield
-    finally:
-        fivecrowns.solver._core, fivecrowns.solver.IMPLEMENTATION = saved
 
 
 BOTS: dict[str, Callable[[int], Player]] = {"greedy": lambda i: GreedyBot(),
@@ -73,7 +58,7 @@ def test_full_games(benchmark: Any, impl: str, kind: str) -> None:
     games = GAMES[impl, kind]
     benchmark.group = f"full {PLAYERS}-player games, {kind} bots ({games} per round)"
     benchmark.extra_info["games"] = games
-    with using(impl):
+    with use_implementation(impl):  # the bots and the engine too
         turns = benchmark.pedantic(play_batch, args=(kind, games), rounds=3, iterations=1)
     assert turns > 0
     stats = getattr(benchmark, "stats", None)
@@ -106,7 +91,7 @@ def test_raw_steps(benchmark: Any, impl: str) -> None:
         pytest.skip(f"the {impl} core is not built")
     rounds = STEP_ROUNDS if impl == "compiled" else 2
     benchmark.group = f"raw steps: legal_actions + apply_action ({rounds} rounds)"
-    with using(impl):
+    with use_implementation(impl):  # the bots and the engine too
         steps = benchmark.pedantic(raw_steps, args=(rounds,), rounds=3, iterations=1)
     assert steps > 0
     stats = getattr(benchmark, "stats", None)
@@ -116,7 +101,7 @@ def test_raw_steps(benchmark: Any, impl: str) -> None:
 
 def measure_steps(impl: str, seconds: float) -> float:
     """Raw steps per CPU second over at least ``seconds`` of CPU time."""
-    with using(impl):
+    with use_implementation(impl):  # the bots and the engine too
         start = time.process_time()
         steps = rounds = 0
         while time.process_time() - start < seconds:
@@ -128,7 +113,7 @@ def measure_steps(impl: str, seconds: float) -> float:
 
 def measure(impl: str, kind: str, seconds: float) -> tuple[float, float]:
     """(games per CPU second, mean turns per game) over at least ``seconds`` of CPU time."""
-    with using(impl):
+    with use_implementation(impl):  # the bots and the engine too
         start = time.process_time()
         games = turns = 0
         while time.process_time() - start < seconds:

@@ -42,14 +42,13 @@ def hands(draw: st.DrawFn) -> tuple[np.ndarray, int]:
 
 
 @settings(deadline=None)
-@given(hands(), st.booleans())
-def test_best_discard_choice_matches_best_discard(hw: tuple[np.ndarray, int],
-                                                  batched: bool) -> None:
+@given(hw=hands(), data=st.data())
+def test_best_discard_choice_matches_best_discard(cores: dict[str, object],
+                                                  hw: tuple[np.ndarray, int],
+                                                  data: st.DataObject) -> None:
     row, wild = hw
     want = best_discard(row, wild)
-    with pytest.MonkeyPatch.context() as mp:
-        if batched:  # the compiled-core path: one deadwood_many call
-            mp.setattr(fivecrowns.solver, "IMPLEMENTATION", "compiled")
+    with fivecrowns.solver.use_implementation(data.draw(st.sampled_from(sorted(cores)))):
         got = best_discard_choice(row, wild)
     assert got == (want.deadwood, want.card.index)
     assert set(discard_order(row, wild)) <= set(np.flatnonzero(row).tolist())

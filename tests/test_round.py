@@ -258,18 +258,23 @@ def test_observation_shows_only_what_a_player_may_know() -> None:
     assert obs1.history[-1].kind is EventKind.DRAW_DECK and obs1.history[-1].card is None
     assert obs1.draw_size == r.deck.draw_size and obs1.wild == 3 and obs1.round_number == 1
     assert not obs1.final_turn and obs1.went_out is None
-    assert set(vars(obs1)) == {  # nothing hidden leaks: no other hands, no deck order
+    # Nothing hidden leaks: no other hands, no deck order. The tracked counts are kept as
+    # the round's public counts (bytes) until first read.
+    tracked = {"discard_counts", "taken_counts", "unseen_counts"}
+    fields = {
         "player", "counts", "drawn", "top_discard", "draw_size", "discard_size",
         "round_number", "hand_size", "wild", "n_players", "dealer", "current_player",
         "phase", "turn", "final_turn", "went_out", "history", "decks", "sudden_death",
-        "totals", "discard_counts", "taken_counts", "unseen_counts", "return_discard",
-        "must_keep"}
+        "totals", "return_discard", "must_keep"} | tracked
+    assert set(vars(obs1)) == fields - tracked | {"_tracked"}
+    assert vars(obs1)["_tracked"] is r._public.freeze()
     assert obs1.discard_counts.tolist() == hand_counts("KH").tolist()
     assert obs1.taken_counts[1].tolist() == hand_counts("6D").tolist()
     assert not obs1.taken_counts[0].any() and not obs1.taken_counts[1].flags.writeable
     assert int(obs1.unseen_counts.sum()) == 116 - 3 - 1   # own hand and the pile
     assert int(r.observation(0).unseen_counts.sum()) == 116 - 4 - 1 - 1   # and 6D
     assert obs1.hand == tuple(sorted(parse_cards("7D 9T 6D")))
+    assert set(vars(obs1)) == fields | {"_tracked"}
 
 
 def test_clone_and_pickle() -> None:
@@ -518,6 +523,52 @@ def test_copy_gives_an_independent_round() -> None:
         c.apply_action(c.legal_actions()[0])
         assert snapshot(c) != snapshot(r)
         assert c._public is not r._public and c.deck is not r.deck
+
+
+def _eager_counts(r: Round, p: int) -> tuple[list[int], list[list[int]], list[int]]:
+    """The tracked counts of ``r.observation(p)``, read from the round's state now."""
+    public = r._public
+    return (public.discard_counts.tolist(), public.taken_counts.tolist(),
+            public.unseen(p, r.hand_counts(p)).tolist())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tracked_counts_are_those_of_the_moment(seed: int) -> None:
+    """Observation.discard_counts, taken_counts and unseen_counts are made when first
+    read: along played rounds (with takes and reshuffles), read many moves later, a
+    pickle or copy of an observation never read, they equal the counts of the moment
+    the observation was made, with the same types and read-only (numpy's unpickling
+    and copies give writeable arrays, of every field, as they always did)."""
+    import copy
+
+    pick = np.random.default_rng(seed)
+    r = Round(4, 1 + seed, seed=seed, rules=Rules(max_turns=300))
+    kept: list[tuple[Any, tuple[list[int], list[list[int]], list[int]]]] = []
+    reshuffled = False
+    while not r.is_over:
+        p = int(pick.integers(r.n_players))
+        kept.append((r.observation(p), _eager_counts(r, p)))
+        # take the top discard half the time; never go out, so that the deck runs out
+        acts = [a for a in r.legal_actions() if a < ACTION_GO_OUT]
+        rec = r.apply_action(acts[int(pick.integers(len(acts)))])
+        reshuffled |= getattr(rec, "reshuffled", False)
+    assert reshuffled and any(any(map(any, want[1])) for _, want in kept)
+    for i, (obs, want) in enumerate(kept):
+        copied = i % 3 == 1
+        if copied:   # an observation pickled or copied before any field was read
+            assert "discard_counts" not in vars(obs)
+            obs = pickle.loads(pickle.dumps(obs)) if i % 2 else copy.deepcopy(obs)
+            assert "_tracked" not in vars(obs)
+        pile, taken, unseen = obs.discard_counts, obs.taken_counts, obs.unseen_counts
+        assert (pile.tolist(), [row.tolist() for row in taken], unseen.tolist()) == want
+        assert isinstance(taken, tuple) and len(taken) == r.n_players
+        for row in (pile, unseen, *taken):
+            assert isinstance(row, np.ndarray) and row.dtype == np.uint8
+            assert row.shape == (56,) and row.flags.writeable == copied
+        assert obs.unseen_counts is unseen   # made once
+    obs = r.observation(0)
+    with pytest.raises(AttributeError):
+        obs.discard_counts = obs.discard_counts   # type: ignore[misc]  # frozen as before
 
 
 def test_public_state_survives_pickle_read_only() -> None:

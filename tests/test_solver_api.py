@@ -63,6 +63,53 @@ def test_implementation_refuses_other_names(name: object) -> None:
         implementation(name)  # type: ignore[arg-type]
 
 
+def test_use_implementation_runs_the_simulators_through_that_core(
+        impl: Implementation, cores: dict[str, ModuleType],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside the block the module's functions, and so the engine and the bots, reach that
+    core and no other; after it, the core loaded at import again."""
+    from fivecrowns.bots import GreedyBot
+    from fivecrowns.players import play_game
+
+    calls: set[str] = set()
+    for core_name, core in cores.items():
+        for fn in ("deadwood_row", "best_discard_row"):  # the engine's and bots' entry points
+            original = getattr(core, fn)
+
+            def spy(*args: object, _o: object = original, _n: str = core_name) -> object:
+                calls.add(_n)
+                return _o(*args)  # type: ignore[operator]
+
+            monkeypatch.setattr(core, fn, spy)
+    before = solver._core
+    with solver.use_implementation(impl.name) as used:
+        assert used is impl and solver._core is cores[impl.name]
+        result = play_game([GreedyBot(), GreedyBot()], seed=1, rounds=[1, 2])
+    assert calls == {impl.name} and result.rounds
+    assert solver._core is before
+    assert solver.IMPLEMENTATION == fc.IMPLEMENTATION   # the import-time choice, unchanged
+
+
+def test_use_implementation_nests_and_restores_on_an_error() -> None:
+    before = solver._core
+    with pytest.raises(KeyError):
+        with solver.use_implementation("python"):
+            with solver.use_implementation(fc.IMPLEMENTATION):
+                assert solver._core is before
+            assert solver._core is _solver_py
+            raise KeyError("out of the block")
+    assert solver._core is before
+
+
+@pytest.mark.parametrize("name", ["", "Python", "cpp", None])
+def test_use_implementation_refuses_other_names(name: object) -> None:
+    before = solver._core
+    with pytest.raises(ValueError, match="'compiled' or 'python'"):
+        with solver.use_implementation(name):  # type: ignore[arg-type]
+            pass
+    assert solver._core is before
+
+
 def test_compiled_entry_points_carry_the_twin_docstrings(compiled: ModuleType) -> None:
     for name in CORE_FUNCTIONS:
         twin_doc = getattr(_solver_py, name).__doc__

@@ -55,8 +55,10 @@ def best_discard_choice(row: npt.NDArray[np.uint8], wild: int,
     >>> best_discard_choice(hand_counts("5C 6C 7C KD"), 13)
     (0, 21)
     """
-    choice = solver.best_discard(row, wild, decks=decks)
-    return choice.deadwood, choice.card.index
+    # best_discard's answer without its Discard record (a copy of the hand, a Card and a
+    # deferred solve), which the bots never read.
+    dead, index = solver._core.best_discard_row(solver._row(row, decks), wild, decks)
+    return dead, index
 
 
 def _deck_drawable(obs: Observation) -> bool:

@@ -195,6 +195,8 @@ class Card:
         >>> Card.from_index(55)
         Card.parse('JK')
         """
+        if index.__class__ is int and 0 <= index < N_TYPES:  # bots call this in loops
+            return cls._ALL[index]
         if not _is_int(index):
             raise TypeError(f"card index must be an int, got {type(index).__name__}")
         if not 0 <= index < N_TYPES:

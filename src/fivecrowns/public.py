@@ -7,6 +7,10 @@ reshuffles. Each event costs O(1): a count goes up or down, or, on a reshuffle, 
 ``discard_counts``, ``taken_counts`` and ``unseen_counts`` cost the same on the first turn
 and the thousandth.
 
+An observation does not make those arrays: it keeps :meth:`PublicState.freeze`, the
+counts of that moment, immutable and cheap to take, and :func:`thaw` makes the arrays when
+one of them is first read. A bot that never reads them never pays for them.
+
 >>> import numpy as np
 >>> from fivecrowns import Rules
 >>> state = PublicState(2, Rules())
@@ -26,7 +30,65 @@ import numpy.typing as npt
 from .cards import JOKER_INDEX, N_TYPES
 from .rules import Rules
 
-__all__ = ["PublicState"]
+__all__ = ["PublicState", "Frozen", "thaw"]
+
+
+_UINT8 = np.dtype(np.uint8)
+
+
+def _rows(data: bytes) -> npt.NDArray[np.uint8]:
+    # An array over immutable bytes is read-only, and cannot be made writeable. (numpy
+    # takes positional arguments much faster than keywords here.)
+    return np.frombuffer(data, _UINT8).reshape(-1, N_TYPES)
+
+
+class _TakenRows:
+    """Every player's taken counts as bytes, and their rows once made: one object shared
+    by every :data:`Frozen` until the taken counts change (most events leave them
+    alone)."""
+
+    __slots__ = ("data", "rows")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.rows: tuple[npt.NDArray[np.uint8], ...] | None = None
+
+    def get(self) -> tuple[npt.NDArray[np.uint8], ...]:
+        rows = self.rows
+        if rows is None:
+            every = _rows(self.data)
+            rows = self.rows = tuple([every[p] for p in range(len(every))])
+        return rows
+
+
+#: What :meth:`PublicState.freeze` gives and :func:`thaw` reads: the counts of one moment,
+#: immutable. The discard pile's counts as bytes; the hidden counts (see
+#: :meth:`PublicState.unseen`) as a private array that is never written; every player's
+#: taken counts, shared by every moment until they change.
+Frozen = tuple[bytes, npt.NDArray[np.uint8], _TakenRows]
+
+
+def thaw(frozen: Frozen, player: int, hand: npt.NDArray[np.uint8]) -> tuple[
+        npt.NDArray[np.uint8], tuple[npt.NDArray[np.uint8], ...], npt.NDArray[np.uint8]]:
+    """The arrays of :meth:`PublicState.freeze`'s counts, as ``player``, holding ``hand``,
+    sees them: the discard pile's counts, each player's taken counts and
+    :meth:`PublicState.unseen`, all read-only (56,) ``uint8`` rows. The taken rows are
+    shared by every call until the taken counts change; the others are new arrays.
+
+    >>> state = PublicState(2, Rules())
+    >>> state.turn_up(0)
+    >>> frozen = state.freeze()
+    >>> state.take(1, 0)
+    >>> pile, taken, unseen = thaw(frozen, 0, np.zeros(56, dtype=np.uint8))
+    >>> int(pile[0]), int(state.discard_counts[0]), int(taken[1].sum()), int(unseen.sum())
+    (1, 0, 0, 115)
+    """
+    data, hidden, taken_rows = frozen
+    taken = taken_rows.rows or taken_rows.get()
+    out = np.subtract(hidden, hand)
+    out += taken[player]
+    out.setflags(write=False)
+    return np.frombuffer(data, _UINT8), taken, out
 
 
 class PublicState:
@@ -47,7 +109,7 @@ class PublicState:
         not discarded since: an ``(n_players, 56)`` ``uint8`` array.
     """
 
-    __slots__ = ("discard_counts", "taken_counts", "_hidden", "_pile_view", "_taken_view")
+    __slots__ = ("discard_counts", "taken_counts", "_hidden", "_frozen", "_taken_rows")
 
     def __init__(self, n_players: int, rules: Rules) -> None:
         self.discard_counts = np.zeros(N_TYPES, dtype=np.uint8)
@@ -58,10 +120,10 @@ class PublicState:
         hidden = np.full(N_TYPES, rules.copies, dtype=np.uint8)
         hidden[JOKER_INDEX] = rules.jokers
         self._hidden = hidden
-        # snapshot()'s read-only copies, each dropped when its counts change (a discard
-        # changes the pile but rarely the taken cards).
-        self._pile_view: npt.NDArray[np.uint8] | None = None
-        self._taken_view: tuple[npt.NDArray[np.uint8], ...] | None = None
+        # freeze()'s counts, dropped by every event (each one changes the pile), and the
+        # taken part of them, dropped only when the taken counts change.
+        self._frozen: Frozen | None = None
+        self._taken_rows: _TakenRows | None = None
 
     @classmethod
     def from_counts(cls, discard_counts: npt.NDArray[np.uint8],
@@ -89,13 +151,13 @@ class PublicState:
         """The top card of the draw pile was turned up onto the discard pile."""
         self.discard_counts[card] += 1
         self._hidden[card] -= 1
-        self._pile_view = None
+        self._frozen = None
 
     def take(self, player: int, card: int) -> None:
         """``player`` took the top card of the discard pile (it stays in public view)."""
         self.discard_counts[card] -= 1
         self.taken_counts[player, card] += 1
-        self._pile_view = self._taken_view = None
+        self._frozen = self._taken_rows = None
 
     def discard(self, player: int, card: int) -> None:
         """``player`` discarded ``card``: if it was one they took, it is no longer known
@@ -104,10 +166,10 @@ class PublicState:
         taken = self.taken_counts[player]
         if taken[card]:
             taken[card] -= 1
-            self._taken_view = None
+            self._taken_rows = None
         else:
             self._hidden[card] -= 1
-        self._pile_view = None
+        self._frozen = None
 
     def reshuffle(self, top: int) -> None:
         """The discard pile but its top card (``top``) became the draw pile."""
@@ -115,7 +177,7 @@ class PublicState:
         self._hidden[top] -= 1
         self.discard_counts[:] = 0
         self.discard_counts[top] = 1
-        self._pile_view = None
+        self._frozen = None
 
     # -- views --
 
@@ -130,19 +192,22 @@ class PublicState:
         out += self.taken_counts[player]
         return out
 
+    def freeze(self) -> Frozen:
+        """The counts now, immutable (see :data:`Frozen` and :func:`thaw`); the same object
+        until the next event."""
+        frozen = self._frozen
+        if frozen is None:
+            taken = self._taken_rows
+            if taken is None:
+                taken = self._taken_rows = _TakenRows(self.taken_counts.tobytes())
+            frozen = self._frozen = (self.discard_counts.tobytes(), self._hidden.copy(),
+                                     taken)
+        return frozen
+
     def snapshot(self) -> tuple[npt.NDArray[np.uint8], tuple[npt.NDArray[np.uint8], ...]]:
-        """Read-only copies of ``discard_counts`` and of each row of ``taken_counts``,
-        shared by every observation until the next public event changes them."""
-        pile = self._pile_view
-        if pile is None:
-            pile = self._pile_view = self.discard_counts.copy()
-            pile.setflags(write=False)
-        taken = self._taken_view
-        if taken is None:
-            rows = self.taken_counts.copy()
-            rows.setflags(write=False)
-            taken = self._taken_view = tuple(rows)
-        return pile, taken
+        """Read-only copies of ``discard_counts`` and of each row of ``taken_counts``."""
+        frozen = self.freeze()
+        return np.frombuffer(frozen[0], _UINT8), frozen[2].rows or frozen[2].get()
 
     def copy(self) -> PublicState:
         """An independent copy."""
@@ -150,13 +215,13 @@ class PublicState:
         new.discard_counts = self.discard_counts.copy()
         new.taken_counts = self.taken_counts.copy()
         new._hidden = self._hidden.copy()
-        new._pile_view = self._pile_view   # read-only, so they can be shared
-        new._taken_view = self._taken_view
+        new._frozen = self._frozen   # immutable, so they can be shared
+        new._taken_rows = self._taken_rows
         return new
 
     def __getstate__(self) -> dict[str, object]:
         state = {name: getattr(self, name) for name in self.__slots__}
-        state["_pile_view"] = state["_taken_view"] = None   # rebuilt on demand, read-only
+        state["_frozen"] = state["_taken_rows"] = None   # rebuilt on demand
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from .actions import _CARDS, Source
 from .cards import N_TYPES, Card
+from .public import Frozen, thaw
 
 __all__ = [
     "Phase",
@@ -191,7 +192,10 @@ class Observation:
     totals : tuple of int or None
         In a game, the running totals before this round.
     discard_counts : ndarray
-        The discard pile's contents, a read-only (56,) ``uint8`` row.
+        The discard pile's contents, a read-only (56,) ``uint8`` row. In an observation
+        from :meth:`Round.observation <fivecrowns.round.Round.observation>` this and the
+        next two are made when first read, from the counts the round tracked at the
+        moment of the observation (a bot that never reads them does not pay for them).
     taken_counts : tuple of ndarray
         For each player, the cards they were seen taking from the discard pile and have
         not discarded since (read-only (56,) ``uint8`` rows).
@@ -244,3 +248,43 @@ class Observation:
     def my_turn(self) -> bool:
         """True if this player is to act."""
         return self.current_player == self.player and self.phase is not Phase.OVER
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Every field made: a pickle or copy holds the same state as one of an observation
+        # built with every field given.
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+class _Tracked:
+    """A field of :class:`Observation` made when first read.
+
+    :meth:`Round.observation <fivecrowns.round.Round.observation>` leaves the three
+    tracked counts out of the observation's ``__dict__`` and keeps the round's
+    :meth:`~fivecrowns.public.PublicState.freeze` under ``"_tracked"`` instead. The first
+    read of any of them comes here and stores all three in the ``__dict__`` (a reader of
+    one nearly always reads the others). The descriptor defines no ``__set__``, so later
+    reads find the values in the ``__dict__`` and never come back here; an observation
+    built by its constructor holds every field there and never comes here at all.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        frozen: Frozen | None = d.get("_tracked")
+        if frozen is None:
+            raise AttributeError(f"'Observation' object has no attribute '{self.name}'")
+        d["discard_counts"], d["taken_counts"], d["unseen_counts"] = thaw(
+            frozen, d["player"], d["counts"])
+        return d[self.name]
+
+
+# Installed after @dataclass has read the fields' defaults, which stay the constructor's.
+for _name in ("discard_counts", "taken_counts", "unseen_counts"):
+    setattr(Observation, _name, _Tracked(_name))
+del _name

@@ -93,8 +93,12 @@ def _draw_mask(codes: list[int]) -> npt.NDArray[np.bool_]:
 # The draw phase's masks, by the same index as _DRAW_CODES (legal_action_mask copies one).
 _DRAW_MASKS = tuple(_draw_mask(codes) for codes in _DRAW_CODES)
 _SOURCES = (Source.DECK, Source.DISCARD)
-# Every field of an Observation, in order: observation() fills a copy.
-_OBS_FIELDS: dict[str, Any] = dict.fromkeys(Observation.__dataclass_fields__)
+_UINT8 = np.dtype(np.uint8)
+# Every field of an Observation, in order, but the three that it makes when first read
+# from the round's frozen public counts, kept under "_tracked": observation() fills a copy.
+_OBS_FIELDS: dict[str, Any] = dict.fromkeys(
+    [name for name in Observation.__dataclass_fields__
+     if name not in ("discard_counts", "taken_counts", "unseen_counts")] + ["_tracked"])
 
 
 def _record(cls: type, **fields: Any) -> Any:
@@ -548,20 +552,16 @@ class Round:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now: their own hand, the public piles and history,
-        and the public card counts (see :class:`~fivecrowns.records.Observation`)."""
+        and the public card counts (see :class:`~fivecrowns.records.Observation`; those
+        are made when first read, from the counts of this moment)."""
         p = player if player.__class__ is int and 0 <= player < self.n_players \
             else self._check_player(player)
         hand = self._hands[p]
-        counts = hand.copy()
-        counts.setflags(write=False)
+        counts = np.frombuffer(hand.tobytes(), _UINT8)   # read-only: quicker than setflags
         phase = self._phase
         own = p == self._current and phase is _DISCARD
         deck = self.deck
         piles = deck._discard
-        public = self._public
-        pile, taken = public.snapshot()
-        unseen = public.unseen(p, hand)
-        unseen.setflags(write=False)
         kept = self._kept() if own else -1
         went_out = self._went_out
         # A frozen dataclass: give it a whole __dict__ at once (see _record); filling a
@@ -587,9 +587,8 @@ class Round:
         d["decks"] = self._decks
         d["sudden_death"] = self.sudden_death
         d["totals"] = self.totals
-        d["discard_counts"] = pile
-        d["taken_counts"] = taken
-        d["unseen_counts"] = unseen
+        public = self._public
+        d["_tracked"] = public._frozen or public.freeze()
         d["return_discard"] = not self._no_return
         d["must_keep"] = _CARDS[kept] if kept >= 0 else None
         obs = object.__new__(Observation)

@@ -10,6 +10,8 @@ The work is done by the compiled core (``fivecrowns._solver``) or, where it is n
 built or ``FIVECROWNS_IMPLEMENTATION=python`` is set, by its pure-Python twin
 (``fivecrowns._solver_py``); :data:`IMPLEMENTATION` says which, and
 :func:`implementation` gives the same functions bound to either core.
+:func:`use_implementation` runs this module's functions, and so everything built on them
+(rounds, games, bots), through either core for the length of a ``with`` block.
 
 Examples
 --------
@@ -25,12 +27,13 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
 import types
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any, Union
 
@@ -55,6 +58,7 @@ __all__ = [
     "MAX_HAND_SIZE",
     "Implementation",
     "implementation",
+    "use_implementation",
     "solve",
     "deadwood",
     "best_discard",
@@ -102,7 +106,9 @@ def _load_core() -> tuple[Any, str]:
 
 
 _core, _implementation = _load_core()
-#: ``"compiled"`` when the Cython core is in use, ``"python"`` for the pure-Python twin.
+#: ``"compiled"`` when the Cython core was loaded at import, ``"python"`` for the
+#: pure-Python twin: the core this module's functions use outside a
+#: :func:`use_implementation` block.
 IMPLEMENTATION: str = _implementation
 
 
@@ -294,7 +300,9 @@ def solve(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
     """
     row = _row(hand, decks)
     dead, runs, books = _core.plan_row(row, wild, decks)
-    return _assemble(row, check_wild(wild), dead, runs, books)
+    # The core has checked wild: only a Rank, a rank's name or a numpy int needs converting.
+    return _assemble(row, wild if wild.__class__ is int else check_wild(wild), dead, runs,
+                     books)
 
 
 def best_discard(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
@@ -503,6 +511,7 @@ discard_deadwood_many
 
     def __init__(self, name: str, core: Any) -> None:
         self.name = name
+        self._core = core
         # Each function is this module's own code run with ``_core`` bound to ``core``:
         # one source for both cores, and no extra call on the hot paths.
         namespace = dict(globals(), _core=core)
@@ -548,3 +557,48 @@ def implementation(name: str) -> Implementation:
     if name == "compiled":
         return Implementation(name, importlib.import_module("fivecrowns._solver"))
     raise ValueError(f"implementation must be 'compiled' or 'python', got {name!r}")
+
+
+@contextlib.contextmanager
+def use_implementation(name: str) -> Iterator[Implementation]:
+    """Run this module's functions through the core ``name`` (``"compiled"`` or
+    ``"python"``) inside a ``with`` block, and so everything that calls them: rounds,
+    games, the bots, ``play_game`` and ``tournament`` with ``jobs=1``.
+
+    :func:`implementation` binds the functions to a core without changing anything else,
+    but the simulators call the module's own functions; this switches the core those
+    read. It yields :func:`implementation(name) <implementation>`. The core in use before
+    comes back when the block ends, also on an exception; blocks nest.
+    :data:`IMPLEMENTATION` keeps naming the core loaded at import.
+
+    Not thread-safe: the switch is global to the process, so every thread sees it, and
+    blocks in two threads that overlap restore each other's cores. Use it where no other
+    thread calls the solver (a test, a benchmark, a script's main thread). Worker
+    processes (``jobs`` above 1, Ray) import their own copy and do not see it, and
+    :mod:`fivecrowns.rollout` runs the compiled code of its own engine either way. The
+    module's functions read the core at every call whether or not a block is open, so
+    the switch costs them nothing.
+
+    Raises
+    ------
+    ValueError
+        For another name (before changing anything).
+    ImportError
+        For ``"compiled"`` where the compiled core is not built.
+
+    Examples
+    --------
+    >>> from fivecrowns import GreedyBot, play_game
+    >>> with use_implementation("python") as py:
+    ...     result = play_game([GreedyBot(), GreedyBot()], seed=3, rounds=[1])
+    >>> py.name, result.rounds[0].turns > 0
+    ('python', True)
+    """
+    global _core
+    impl = implementation(name)
+    saved = _core
+    _core = impl._core
+    try:
+        yield impl
+    finally:
+        _core = saved
