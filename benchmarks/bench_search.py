@@ -15,6 +15,9 @@ SearchBot vs StrongBot (2 players)          >= 60%
 ms per decision, default budget, one core   <= 100
 ==========================================  ======
 
+``--only worlds`` measures the inner loop: play-outs per second of
+:func:`fivecrowns.rollout.play_worlds` against the same worlds sampled in Python.
+
 The time per decision is CPU time of this process (one core) over every SearchBot
 decision of ``--timing-games`` 4-player games against StrongBots. The rollouts are those
 of :func:`fivecrowns.search.play_out`: the compiled engine when it is installed, else the
@@ -33,8 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from fivecrowns import GreedyBot, StrongBot, play_game, simulate_games
-from fivecrowns.records import Observation
+from fivecrowns import GreedyBot, Round, StrongBot, play_game, simulate_games
+from fivecrowns.records import Observation, Phase
+from fivecrowns.rollout import play_out, play_worlds
 from fivecrowns.search import ROLLOUT_IMPLEMENTATION, SearchBot
 
 #: (name, opponents, target win rate)
@@ -80,6 +84,55 @@ def decision_times(games: int, seed: int, budget: int, **search: Any) -> np.ndar
     return np.array(times)
 
 
+def _positions(n: int, seed: int) -> list[Round]:
+    """Rounds of every size StrongBots have played some turns into, at a player's draw."""
+    rng = np.random.default_rng(seed)
+    out: list[Round] = []
+    while len(out) < n:
+        r = Round(4, int(rng.integers(1, 12)), seed=int(rng.integers(2**31)))
+        bot = StrongBot()
+        for _ in range(int(rng.integers(1, 8)) * 2):
+            if r.is_over or r.went_out is not None:
+                break
+            obs = r.observation(r.current_player)
+            if r.phase is Phase.DRAW:
+                r.draw(bot.choose_draw(obs))
+            else:
+                r.discard(*bot.choose_discard(obs))
+        if not r.is_over and r.went_out is None and r.phase is Phase.DRAW:
+            out.append(r)
+    return out
+
+
+def world_rates(positions: int = 40, worlds: int = 64, seed: int = 1) -> dict[str, float]:
+    """Play-outs (world x move) per second of CPU time: ``rollout.play_worlds`` against
+    the same work with the worlds sampled in Python (``Round.determinize``, clones, each
+    move made) and played out by the compiled ``rollout.play_out``."""
+    rounds = _positions(positions, seed)
+    rng = np.random.default_rng(seed)
+    rates = {}
+    for policy in ("greedy", "strong"):
+        start = time.process_time()
+        for r in rounds:
+            play_worlds(r, [0, 1], worlds=worlds, seed=seed, policy=policy,  # type: ignore[arg-type]
+                        threads=1)
+        rates[f"play_worlds, {policy}"] = 2 * worlds * len(rounds) / (
+            time.process_time() - start)
+        start = time.process_time()
+        for r in rounds:
+            batch = []
+            for _ in range(worlds):
+                world = r.determinize(r.current_player, rng)
+                for a in (0, 1):
+                    c = world.clone()
+                    c.apply_action(a)
+                    batch.append(c)
+            play_out(batch, policy=policy, threads=1)  # type: ignore[arg-type]
+        rates[f"Python worlds + play_out, {policy}"] = 2 * worlds * len(rounds) / (
+            time.process_time() - start)
+    return rates
+
+
 def test_decision_time(benchmark: Any) -> None:  # pragma: no cover - pytest-benchmark
     benchmark.pedantic(decision_times, args=(1, 12345, SearchBot.DEFAULT_BUDGET),
                        rounds=1, iterations=1)
@@ -100,10 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay-draws", type=int, default=0)
     parser.add_argument("--timing-games", type=int, default=5,
                         help="games whose decisions are timed (one core)")
-    parser.add_argument("--only", choices=["strong", "greedy", "duel", "time"],
+    parser.add_argument("--only", choices=["strong", "greedy", "duel", "time", "worlds"],
                         action="append", help="run only these parts (repeatable)")
     args = parser.parse_args(argv)
-    parts = args.only or ["strong", "greedy", "duel", "time"]
+    parts = args.only or ["strong", "greedy", "duel", "time", "worlds"]
     print(f"rollouts: {ROLLOUT_IMPLEMENTATION}, policy {args.policy}; budget {args.budget}; "
           f"objective {args.objective}; candidates {args.candidates}; confidence "
           f"{args.confidence}; discard weight {args.discard_weight}; replay draws "
@@ -141,6 +194,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{ts.mean():.1f}, median {np.median(ts):.1f}, p95 "
               f"{np.percentile(ts, 95):.1f}, max {ts.max():.1f}; target p95 <= 100: "
               f"{'met' if met else 'NOT met'}", flush=True)
+    if "worlds" in parts:
+        rates = world_rates()
+        print("\nplay-outs (world x move) per second, CPU, one core, 4 players, mid-round:")
+        for name, rate in rates.items():
+            print(f"  {name:<40}{rate:>12,.0f}")
+        for policy in ("greedy", "strong"):
+            ratio = rates[f"play_worlds, {policy}"] / rates[f"Python worlds + play_out, {policy}"]
+            print(f"  ratio play_worlds / Python worlds, {policy}: x{ratio:.1f}")
     return 0 if ok else 1
 
 

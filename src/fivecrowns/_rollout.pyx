@@ -770,6 +770,27 @@ cdef void apply_action(Table* T, int code) noexcept nogil:
         discard_card(T, code - 58, True)
 
 
+cdef int least_natural_discard(uint8_t* row, int wild, const int* held, int barred,
+                               int bound, int* card) noexcept nogil:
+    """The least deadwood after discarding one natural card of ``row`` (never a wild,
+    which sensible players keep, nor type ``barred``, nor a copy that ``held`` counts as
+    known to stay: ``row[t] > held[t]`` is needed), if below ``bound`` (``card`` set
+    then); otherwise ``bound``."""
+    cdef int whole = solve_deadwood(row, wild), best = bound, t, left
+    for t in range(N_TYPES):
+        # a discard of value v leaves at least the whole hand's deadwood less v
+        if row[t] <= held[t] or t == barred or is_wild(t, wild) \
+                or whole - card_value(t, wild) >= best:
+            continue
+        row[t] -= 1
+        left = solve_deadwood(row, wild)
+        row[t] += 1
+        if left < best:
+            best = left
+            card[0] = t
+    return best
+
+
 cdef void replay_draws(Table* T, int player, const int32_t* blind, int cap,
                        bitgen_t* rng) noexcept nogil:
     """Make each opponent's hand one a player could have kept: for each of their blind
@@ -780,7 +801,7 @@ cdef void replay_draws(Table* T, int player, const int32_t* blind, int cap,
     cdef int order[MAX_DECK]
     cdef uint8_t back[MAX_DECK]
     cdef uint8_t pile[MAX_DECK]
-    cdef int q, _j, t, c, whole, left, best, card, nb = 0, k
+    cdef int q, _j, t, card, nb = 0, k
     for q in range(T.n_players):
         if q == player:
             continue
@@ -790,20 +811,8 @@ cdef void replay_draws(Table* T, int player, const int32_t* blind, int cap,
             T.n_draw -= 1
             t = T.draw[T.n_draw]
             T.hands[q][t] += 1
-            whole = solve_deadwood(T.hands[q], T.wild)
-            best = 1 << 30
             card = t
-            for c in range(N_TYPES):
-                # a discard of value v leaves at least the whole hand's deadwood less v
-                if T.hands[q][c] <= T.taken_counts[q][c] or is_wild(c, T.wild) \
-                        or whole - card_value(c, T.wild) >= best:
-                    continue
-                T.hands[q][c] -= 1
-                left = solve_deadwood(T.hands[q], T.wild)
-                T.hands[q][c] += 1
-                if left < best:
-                    best = left
-                    card = c
+            least_natural_discard(T.hands[q], T.wild, T.taken_counts[q], -1, 1 << 30, &card)
             T.hands[q][card] -= 1
             back[nb] = <uint8_t>card
             nb += 1
@@ -823,11 +832,13 @@ cdef int discard_regret(const Table* T, int player, const int32_t* last_discard,
                         const int32_t* last_kept) noexcept nogil:
     """How much deadwood the opponents' last discards cost them in this world: for each
     opponent with a last discard d, the deadwood of their hand now less the least
-    deadwood that discarding another natural card (not a wild, which sensible players
-    keep, nor the type ``last_kept`` the rules kept in hand) from the hand they held
-    before d would have left. 0 when every last discard was a best one."""
+    deadwood that discarding another natural card (``least_natural_discard``; not the
+    type ``last_kept`` the rules kept in hand) from the hand they held before d would
+    have left. 0 when every last discard was a best one."""
     cdef uint8_t row[N_TYPES]
-    cdef int q, d, t, now, whole, best, left, total = 0
+    cdef int none[N_TYPES]
+    cdef int q, d, now, card, total = 0
+    memset(none, 0, sizeof(none))
     for q in range(T.n_players):
         d = last_discard[q]
         if q == player or d < 0:
@@ -837,19 +848,7 @@ cdef int discard_regret(const Table* T, int player, const int32_t* last_discard,
         if now == 0:
             continue
         row[d] += 1
-        whole = solve_deadwood(row, T.wild)
-        best = now
-        for t in range(N_TYPES):
-            # a discard of value v leaves at least the whole hand's deadwood less v
-            if row[t] == 0 or t == d or t == last_kept[q] or is_wild(t, T.wild) \
-                    or whole - card_value(t, T.wild) >= best:
-                continue
-            row[t] -= 1
-            left = solve_deadwood(row, T.wild)
-            row[t] += 1
-            if left < best:
-                best = left
-        total += now - best
+        total += now - least_natural_discard(row, T.wild, none, last_kept[q], now, &card)
     return total
 
 
