@@ -243,17 +243,51 @@ cdef extern from *:
         *rank_wilds = sums[w];
         return deep;
     }
+    /* row_problem with SSE2: the 56 counts in four loads (the last one overlaps the
+       third by 8 bytes, so nothing is read past the row). A count above decks leaves a
+       non-zero byte after an unsigned saturating subtract; the size is the sum of the
+       bytes (psadbw against zero), each byte counted once. */
+    static inline int fc_row_problem(const uint8_t* row, int decks, int min_cards,
+                                     int max_cards) {
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i a = _mm_loadu_si128((const __m128i*)row);
+        const __m128i b = _mm_loadu_si128((const __m128i*)(row + 16));
+        const __m128i c = _mm_loadu_si128((const __m128i*)(row + 32));
+        const __m128i d = _mm_loadu_si128((const __m128i*)(row + 40));  /* 40..55 */
+        /* the joker (byte 55, lane 15 of d) has its own limit: dropped from the maximum */
+        const __m128i d_naturals = _mm_srli_si128(_mm_slli_si128(d, 1), 1);
+        const __m128i top = _mm_max_epu8(_mm_max_epu8(a, b), _mm_max_epu8(c, d_naturals));
+        const __m128i over = _mm_subs_epu8(top, _mm_set1_epi8((char)decks));
+        __m128i sad;
+        unsigned long long size;
+        int joker = row[55];
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, zero)) != 0xFFFF || joker > 3 * decks)
+            return 1;
+        /* d's sum of bytes 48..55 is its high half (its low half is c's 40..47 again) */
+        sad = _mm_add_epi64(_mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero)),
+                            _mm_add_epi64(_mm_sad_epu8(c, zero),
+                                          _mm_srli_si128(_mm_sad_epu8(d, zero), 8)));
+        sad = _mm_add_epi64(sad, _mm_srli_si128(sad, 8));
+        size = (unsigned long long)_mm_cvtsi128_si32(sad);
+        return size < (unsigned long long)min_cards || size > (unsigned long long)max_cards;
+    }
     #else
     #define FC_SSE2 0
     static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
                               int* rank_wilds) {
         return 0;  /* never called: setup takes the portable route */
     }
+    static inline int fc_row_problem(const uint8_t* row, int decks, int min_cards,
+                                     int max_cards) {
+        return 0;  /* never called: row_problem takes the portable route */
+    }
     #endif
     """
     bint FC_SSE2
     bint fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
                  int* rank_wilds) noexcept nogil
+    int fc_row_problem(const uint8_t* row, int decks, int min_cards,
+                       int max_cards) noexcept nogil
 
 
 cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
@@ -1182,15 +1216,19 @@ cdef bint may_meld(const uint8_t* row, int wild, int t) noexcept nogil:
     return False
 
 
-cdef int row_problem(const uint8_t* row, int decks, int min_cards, int max_cards) noexcept nogil:
+cdef inline int row_problem(const uint8_t* row, int decks, int min_cards,
+                            int max_cards) noexcept nogil:
     """Non-zero if the row breaks a rule that ``_validate.check_row`` reports.
 
-    Eight counts at a time: adding ``127 - decks`` to every byte sets its top bit
-    exactly when the count exceeds ``decks`` (a count of 128 or more has it already).
+    With SSE2, sixteen counts at a time (``fc_row_problem``); elsewhere eight at a time
+    in a word: adding ``127 - decks`` to every byte sets its top bit exactly when the
+    count exceeds ``decks`` (a count of 128 or more has it already).
     """
     cdef uint64_t word, over = 0, size = 0
     cdef uint64_t bias = (127 - decks) * 0x0101010101010101ULL
     cdef int k
+    if FC_SSE2:
+        return fc_row_problem(row, decks, min_cards, max_cards)
     for k in range(7):
         memcpy(&word, row + 8 * k, 8)
         if k == 6:
