@@ -212,20 +212,25 @@ cdef extern from *:
     #define FC_SSE2 1
     #define FC_GT(v, k) ((unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8((v), _mm_set1_epi8(k))))
     #define FC_SLICE(v, j) ((unsigned int)_mm_movemask_epi8(_mm_slli_epi16((v), 7 - (j))))
-    static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
-                              int* rank_wilds) {
-        const unsigned int naturals = 0x7FFu & ~(1u << w);
-        __m128i v[5], sum, top;
-        unsigned char sums[16];
-        int s, deep;
+    /* The five suits of a row, one per register, lanes 0..10 (the rest is the next
+       suit's). Each count at 0..54 lands in lanes 0..10 of exactly one register, and the
+       joker in lane 15 of the last load (``*tail``): every count is read once. */
+    static inline void fc_load(const uint8_t* row, __m128i* v, __m128i* tail) {
         v[0] = _mm_loadu_si128((const __m128i*)row);
         v[1] = _mm_loadu_si128((const __m128i*)(row + 11));
         v[2] = _mm_loadu_si128((const __m128i*)(row + 22));
         v[3] = _mm_loadu_si128((const __m128i*)(row + 33));
         /* the last suit from the row's last 16 bytes, moved down: no read past the row */
-        v[4] = _mm_srli_si128(_mm_loadu_si128((const __m128i*)(row + 40)), 4);
-        sum = _mm_add_epi8(_mm_add_epi8(_mm_add_epi8(v[0], v[1]), _mm_add_epi8(v[2], v[3])), v[4]);
-        top = _mm_max_epu8(_mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3])), v[4]);
+        *tail = _mm_loadu_si128((const __m128i*)(row + 40));
+        v[4] = _mm_srli_si128(*tail, 4);
+    }
+    /* The masks and slices of ``setup`` from the suits ``v`` (counts validated), their
+       lane-wise sum and maximum. Returns whether some count is 3 or more. */
+    static inline int fc_masks(const __m128i* v, __m128i sum, __m128i top, int w,
+                               uint64_t* layers, uint16_t* cnt, int* rank_wilds) {
+        const unsigned int naturals = 0x7FFu & ~(1u << w);
+        unsigned char sums[16];
+        int s, deep;
         deep = (FC_GT(top, 2) & 0x7FFu) != 0;
         for (s = 0; s < 5; s++) {
             layers[s] = (uint64_t)(FC_GT(v[s], 0) & naturals)
@@ -242,6 +247,50 @@ cdef extern from *:
         _mm_storeu_si128((__m128i*)sums, sum);
         *rank_wilds = sums[w];
         return deep;
+    }
+    #define FC_SUM(v) _mm_add_epi8(_mm_add_epi8(_mm_add_epi8((v)[0], (v)[1]), \
+                                                _mm_add_epi8((v)[2], (v)[3])), (v)[4])
+    #define FC_TOP(v) _mm_max_epu8(_mm_max_epu8(_mm_max_epu8((v)[0], (v)[1]), \
+                                                _mm_max_epu8((v)[2], (v)[3])), (v)[4])
+    static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
+                              int* rank_wilds) {
+        __m128i v[5], tail;
+        fc_load(row, v, &tail);
+        return fc_masks(v, FC_SUM(v), FC_TOP(v), w, layers, cnt, rank_wilds);
+    }
+    /* ``fc_scan`` of a row that another thread may be writing, checked on the way as
+       ``row_problem`` checks (limits ``decks``, sizes min_cards..max_cards): the masks
+       come from the very counts checked, each read once. Returns -1 if the row breaks a
+       rule, with the counts read in ``seen`` (60 bytes); else as ``fc_scan``, with the
+       row's jokers in ``*jokers``. */
+    static inline int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards,
+                                      int max_cards, uint64_t* layers, uint16_t* cnt,
+                                      int* rank_wilds, int* jokers, uint8_t* seen) {
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i lanes = _mm_srli_si128(_mm_set1_epi32(-1), 5);  /* lanes 0..10 */
+        __m128i v[5], tail, sum, top, sad;
+        int joker, size;
+        fc_load(row, v, &tail);
+        /* Counts of at most 4 (checked first) sum to at most 20 a lane: no carry. */
+        sum = FC_SUM(v);
+        top = FC_TOP(v);
+        joker = _mm_extract_epi16(tail, 7) >> 8;
+        sad = _mm_sad_epu8(_mm_and_si128(sum, lanes), zero);
+        size = _mm_cvtsi128_si32(_mm_add_epi64(sad, _mm_srli_si128(sad, 8))) + joker;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(
+                _mm_and_si128(_mm_subs_epu8(top, _mm_set1_epi8((char)decks)), lanes),
+                zero)) != 0xFFFF
+                || joker > 3 * decks || size < min_cards || size > max_cards) {
+            /* in this order, each store's lanes 0..10 overwrite the last one's spill */
+            _mm_storeu_si128((__m128i*)seen, v[0]);
+            _mm_storeu_si128((__m128i*)(seen + 11), v[1]);
+            _mm_storeu_si128((__m128i*)(seen + 22), v[2]);
+            _mm_storeu_si128((__m128i*)(seen + 33), v[3]);
+            _mm_storeu_si128((__m128i*)(seen + 44), v[4]);
+            return -1;
+        }
+        *jokers = joker;
+        return fc_masks(v, sum, top, w, layers, cnt, rank_wilds);
     }
     /* row_problem with SSE2: the 56 counts in four loads (the last one overlaps the
        third by 8 bytes, so nothing is read past the row). A count above decks leaves a
@@ -281,6 +330,11 @@ cdef extern from *:
                                      int max_cards) {
         return 0;  /* never called: row_problem takes the portable route */
     }
+    static inline int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards,
+                                      int max_cards, uint64_t* layers, uint16_t* cnt,
+                                      int* rank_wilds, int* jokers, uint8_t* seen) {
+        return -1;  /* never called: setup_checked takes the portable route */
+    }
     #endif
     """
     bint FC_SSE2
@@ -288,13 +342,51 @@ cdef extern from *:
                  int* rank_wilds) noexcept nogil
     int fc_row_problem(const uint8_t* row, int decks, int min_cards,
                        int max_cards) noexcept nogil
+    int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards, int max_cards,
+                        uint64_t* layers, uint16_t* cnt, int* rank_wilds, int* jokers,
+                        uint8_t* seen) noexcept nogil
 
 
 cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     """Masks and counters of a validated row, branch-free: a data-dependent branch per
     card mispredicts on random hands (docs/performance.rst). With SSE2, 16 counts per
     compare (``fc_scan``); elsewhere eight at a time in a word (``scan_words``)."""
-    cdef int s, j, rank_wilds
+    cdef int rank_wilds
+    cdef bint deep
+    if FC_SSE2:
+        deep = fc_scan(row, wild - 3, S.layers, S.cnt, &rank_wilds)
+    else:
+        deep = scan_words(row, wild - 3, S.layers, S.cnt, &rank_wilds)
+    setup_rest(S, deep, rank_wilds, row[JOKER])
+
+
+cdef int setup_checked(Search* S, const uint8_t* row, int wild, int decks, int min_cards,
+                       uint8_t* seen) noexcept nogil:
+    """``setup`` of a row that another thread may be writing (a bulk call's), checked as
+    ``row_problem`` checks it (sizes min_cards..MAX_CARDS) from the very counts that the
+    masks come from, each read once. Returns the row's jokers; or -1 if the row breaks a
+    rule, with the counts read in ``seen`` (60 bytes) and ``S`` unusable."""
+    cdef int rank_wilds, jokers, deep
+    cdef uint8_t own[56]
+    if FC_SSE2:
+        deep = fc_scan_checked(row, wild - 3, decks, min_cards, MAX_CARDS, S.layers, S.cnt,
+                               &rank_wilds, &jokers, seen)
+        if deep < 0:
+            return -1
+    else:
+        memcpy(own, row, 56)  # a private copy, checked
+        if row_problem(own, decks, min_cards, MAX_CARDS):
+            memcpy(seen, own, 56)
+            return -1
+        deep = scan_words(own, wild - 3, S.layers, S.cnt, &rank_wilds)
+        jokers = own[JOKER]
+    setup_rest(S, deep, rank_wilds, jokers)
+    return jokers
+
+
+cdef inline void setup_rest(Search* S, bint deep, int rank_wilds, int jokers) noexcept nogil:
+    """The rest of ``setup`` once the masks and slices are in ``S``."""
+    cdef int s, j
     cdef uint64_t needs = 0
     cdef int total = 0
     # Only the fields a search reads before writing; the run lists are filled as it goes.
@@ -304,10 +396,7 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     S.best_n_runs = 0
     S.record = False
     S.discard = False
-    if FC_SSE2:
-        S.deep = fc_scan(row, wild - 3, S.layers, S.cnt, &rank_wilds)
-    else:
-        S.deep = scan_words(row, wild - 3, S.layers, S.cnt, &rank_wilds)
+    S.deep = deep
     for s in range(5):
         needs |= <uint64_t>NEED[<uint16_t>S.layers[s]] << (8 * s)
     S.needs = needs | 0x7F7F000000000000ULL
@@ -315,8 +404,8 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
         total += VALUE[S.cnt[j]] << j
     S.total = total
     S.pool_value = total
-    S.n_wilds = rank_wilds + row[JOKER]
-    S.wild_value = 20 * rank_wilds + 50 * row[JOKER]
+    S.n_wilds = rank_wilds + jokers
+    S.wild_value = 20 * rank_wilds + 50 * jokers
 
 
 cdef bint scan_words(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
@@ -1074,16 +1163,20 @@ cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
 
 cdef inline int deadwood_by(const uint8_t* row, int wild, bint by_options) noexcept nogil:
     cdef Search S
-    cdef unsigned int suits
     setup(&S, row, wild)
-    suits = suits_within(&S, S.n_wilds) & 0x1F
+    return deadwood_of(&S, by_options)
+
+
+cdef inline int deadwood_of(Search* S, bint by_options) noexcept nogil:
+    """``deadwood_by`` from the ``setup`` of the row."""
+    cdef unsigned int suits = suits_within(S, S.n_wilds) & 0x1F
     if by_options and not S.deep and suits == 0:
-        S.best = books(&S, S.n_wilds)  # no run anywhere (most small hands): no ``combine``
-    elif not (by_options and not S.deep and combine(&S, suits)):
-        if S.total > 0 and books(&S, S.n_wilds) == S.total:
+        S.best = books(S, S.n_wilds)  # no run anywhere (most small hands): no ``combine``
+    elif not (by_options and not S.deep and combine(S, suits)):
+        if S.total > 0 and books(S, S.n_wilds) == S.total:
             return 0  # enough wilds to book every natural
-        search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
-    return finish(&S)
+        search(S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
+    return finish(S)
 
 
 cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept nogil:
@@ -1761,21 +1854,28 @@ cdef _check_batch(counts, wilds, int decks, int min_cards):
 
 cdef Py_ssize_t solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds,
                             int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop, int decks,
-                            bint discard, uint8_t* seen) noexcept nogil:
-    """Solve rows start..stop-1 into ``out``, each from a private copy that is checked
-    first. Returns the first row whose copy breaks a rule (copied to ``seen``, its wild
-    at ``seen[56]``), or -1."""
+                            bint discard, uint8_t* seen, int8_t* seen_wild) noexcept nogil:
+    """Solve rows start..stop-1 into ``out``, each read once and checked first
+    (``setup_checked``). Returns the first row that breaks a rule (its counts as read in
+    ``seen``, 60 bytes, its wild in ``seen_wild``), or -1."""
     cdef Py_ssize_t i
-    cdef uint8_t own[56]
     cdef int8_t wild
+    cdef int jokers
+    cdef Search S
     for i in range(start, stop):
-        memcpy(own, &counts[i, 0], 56)
         wild = wilds[i]
-        if wild < 3 or wild > 13 or row_problem(own, decks, 1 if discard else 0, MAX_CARDS):
-            memcpy(seen, own, 56)
-            seen[56] = <uint8_t>wild
+        if wild < 3 or wild > 13:
+            memcpy(seen, &counts[i, 0], 56)
+            jokers = -1
+        else:
+            jokers = setup_checked(&S, &counts[i, 0], wild, decks, 1 if discard else 0, seen)
+        if jokers < 0:
+            seen_wild[0] = wild
             return i
-        out[i] = best_discard_search(own, wild, 1 << 30) if discard else solve_deadwood(own, wild)
+        if discard:
+            out[i] = best_discard_of(&S, jokers, 1 << 30, True)
+        else:
+            out[i] = deadwood_of(&S, True)
     return -1
 
 
@@ -1783,11 +1883,12 @@ def _solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[
                  Py_ssize_t start, Py_ssize_t stop, int decks, bint discard):
     """One thread's share of a bulk call, without the GIL; raises for a bad row."""
     cdef Py_ssize_t bad
-    cdef uint8_t seen[57]
+    cdef uint8_t seen[64]
+    cdef int8_t seen_wild
     with nogil:
-        bad = solve_range(counts, wilds, out, start, stop, decks, discard, seen)
+        bad = solve_range(counts, wilds, out, start, stop, decks, discard, seen, &seen_wild)
     if bad >= 0:
-        _report_row(seen, <int8_t>seen[56], bad, decks, 1 if discard else 0)
+        _report_row(seen, seen_wild, bad, decks, 1 if discard else 0)
 
 
 def _many(counts, wilds, decks, threads, bint discard):
