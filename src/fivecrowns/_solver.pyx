@@ -910,6 +910,7 @@ cdef struct Combo:
     int levels
     int best                   # as ``Search.best``
     int total
+    int base                   # the runs' and the pool's value at every leaf (``over_books``)
 
 
 cdef inline void slices_take4(uint16_t* cnt, uint16_t taken) noexcept nogil:
@@ -931,43 +932,59 @@ cdef inline void pool_without(uint16_t* c, const uint16_t* cnt, const Option* o)
         slices_take4(c, o.twice)
 
 
-cdef inline void leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
-                        int budget, int saved, bint discard) noexcept nogil:
-    """The last level of ``over_suits``: score each option the ``budget`` allows."""
-    if discard:
-        discard_leaves(C, level, cnt, pool_value, budget, saved)
-    else:
-        book_leaves(C, level, cnt, pool_value, budget, saved)
-
-
-cdef inline void book_leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
-                             int budget, int saved) noexcept nogil:
-    """``leaves`` for the deadwood: each option's books straight from the pool's classes.
-    Where the runs take one natural, a pair becomes a single and three a pair (four or
-    more stay free); and the runs' value cancels, since what they take leaves the pool."""
+cdef inline void book_leaves(Combo* C, int level, const uint16_t* cnt,
+                             int budget) noexcept nogil:
+    """The last level of ``over_books``: each option's books straight from the pool's
+    classes. Where the runs take one natural, a pair becomes a single and three a pair
+    (four or more stay free); where they take two (both copies of a card), three become
+    a single and four a pair (five or more stay free). The runs' value cancels, since
+    what they take leaves the pool (``C.base``: what every leaf starts from); and no
+    option needs a branch of its own."""
     cdef const Option* o = C.opts[level] + 1
     cdef const Option* end = C.opts[level] + C.n_opts[level]
-    cdef uint16_t c[N_SLICES]
     cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
     cdef uint16_t ones = cnt[0] & ~(cnt[1] | high)
     cdef uint16_t twos = cnt[1] & ~(cnt[0] | high)
     cdef uint16_t threes = cnt[0] & cnt[1] & ~high
-    cdef uint16_t singles, pairs
-    cdef int value = (saved + pool_value - VALUE[ones] - 2 * VALUE[twos]
-                      + knapsack(ones, twos, budget))
+    cdef uint16_t fours = cnt[2] & ~(cnt[0] | cnt[1] | cnt[3] | cnt[4])
+    cdef uint16_t once, singles, pairs
+    cdef int value = C.base - VALUE[ones] - 2 * VALUE[twos] + knapsack(ones, twos, budget)
     C.best = value if value > C.best else C.best
-    c[4] = 0
     while o < end and o.need <= budget and C.best < C.total:
-        if o.twice:  # two copies taken from some rank: count them down in the slices
-            pool_without(c, cnt, o)
-            value = saved + o.value + books_of(c, pool_value - o.value, budget - o.need)
-        else:
-            singles = (twos & o.once) | (ones & ~o.once)
-            pairs = (threes & o.once) | (twos & ~o.once)
-            value = (saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]
-                     + knapsack(singles, pairs, budget - o.need))
+        once = o.once & ~o.twice  # (o.twice is a subset of o.once)
+        singles = (twos & once) | (ones & ~o.once) | (threes & o.twice)
+        pairs = (threes & once) | (twos & ~o.once) | (fours & o.twice)
+        value = (C.base - VALUE[singles] - 2 * VALUE[pairs]
+                 + knapsack(singles, pairs, budget - o.need))
         C.best = value if value > C.best else C.best
         o += 1
+
+
+cdef void over_books(Combo* C, int level, const uint16_t* cnt, int budget) noexcept nogil:
+    """``over_suits`` for the deadwood: every choice of options from ``level`` on that the
+    ``budget`` allows, the books of the pool (bit slices ``cnt``) scored at the last
+    level by ``book_leaves``, inlined here."""
+    cdef const Option* o = C.opts[level] + 1
+    cdef const Option* end = C.opts[level] + C.n_opts[level]
+    cdef uint16_t c[N_SLICES]
+    if level + 1 == C.levels:
+        book_leaves(C, level, cnt, budget)
+        return
+    if level >= 4:  # never (five suits): tells the compiler the lists stay in bounds
+        return
+    c[4] = 0
+    if level + 2 == C.levels:
+        book_leaves(C, level + 1, cnt, budget)
+        while o < end and o.need <= budget and C.best < C.total:
+            pool_without(c, cnt, o)
+            book_leaves(C, level + 1, c, budget - o.need)
+            o += 1
+    else:
+        over_books(C, level + 1, cnt, budget)
+        while o < end and o.need <= budget and C.best < C.total:
+            pool_without(c, cnt, o)
+            over_books(C, level + 1, c, budget - o.need)
+            o += 1
 
 
 cdef inline void discard_leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
@@ -986,33 +1003,33 @@ cdef inline void discard_leaves(Combo* C, int level, const uint16_t* cnt, int po
 
 
 cdef void over_suits(Combo* C, int level, const uint16_t* cnt, int pool_value, int budget,
-                     int saved, bint discard) noexcept nogil:
-    """Every choice of options from ``level`` on that the ``budget`` allows; the pool
-    (bit slices ``cnt``, value ``pool_value``) goes to the books at the last level,
-    which ``leaves`` scores without another call.
+                     int saved) noexcept nogil:
+    """Every choice of options from ``level`` on that the ``budget`` allows, for a best
+    discard; the pool (bit slices ``cnt``, value ``pool_value``) goes to the discard
+    leaves at the last level, which ``discard_leaves`` scores without another call.
     Option 0 of every list is "no run", which leaves the pool as it is."""
     cdef const Option* o = C.opts[level] + 1
     cdef const Option* end = C.opts[level] + C.n_opts[level]
     cdef uint16_t c[N_SLICES]
     cdef bint next_last = level + 2 == C.levels
     if level + 1 == C.levels:
-        leaves(C, level, cnt, pool_value, budget, saved, discard)
+        discard_leaves(C, level, cnt, pool_value, budget, saved)
         return
     if level >= 4:  # never (five suits): tells the compiler the lists stay in bounds
         return
     if next_last:
-        leaves(C, level + 1, cnt, pool_value, budget, saved, discard)
+        discard_leaves(C, level + 1, cnt, pool_value, budget, saved)
     else:
-        over_suits(C, level + 1, cnt, pool_value, budget, saved, discard)
+        over_suits(C, level + 1, cnt, pool_value, budget, saved)
     c[4] = 0
     while o < end and o.need <= budget and C.best < C.total:
         pool_without(c, cnt, o)
         if next_last:
-            leaves(C, level + 1, c, pool_value - o.value, budget - o.need, saved + o.value,
-                   discard)
+            discard_leaves(C, level + 1, c, pool_value - o.value, budget - o.need,
+                           saved + o.value)
         else:
             over_suits(C, level + 1, c, pool_value - o.value, budget - o.need,
-                       saved + o.value, discard)
+                       saved + o.value)
         o += 1
 
 
@@ -1133,11 +1150,11 @@ cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
         else:
             C.best = books(S, S.n_wilds)
     else:
-        # Two calls with constant flags: compilers specialise the search for each.
         if S.discard:
-            over_suits(&C, 0, S.cnt, S.pool_value, S.n_wilds, 0, True)
+            over_suits(&C, 0, S.cnt, S.pool_value, S.n_wilds, 0)
         else:
-            over_suits(&C, 0, S.cnt, S.pool_value, S.n_wilds, 0, False)
+            C.base = S.pool_value  # every leaf's runs and pool add up to it
+            over_books(&C, 0, S.cnt, S.n_wilds)
     S.best = C.best
     return True
 
