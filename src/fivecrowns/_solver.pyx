@@ -740,11 +740,15 @@ cdef enum:
     MAX_DOUBLE = 4                # those suits are listed up to this many naturals
     DOUBLE_KEYS = 1 << 12         # room for their keys (all three checked at import)
     MAX_OPTIONS = 256             # a hand's options copied from DOUBLE_OPTIONS
+    NO_NEED = 255                 # the need of a list's end mark: more than any hand has
 
 
-# SUIT_OPTIONS[OPTIONS_AT[m]:OPTIONS_AT[m + 1]]: the options of a suit whose naturals are
-# the single copies of mask m, without repeats, in ``option_order``: "no run", then by need.
+# SUIT_OPTIONS[OPTIONS_AT[m]:OPTIONS_AT[m + 1] - 1]: the options of a suit whose naturals
+# are the single copies of mask m, without repeats, in ``option_order``: "no run", then by
+# need; then an end mark (``END_MARK``: it needs NO_NEED wilds), so that a walk by need
+# (``over_books``) stops at the list's end without counting.
 cdef Option SUIT_OPTIONS[TABLE_SIZE]
+cdef Option END_MARK               # set by ``_init_options``
 cdef int OPTIONS_AT[(1 << N_RANKS) + 1]
 # A suit holding some natural twice, up to MAX_DOUBLE naturals: canonical run sets do not
 # change when a suit's naturals all move down by the same number of places, so these are
@@ -866,15 +870,19 @@ cdef inline unsigned int squeeze(uint16_t sub, uint16_t m) noexcept nogil:
 cdef int _init_options() noexcept:
     cdef int m, n, j, bits, key = 0, at = 0
     cdef uint16_t sub, rest
+    END_MARK.once = END_MARK.twice = END_MARK.value = 0
+    END_MARK.need = NO_NEED
     for m in range(1 << N_RANKS):
         KEPT_AT[m] = -1
     for m in range(1 << N_RANKS):
         OPTIONS_AT[m] = at
         n = gen_options(m, 0, N_RANKS, N_RANKS - 1, 0, 0, 0, 0, SUIT_OPTIONS + at, 0,
-                        TABLE_SIZE - at)
+                        TABLE_SIZE - at - 1)
         if n < 0:
             return -1
         at += tidy_options(SUIT_OPTIONS + at, n, True)
+        SUIT_OPTIONS[at] = END_MARK
+        at += 1
     OPTIONS_AT[1 << N_RANKS] = at
     at = 0
     for m in range(1 << N_RANKS):
@@ -941,7 +949,6 @@ cdef inline void book_leaves(Combo* C, int level, const uint16_t* cnt,
     what they take leaves the pool (``C.base``: what every leaf starts from); and no
     option needs a branch of its own."""
     cdef const Option* o = C.opts[level] + 1
-    cdef const Option* end = C.opts[level] + C.n_opts[level]
     cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
     cdef uint16_t ones = cnt[0] & ~(cnt[1] | high)
     cdef uint16_t twos = cnt[1] & ~(cnt[0] | high)
@@ -950,7 +957,7 @@ cdef inline void book_leaves(Combo* C, int level, const uint16_t* cnt,
     cdef uint16_t once, singles, pairs
     cdef int value = C.base - VALUE[ones] - 2 * VALUE[twos] + knapsack(ones, twos, budget)
     C.best = value if value > C.best else C.best
-    while o < end and o.need <= budget and C.best < C.total:
+    while o.need <= budget:  # (up to the end mark)
         once = o.once & ~o.twice  # (o.twice is a subset of o.once)
         singles = (twos & once) | (ones & ~o.once) | (threes & o.twice)
         pairs = (threes & once) | (twos & ~o.once) | (fours & o.twice)
@@ -965,7 +972,6 @@ cdef void over_books(Combo* C, int level, const uint16_t* cnt, int budget) noexc
     ``budget`` allows, the books of the pool (bit slices ``cnt``) scored at the last
     level by ``book_leaves``, inlined here."""
     cdef const Option* o = C.opts[level] + 1
-    cdef const Option* end = C.opts[level] + C.n_opts[level]
     cdef uint16_t c[N_SLICES]
     if level + 1 == C.levels:
         book_leaves(C, level, cnt, budget)
@@ -975,13 +981,13 @@ cdef void over_books(Combo* C, int level, const uint16_t* cnt, int budget) noexc
     c[4] = 0
     if level + 2 == C.levels:
         book_leaves(C, level + 1, cnt, budget)
-        while o < end and o.need <= budget and C.best < C.total:
+        while o.need <= budget and C.best < C.total:  # (up to the end mark)
             pool_without(c, cnt, o)
             book_leaves(C, level + 1, c, budget - o.need)
             o += 1
     else:
         over_books(C, level + 1, cnt, budget)
-        while o < end and o.need <= budget and C.best < C.total:
+        while o.need <= budget and C.best < C.total:  # (up to the end mark)
             pool_without(c, cnt, o)
             over_books(C, level + 1, c, budget - o.need)
             o += 1
@@ -1046,7 +1052,7 @@ cdef inline int suit_list(uint16_t once, uint16_t twice, int budget, Option* buf
     cdef int n, j, low = fc_ctz(once), key = DOUBLE_KEY[once >> low]
     if twice == 0:
         opts[0] = SUIT_OPTIONS + OPTIONS_AT[once]
-        return OPTIONS_AT[once + 1] - OPTIONS_AT[once]
+        return OPTIONS_AT[once + 1] - OPTIONS_AT[once] - 1
     if key < 0:
         # A crowded suit, listed now as the tables are at import (``search`` serves
         # ``combine``, but a draw table reads each list many times).
@@ -1116,7 +1122,7 @@ cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
         key = DOUBLE_KEY[once >> low]
         if twice == 0:
             C.opts[C.levels] = SUIT_OPTIONS + OPTIONS_AT[once]
-            n = OPTIONS_AT[once + 1] - OPTIONS_AT[once]
+            n = OPTIONS_AT[once + 1] - OPTIONS_AT[once] - 1
         elif key >= 0:
             # Move the listed options up to the suit's lowest natural (only those the
             # wilds allow: the list goes by need after "no run").
@@ -1127,7 +1133,7 @@ cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
             while j < n and src[j].need <= S.n_wilds:
                 j += 1
             n = j
-            if n > MAX_OPTIONS - used:
+            if n + 1 > MAX_OPTIONS - used:
                 return False
             for j in range(n):
                 buf[used + j].once = src[j].once << low
@@ -1135,8 +1141,9 @@ cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
                 buf[used + j].need = src[j].need
                 buf[used + j].value = <uint8_t>(
                     src[j].value + low * (COUNT[src[j].once] + COUNT[src[j].twice]))
+            buf[used + n] = END_MARK
             C.opts[C.levels] = buf + used
-            used += n
+            used += n + 1
         else:
             # A crowded suit: listing its sets at run time would outweigh ``search``,
             # whose longest runs first often meld everything at once and stop.
