@@ -1267,32 +1267,36 @@ cdef int solve_best_discard(uint8_t* row, int wild, int* card) noexcept nogil:
     return discard_below(row, wild, 1 << 30, card)
 
 
-cdef int discard_below(uint8_t* row, int wild, int bound, int* card) noexcept nogil:
-    """Least deadwood after one discard, if below ``bound`` (then ``card`` is set);
-    otherwise ``bound``.
+cdef int discard_below(uint8_t* row, int wild, int bound, int* card,
+                       int kept=-1) noexcept nogil:
+    """Least deadwood after one discard of a card not of type ``kept`` (-1: any card), if
+    below ``bound`` (then ``card`` is set); otherwise ``bound``.
 
     Candidates go from the most valuable down: removing a card of value v lowers the
     deadwood by at most v, so once ``whole - v`` cannot beat the best, nothing after can.
-    A joker is always at least as good a discard as a wild-rank card, so one wild is tried.
+    A joker is always at least as good a discard as a wild-rank card, so one wild is tried
+    (a wild-rank card when the jokers are kept).
     """
     cdef int whole = solve_deadwood(row, wild)
     cdef int best = bound, c, d, s, i, w = wild - 3, k, n = 0
     cdef int order[56]
-    if row[JOKER]:
+    if row[JOKER] and kept != JOKER:
         order[n] = JOKER
         n += 1
     else:
         for s in range(5):
-            if row[s * N_RANKS + w]:
-                order[n] = s * N_RANKS + w
+            c = s * N_RANKS + w
+            if row[c] and c != kept:
+                order[n] = c
                 n += 1
                 break
     for i in range(N_RANKS - 1, -1, -1):
         if i == w:
             continue
         for s in range(5):
-            if row[s * N_RANKS + i]:
-                order[n] = s * N_RANKS + i
+            c = s * N_RANKS + i
+            if row[c] and c != kept:
+                order[n] = c
                 n += 1
     for k in range(n):
         c = order[k]
