@@ -342,26 +342,10 @@ cdef inline int card_value(int t, int wild) noexcept nogil:
 
 cdef int next_best(uint8_t* row, int wild, int kept, int* dead) noexcept nogil:
     """The first best discard of ``discard_order`` of the hand without type ``kept``
-    (``bots._allowed_order``), and in ``dead`` the deadwood it leaves.
-
-    The order goes by non-increasing card value, and a discard of value v leaves at least
-    the hand's deadwood less v, so the search stops where nothing can beat the best.
-    """
-    cdef int whole = solve_deadwood(row, wild), best = 1 << 30, card = -1
-    cdef int c, d, k
-    cdef int order[N_TYPES]
-    cdef int n = order_of(row, wild, kept, order)
-    for k in range(n):
-        c = order[k]
-        if whole - card_value(c, wild) >= best:
-            break
-        row[c] -= 1
-        d = solve_deadwood(row, wild)
-        row[c] += 1
-        if d < best:
-            best = d
-            card = c
-    dead[0] = best
+    (``bots._allowed_order``), and in ``dead`` the deadwood it leaves: the core's
+    ``discard_below`` with ``kept``, the search of every best discard."""
+    cdef int card = -1
+    dead[0] = discard_below(row, wild, 1 << 30, &card, kept)
     return card
 
 

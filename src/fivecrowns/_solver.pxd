@@ -10,8 +10,10 @@ cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept n
 # Least deadwood after one discard, and in ``card`` the first best card of
 # fivecrowns.outs.discard_order: fivecrowns.best_discard.
 cdef int solve_best_discard(uint8_t* row, int wild, int* card) noexcept nogil
-# The same, if below ``bound`` (``card`` set then); otherwise ``bound``.
-cdef int discard_below(uint8_t* row, int wild, int bound, int* card) noexcept nogil
+# The same, if below ``bound`` (``card`` set then); otherwise ``bound``. With ``kept``
+# (a card type; -1, the default: none), the best discard of the others: that order less
+# every copy of ``kept``, as a rule that keeps the card just taken requires.
+cdef int discard_below(uint8_t* row, int wild, int bound, int* card, int kept=*) noexcept nogil
 # out[t] = best-discard deadwood of row + card t, or -1 where no copy of t is left:
 # fivecrowns.draw_table.
 cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil

@@ -212,20 +212,25 @@ cdef extern from *:
     #define FC_SSE2 1
     #define FC_GT(v, k) ((unsigned int)_mm_movemask_epi8(_mm_cmpgt_epi8((v), _mm_set1_epi8(k))))
     #define FC_SLICE(v, j) ((unsigned int)_mm_movemask_epi8(_mm_slli_epi16((v), 7 - (j))))
-    static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
-                              int* rank_wilds) {
-        const unsigned int naturals = 0x7FFu & ~(1u << w);
-        __m128i v[5], sum, top;
-        unsigned char sums[16];
-        int s, deep;
+    /* The five suits of a row, one per register, lanes 0..10 (the rest is the next
+       suit's). Each count at 0..54 lands in lanes 0..10 of exactly one register, and the
+       joker in lane 15 of the last load (``*tail``): every count is read once. */
+    static inline void fc_load(const uint8_t* row, __m128i* v, __m128i* tail) {
         v[0] = _mm_loadu_si128((const __m128i*)row);
         v[1] = _mm_loadu_si128((const __m128i*)(row + 11));
         v[2] = _mm_loadu_si128((const __m128i*)(row + 22));
         v[3] = _mm_loadu_si128((const __m128i*)(row + 33));
         /* the last suit from the row's last 16 bytes, moved down: no read past the row */
-        v[4] = _mm_srli_si128(_mm_loadu_si128((const __m128i*)(row + 40)), 4);
-        sum = _mm_add_epi8(_mm_add_epi8(_mm_add_epi8(v[0], v[1]), _mm_add_epi8(v[2], v[3])), v[4]);
-        top = _mm_max_epu8(_mm_max_epu8(_mm_max_epu8(v[0], v[1]), _mm_max_epu8(v[2], v[3])), v[4]);
+        *tail = _mm_loadu_si128((const __m128i*)(row + 40));
+        v[4] = _mm_srli_si128(*tail, 4);
+    }
+    /* The masks and slices of ``setup`` from the suits ``v`` (counts validated), their
+       lane-wise sum and maximum. Returns whether some count is 3 or more. */
+    static inline int fc_masks(const __m128i* v, __m128i sum, __m128i top, int w,
+                               uint64_t* layers, uint16_t* cnt, int* rank_wilds) {
+        const unsigned int naturals = 0x7FFu & ~(1u << w);
+        unsigned char sums[16];
+        int s, deep;
         deep = (FC_GT(top, 2) & 0x7FFu) != 0;
         for (s = 0; s < 5; s++) {
             layers[s] = (uint64_t)(FC_GT(v[s], 0) & naturals)
@@ -243,24 +248,145 @@ cdef extern from *:
         *rank_wilds = sums[w];
         return deep;
     }
+    #define FC_SUM(v) _mm_add_epi8(_mm_add_epi8(_mm_add_epi8((v)[0], (v)[1]), \
+                                                _mm_add_epi8((v)[2], (v)[3])), (v)[4])
+    #define FC_TOP(v) _mm_max_epu8(_mm_max_epu8(_mm_max_epu8((v)[0], (v)[1]), \
+                                                _mm_max_epu8((v)[2], (v)[3])), (v)[4])
+    static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
+                              int* rank_wilds) {
+        __m128i v[5], tail;
+        fc_load(row, v, &tail);
+        return fc_masks(v, FC_SUM(v), FC_TOP(v), w, layers, cnt, rank_wilds);
+    }
+    /* ``fc_scan`` of a row that another thread may be writing, checked on the way as
+       ``row_problem`` checks (limits ``decks``, sizes min_cards..max_cards): the masks
+       come from the very counts checked, each read once. Returns -1 if the row breaks a
+       rule, with the counts read in ``seen`` (60 bytes); else as ``fc_scan``, with the
+       row's jokers in ``*jokers``. */
+    static inline int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards,
+                                      int max_cards, uint64_t* layers, uint16_t* cnt,
+                                      int* rank_wilds, int* jokers, uint8_t* seen) {
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i lanes = _mm_srli_si128(_mm_set1_epi32(-1), 5);  /* lanes 0..10 */
+        __m128i v[5], tail, sum, top, sad;
+        int joker, size;
+        fc_load(row, v, &tail);
+        /* Counts of at most 4 (checked first) sum to at most 20 a lane: no carry. */
+        sum = FC_SUM(v);
+        top = FC_TOP(v);
+        joker = _mm_extract_epi16(tail, 7) >> 8;
+        sad = _mm_sad_epu8(_mm_and_si128(sum, lanes), zero);
+        size = _mm_cvtsi128_si32(_mm_add_epi64(sad, _mm_srli_si128(sad, 8))) + joker;
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(
+                _mm_and_si128(_mm_subs_epu8(top, _mm_set1_epi8((char)decks)), lanes),
+                zero)) != 0xFFFF
+                || joker > 3 * decks || size < min_cards || size > max_cards) {
+            /* in this order, each store's lanes 0..10 overwrite the last one's spill */
+            _mm_storeu_si128((__m128i*)seen, v[0]);
+            _mm_storeu_si128((__m128i*)(seen + 11), v[1]);
+            _mm_storeu_si128((__m128i*)(seen + 22), v[2]);
+            _mm_storeu_si128((__m128i*)(seen + 33), v[3]);
+            _mm_storeu_si128((__m128i*)(seen + 44), v[4]);
+            return -1;
+        }
+        *jokers = joker;
+        return fc_masks(v, sum, top, w, layers, cnt, rank_wilds);
+    }
+    /* row_problem with SSE2: the 56 counts in four loads (the last one overlaps the
+       third by 8 bytes, so nothing is read past the row). A count above decks leaves a
+       non-zero byte after an unsigned saturating subtract; the size is the sum of the
+       bytes (psadbw against zero), each byte counted once. */
+    static inline int fc_row_problem(const uint8_t* row, int decks, int min_cards,
+                                     int max_cards) {
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i a = _mm_loadu_si128((const __m128i*)row);
+        const __m128i b = _mm_loadu_si128((const __m128i*)(row + 16));
+        const __m128i c = _mm_loadu_si128((const __m128i*)(row + 32));
+        const __m128i d = _mm_loadu_si128((const __m128i*)(row + 40));  /* 40..55 */
+        /* the joker (byte 55, lane 15 of d) has its own limit: dropped from the maximum */
+        const __m128i d_naturals = _mm_srli_si128(_mm_slli_si128(d, 1), 1);
+        const __m128i top = _mm_max_epu8(_mm_max_epu8(a, b), _mm_max_epu8(c, d_naturals));
+        const __m128i over = _mm_subs_epu8(top, _mm_set1_epi8((char)decks));
+        __m128i sad;
+        unsigned long long size;
+        int joker = row[55];
+        if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, zero)) != 0xFFFF || joker > 3 * decks)
+            return 1;
+        /* d's sum of bytes 48..55 is its high half (its low half is c's 40..47 again) */
+        sad = _mm_add_epi64(_mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero)),
+                            _mm_add_epi64(_mm_sad_epu8(c, zero),
+                                          _mm_srli_si128(_mm_sad_epu8(d, zero), 8)));
+        sad = _mm_add_epi64(sad, _mm_srli_si128(sad, 8));
+        size = (unsigned long long)_mm_cvtsi128_si32(sad);
+        return size < (unsigned long long)min_cards || size > (unsigned long long)max_cards;
+    }
     #else
     #define FC_SSE2 0
     static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
                               int* rank_wilds) {
         return 0;  /* never called: setup takes the portable route */
     }
+    static inline int fc_row_problem(const uint8_t* row, int decks, int min_cards,
+                                     int max_cards) {
+        return 0;  /* never called: row_problem takes the portable route */
+    }
+    static inline int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards,
+                                      int max_cards, uint64_t* layers, uint16_t* cnt,
+                                      int* rank_wilds, int* jokers, uint8_t* seen) {
+        return -1;  /* never called: setup_checked takes the portable route */
+    }
     #endif
     """
     bint FC_SSE2
     bint fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
                  int* rank_wilds) noexcept nogil
+    int fc_row_problem(const uint8_t* row, int decks, int min_cards,
+                       int max_cards) noexcept nogil
+    int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards, int max_cards,
+                        uint64_t* layers, uint16_t* cnt, int* rank_wilds, int* jokers,
+                        uint8_t* seen) noexcept nogil
 
 
 cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     """Masks and counters of a validated row, branch-free: a data-dependent branch per
     card mispredicts on random hands (docs/performance.rst). With SSE2, 16 counts per
     compare (``fc_scan``); elsewhere eight at a time in a word (``scan_words``)."""
-    cdef int s, j, rank_wilds
+    cdef int rank_wilds
+    cdef bint deep
+    if FC_SSE2:
+        deep = fc_scan(row, wild - 3, S.layers, S.cnt, &rank_wilds)
+    else:
+        deep = scan_words(row, wild - 3, S.layers, S.cnt, &rank_wilds)
+    setup_rest(S, deep, rank_wilds, row[JOKER])
+
+
+cdef int setup_checked(Search* S, const uint8_t* row, int wild, int decks, int min_cards,
+                       uint8_t* seen) noexcept nogil:
+    """``setup`` of a row that another thread may be writing (a bulk call's), checked as
+    ``row_problem`` checks it (sizes min_cards..MAX_CARDS) from the very counts that the
+    masks come from, each read once. Returns the row's jokers; or -1 if the row breaks a
+    rule, with the counts read in ``seen`` (60 bytes) and ``S`` unusable."""
+    cdef int rank_wilds, jokers, deep
+    cdef uint8_t own[56]
+    if FC_SSE2:
+        deep = fc_scan_checked(row, wild - 3, decks, min_cards, MAX_CARDS, S.layers, S.cnt,
+                               &rank_wilds, &jokers, seen)
+        if deep < 0:
+            return -1
+    else:
+        memcpy(own, row, 56)  # a private copy, checked
+        if row_problem(own, decks, min_cards, MAX_CARDS):
+            memcpy(seen, own, 56)
+            return -1
+        deep = scan_words(own, wild - 3, S.layers, S.cnt, &rank_wilds)
+        jokers = own[JOKER]
+    setup_rest(S, deep, rank_wilds, jokers)
+    return jokers
+
+
+cdef inline void setup_rest(Search* S, bint deep, int rank_wilds, int jokers) noexcept nogil:
+    """The rest of ``setup`` once the masks and slices are in ``S``."""
+    cdef int s, j
     cdef uint64_t needs = 0
     cdef int total = 0
     # Only the fields a search reads before writing; the run lists are filled as it goes.
@@ -270,10 +396,7 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
     S.best_n_runs = 0
     S.record = False
     S.discard = False
-    if FC_SSE2:
-        S.deep = fc_scan(row, wild - 3, S.layers, S.cnt, &rank_wilds)
-    else:
-        S.deep = scan_words(row, wild - 3, S.layers, S.cnt, &rank_wilds)
+    S.deep = deep
     for s in range(5):
         needs |= <uint64_t>NEED[<uint16_t>S.layers[s]] << (8 * s)
     S.needs = needs | 0x7F7F000000000000ULL
@@ -281,8 +404,8 @@ cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
         total += VALUE[S.cnt[j]] << j
     S.total = total
     S.pool_value = total
-    S.n_wilds = rank_wilds + row[JOKER]
-    S.wild_value = 20 * rank_wilds + 50 * row[JOKER]
+    S.n_wilds = rank_wilds + jokers
+    S.wild_value = 20 * rank_wilds + 50 * jokers
 
 
 cdef bint scan_words(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
@@ -617,11 +740,15 @@ cdef enum:
     MAX_DOUBLE = 4                # those suits are listed up to this many naturals
     DOUBLE_KEYS = 1 << 12         # room for their keys (all three checked at import)
     MAX_OPTIONS = 256             # a hand's options copied from DOUBLE_OPTIONS
+    NO_NEED = 255                 # the need of a list's end mark: more than any hand has
 
 
-# SUIT_OPTIONS[OPTIONS_AT[m]:OPTIONS_AT[m + 1]]: the options of a suit whose naturals are
-# the single copies of mask m, without repeats, in ``option_order``: "no run", then by need.
+# SUIT_OPTIONS[OPTIONS_AT[m]:OPTIONS_AT[m + 1] - 1]: the options of a suit whose naturals
+# are the single copies of mask m, without repeats, in ``option_order``: "no run", then by
+# need; then an end mark (``END_MARK``: it needs NO_NEED wilds), so that a walk by need
+# (``over_books``) stops at the list's end without counting.
 cdef Option SUIT_OPTIONS[TABLE_SIZE]
+cdef Option END_MARK               # set by ``_init_options``
 cdef int OPTIONS_AT[(1 << N_RANKS) + 1]
 # A suit holding some natural twice, up to MAX_DOUBLE naturals: canonical run sets do not
 # change when a suit's naturals all move down by the same number of places, so these are
@@ -743,15 +870,19 @@ cdef inline unsigned int squeeze(uint16_t sub, uint16_t m) noexcept nogil:
 cdef int _init_options() noexcept:
     cdef int m, n, j, bits, key = 0, at = 0
     cdef uint16_t sub, rest
+    END_MARK.once = END_MARK.twice = END_MARK.value = 0
+    END_MARK.need = NO_NEED
     for m in range(1 << N_RANKS):
         KEPT_AT[m] = -1
     for m in range(1 << N_RANKS):
         OPTIONS_AT[m] = at
         n = gen_options(m, 0, N_RANKS, N_RANKS - 1, 0, 0, 0, 0, SUIT_OPTIONS + at, 0,
-                        TABLE_SIZE - at)
+                        TABLE_SIZE - at - 1)
         if n < 0:
             return -1
         at += tidy_options(SUIT_OPTIONS + at, n, True)
+        SUIT_OPTIONS[at] = END_MARK
+        at += 1
     OPTIONS_AT[1 << N_RANKS] = at
     at = 0
     for m in range(1 << N_RANKS):
@@ -787,6 +918,7 @@ cdef struct Combo:
     int levels
     int best                   # as ``Search.best``
     int total
+    int base                   # the runs' and the pool's value at every leaf (``over_books``)
 
 
 cdef inline void slices_take4(uint16_t* cnt, uint16_t taken) noexcept nogil:
@@ -808,43 +940,57 @@ cdef inline void pool_without(uint16_t* c, const uint16_t* cnt, const Option* o)
         slices_take4(c, o.twice)
 
 
-cdef inline void leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
-                        int budget, int saved, bint discard) noexcept nogil:
-    """The last level of ``over_suits``: score each option the ``budget`` allows."""
-    if discard:
-        discard_leaves(C, level, cnt, pool_value, budget, saved)
-    else:
-        book_leaves(C, level, cnt, pool_value, budget, saved)
-
-
-cdef inline void book_leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
-                             int budget, int saved) noexcept nogil:
-    """``leaves`` for the deadwood: each option's books straight from the pool's classes.
-    Where the runs take one natural, a pair becomes a single and three a pair (four or
-    more stay free); and the runs' value cancels, since what they take leaves the pool."""
+cdef inline void book_leaves(Combo* C, int level, const uint16_t* cnt,
+                             int budget) noexcept nogil:
+    """The last level of ``over_books``: each option's books straight from the pool's
+    classes. Where the runs take one natural, a pair becomes a single and three a pair
+    (four or more stay free); where they take two (both copies of a card), three become
+    a single and four a pair (five or more stay free). The runs' value cancels, since
+    what they take leaves the pool (``C.base``: what every leaf starts from); and no
+    option needs a branch of its own."""
     cdef const Option* o = C.opts[level] + 1
-    cdef const Option* end = C.opts[level] + C.n_opts[level]
-    cdef uint16_t c[N_SLICES]
     cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
     cdef uint16_t ones = cnt[0] & ~(cnt[1] | high)
     cdef uint16_t twos = cnt[1] & ~(cnt[0] | high)
     cdef uint16_t threes = cnt[0] & cnt[1] & ~high
-    cdef uint16_t singles, pairs
-    cdef int value = (saved + pool_value - VALUE[ones] - 2 * VALUE[twos]
-                      + knapsack(ones, twos, budget))
+    cdef uint16_t fours = cnt[2] & ~(cnt[0] | cnt[1] | cnt[3] | cnt[4])
+    cdef uint16_t once, singles, pairs
+    cdef int value = C.base - VALUE[ones] - 2 * VALUE[twos] + knapsack(ones, twos, budget)
     C.best = value if value > C.best else C.best
-    c[4] = 0
-    while o < end and o.need <= budget and C.best < C.total:
-        if o.twice:  # two copies taken from some rank: count them down in the slices
-            pool_without(c, cnt, o)
-            value = saved + o.value + books_of(c, pool_value - o.value, budget - o.need)
-        else:
-            singles = (twos & o.once) | (ones & ~o.once)
-            pairs = (threes & o.once) | (twos & ~o.once)
-            value = (saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]
-                     + knapsack(singles, pairs, budget - o.need))
+    while o.need <= budget:  # (up to the end mark)
+        once = o.once & ~o.twice  # (o.twice is a subset of o.once)
+        singles = (twos & once) | (ones & ~o.once) | (threes & o.twice)
+        pairs = (threes & once) | (twos & ~o.once) | (fours & o.twice)
+        value = (C.base - VALUE[singles] - 2 * VALUE[pairs]
+                 + knapsack(singles, pairs, budget - o.need))
         C.best = value if value > C.best else C.best
         o += 1
+
+
+cdef void over_books(Combo* C, int level, const uint16_t* cnt, int budget) noexcept nogil:
+    """``over_suits`` for the deadwood: every choice of options from ``level`` on that the
+    ``budget`` allows, the books of the pool (bit slices ``cnt``) scored at the last
+    level by ``book_leaves``, inlined here."""
+    cdef const Option* o = C.opts[level] + 1
+    cdef uint16_t c[N_SLICES]
+    if level + 1 == C.levels:
+        book_leaves(C, level, cnt, budget)
+        return
+    if level >= 4:  # never (five suits): tells the compiler the lists stay in bounds
+        return
+    c[4] = 0
+    if level + 2 == C.levels:
+        book_leaves(C, level + 1, cnt, budget)
+        while o.need <= budget and C.best < C.total:  # (up to the end mark)
+            pool_without(c, cnt, o)
+            book_leaves(C, level + 1, c, budget - o.need)
+            o += 1
+    else:
+        over_books(C, level + 1, cnt, budget)
+        while o.need <= budget and C.best < C.total:  # (up to the end mark)
+            pool_without(c, cnt, o)
+            over_books(C, level + 1, c, budget - o.need)
+            o += 1
 
 
 cdef inline void discard_leaves(Combo* C, int level, const uint16_t* cnt, int pool_value,
@@ -863,33 +1009,33 @@ cdef inline void discard_leaves(Combo* C, int level, const uint16_t* cnt, int po
 
 
 cdef void over_suits(Combo* C, int level, const uint16_t* cnt, int pool_value, int budget,
-                     int saved, bint discard) noexcept nogil:
-    """Every choice of options from ``level`` on that the ``budget`` allows; the pool
-    (bit slices ``cnt``, value ``pool_value``) goes to the books at the last level,
-    which ``leaves`` scores without another call.
+                     int saved) noexcept nogil:
+    """Every choice of options from ``level`` on that the ``budget`` allows, for a best
+    discard; the pool (bit slices ``cnt``, value ``pool_value``) goes to the discard
+    leaves at the last level, which ``discard_leaves`` scores without another call.
     Option 0 of every list is "no run", which leaves the pool as it is."""
     cdef const Option* o = C.opts[level] + 1
     cdef const Option* end = C.opts[level] + C.n_opts[level]
     cdef uint16_t c[N_SLICES]
     cdef bint next_last = level + 2 == C.levels
     if level + 1 == C.levels:
-        leaves(C, level, cnt, pool_value, budget, saved, discard)
+        discard_leaves(C, level, cnt, pool_value, budget, saved)
         return
     if level >= 4:  # never (five suits): tells the compiler the lists stay in bounds
         return
     if next_last:
-        leaves(C, level + 1, cnt, pool_value, budget, saved, discard)
+        discard_leaves(C, level + 1, cnt, pool_value, budget, saved)
     else:
-        over_suits(C, level + 1, cnt, pool_value, budget, saved, discard)
+        over_suits(C, level + 1, cnt, pool_value, budget, saved)
     c[4] = 0
     while o < end and o.need <= budget and C.best < C.total:
         pool_without(c, cnt, o)
         if next_last:
-            leaves(C, level + 1, c, pool_value - o.value, budget - o.need, saved + o.value,
-                   discard)
+            discard_leaves(C, level + 1, c, pool_value - o.value, budget - o.need,
+                           saved + o.value)
         else:
             over_suits(C, level + 1, c, pool_value - o.value, budget - o.need,
-                       saved + o.value, discard)
+                       saved + o.value)
         o += 1
 
 
@@ -906,7 +1052,7 @@ cdef inline int suit_list(uint16_t once, uint16_t twice, int budget, Option* buf
     cdef int n, j, low = fc_ctz(once), key = DOUBLE_KEY[once >> low]
     if twice == 0:
         opts[0] = SUIT_OPTIONS + OPTIONS_AT[once]
-        return OPTIONS_AT[once + 1] - OPTIONS_AT[once]
+        return OPTIONS_AT[once + 1] - OPTIONS_AT[once] - 1
     if key < 0:
         # A crowded suit, listed now as the tables are at import (``search`` serves
         # ``combine``, but a draw table reads each list many times).
@@ -976,7 +1122,7 @@ cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
         key = DOUBLE_KEY[once >> low]
         if twice == 0:
             C.opts[C.levels] = SUIT_OPTIONS + OPTIONS_AT[once]
-            n = OPTIONS_AT[once + 1] - OPTIONS_AT[once]
+            n = OPTIONS_AT[once + 1] - OPTIONS_AT[once] - 1
         elif key >= 0:
             # Move the listed options up to the suit's lowest natural (only those the
             # wilds allow: the list goes by need after "no run").
@@ -987,7 +1133,7 @@ cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
             while j < n and src[j].need <= S.n_wilds:
                 j += 1
             n = j
-            if n > MAX_OPTIONS - used:
+            if n + 1 > MAX_OPTIONS - used:
                 return False
             for j in range(n):
                 buf[used + j].once = src[j].once << low
@@ -995,8 +1141,9 @@ cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
                 buf[used + j].need = src[j].need
                 buf[used + j].value = <uint8_t>(
                     src[j].value + low * (COUNT[src[j].once] + COUNT[src[j].twice]))
+            buf[used + n] = END_MARK
             C.opts[C.levels] = buf + used
-            used += n
+            used += n + 1
         else:
             # A crowded suit: listing its sets at run time would outweigh ``search``,
             # whose longest runs first often meld everything at once and stop.
@@ -1010,11 +1157,11 @@ cdef bint combine(Search* S, unsigned int suits) noexcept nogil:
         else:
             C.best = books(S, S.n_wilds)
     else:
-        # Two calls with constant flags: compilers specialise the search for each.
         if S.discard:
-            over_suits(&C, 0, S.cnt, S.pool_value, S.n_wilds, 0, True)
+            over_suits(&C, 0, S.cnt, S.pool_value, S.n_wilds, 0)
         else:
-            over_suits(&C, 0, S.cnt, S.pool_value, S.n_wilds, 0, False)
+            C.base = S.pool_value  # every leaf's runs and pool add up to it
+            over_books(&C, 0, S.cnt, S.n_wilds)
     S.best = C.best
     return True
 
@@ -1040,16 +1187,20 @@ cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil:
 
 cdef inline int deadwood_by(const uint8_t* row, int wild, bint by_options) noexcept nogil:
     cdef Search S
-    cdef unsigned int suits
     setup(&S, row, wild)
-    suits = suits_within(&S, S.n_wilds) & 0x1F
+    return deadwood_of(&S, by_options)
+
+
+cdef inline int deadwood_of(Search* S, bint by_options) noexcept nogil:
+    """``deadwood_by`` from the ``setup`` of the row."""
+    cdef unsigned int suits = suits_within(S, S.n_wilds) & 0x1F
     if by_options and not S.deep and suits == 0:
-        S.best = books(&S, S.n_wilds)  # no run anywhere (most small hands): no ``combine``
-    elif not (by_options and not S.deep and combine(&S, suits)):
-        if S.total > 0 and books(&S, S.n_wilds) == S.total:
+        S.best = books(S, S.n_wilds)  # no run anywhere (most small hands): no ``combine``
+    elif not (by_options and not S.deep and combine(S, suits)):
+        if S.total > 0 and books(S, S.n_wilds) == S.total:
             return 0  # enough wilds to book every natural
-        search(&S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
-    return finish(&S)
+        search(S, 0, 0, S.n_wilds, N_RANKS - 1, 0)
+    return finish(S)
 
 
 cdef int best_discard_search(const uint8_t* row, int wild, int bound) noexcept nogil:
@@ -1116,32 +1267,36 @@ cdef int solve_best_discard(uint8_t* row, int wild, int* card) noexcept nogil:
     return discard_below(row, wild, 1 << 30, card)
 
 
-cdef int discard_below(uint8_t* row, int wild, int bound, int* card) noexcept nogil:
-    """Least deadwood after one discard, if below ``bound`` (then ``card`` is set);
-    otherwise ``bound``.
+cdef int discard_below(uint8_t* row, int wild, int bound, int* card,
+                       int kept=-1) noexcept nogil:
+    """Least deadwood after one discard of a card not of type ``kept`` (-1: any card), if
+    below ``bound`` (then ``card`` is set); otherwise ``bound``.
 
     Candidates go from the most valuable down: removing a card of value v lowers the
     deadwood by at most v, so once ``whole - v`` cannot beat the best, nothing after can.
-    A joker is always at least as good a discard as a wild-rank card, so one wild is tried.
+    A joker is always at least as good a discard as a wild-rank card, so one wild is tried
+    (a wild-rank card when the jokers are kept).
     """
     cdef int whole = solve_deadwood(row, wild)
     cdef int best = bound, c, d, s, i, w = wild - 3, k, n = 0
     cdef int order[56]
-    if row[JOKER]:
+    if row[JOKER] and kept != JOKER:
         order[n] = JOKER
         n += 1
     else:
         for s in range(5):
-            if row[s * N_RANKS + w]:
-                order[n] = s * N_RANKS + w
+            c = s * N_RANKS + w
+            if row[c] and c != kept:
+                order[n] = c
                 n += 1
                 break
     for i in range(N_RANKS - 1, -1, -1):
         if i == w:
             continue
         for s in range(5):
-            if row[s * N_RANKS + i]:
-                order[n] = s * N_RANKS + i
+            c = s * N_RANKS + i
+            if row[c] and c != kept:
+                order[n] = c
                 n += 1
     for k in range(n):
         c = order[k]
@@ -1182,15 +1337,19 @@ cdef bint may_meld(const uint8_t* row, int wild, int t) noexcept nogil:
     return False
 
 
-cdef int row_problem(const uint8_t* row, int decks, int min_cards, int max_cards) noexcept nogil:
+cdef inline int row_problem(const uint8_t* row, int decks, int min_cards,
+                            int max_cards) noexcept nogil:
     """Non-zero if the row breaks a rule that ``_validate.check_row`` reports.
 
-    Eight counts at a time: adding ``127 - decks`` to every byte sets its top bit
-    exactly when the count exceeds ``decks`` (a count of 128 or more has it already).
+    With SSE2, sixteen counts at a time (``fc_row_problem``); elsewhere eight at a time
+    in a word: adding ``127 - decks`` to every byte sets its top bit exactly when the
+    count exceeds ``decks`` (a count of 128 or more has it already).
     """
     cdef uint64_t word, over = 0, size = 0
     cdef uint64_t bias = (127 - decks) * 0x0101010101010101ULL
     cdef int k
+    if FC_SSE2:
+        return fc_row_problem(row, decks, min_cards, max_cards)
     for k in range(7):
         memcpy(&word, row + 8 * k, 8)
         if k == 6:
@@ -1723,21 +1882,28 @@ cdef _check_batch(counts, wilds, int decks, int min_cards):
 
 cdef Py_ssize_t solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds,
                             int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop, int decks,
-                            bint discard, uint8_t* seen) noexcept nogil:
-    """Solve rows start..stop-1 into ``out``, each from a private copy that is checked
-    first. Returns the first row whose copy breaks a rule (copied to ``seen``, its wild
-    at ``seen[56]``), or -1."""
+                            bint discard, uint8_t* seen, int8_t* seen_wild) noexcept nogil:
+    """Solve rows start..stop-1 into ``out``, each read once and checked first
+    (``setup_checked``). Returns the first row that breaks a rule (its counts as read in
+    ``seen``, 60 bytes, its wild in ``seen_wild``), or -1."""
     cdef Py_ssize_t i
-    cdef uint8_t own[56]
     cdef int8_t wild
+    cdef int jokers
+    cdef Search S
     for i in range(start, stop):
-        memcpy(own, &counts[i, 0], 56)
         wild = wilds[i]
-        if wild < 3 or wild > 13 or row_problem(own, decks, 1 if discard else 0, MAX_CARDS):
-            memcpy(seen, own, 56)
-            seen[56] = <uint8_t>wild
+        if wild < 3 or wild > 13:
+            memcpy(seen, &counts[i, 0], 56)
+            jokers = -1
+        else:
+            jokers = setup_checked(&S, &counts[i, 0], wild, decks, 1 if discard else 0, seen)
+        if jokers < 0:
+            seen_wild[0] = wild
             return i
-        out[i] = best_discard_search(own, wild, 1 << 30) if discard else solve_deadwood(own, wild)
+        if discard:
+            out[i] = best_discard_of(&S, jokers, 1 << 30, True)
+        else:
+            out[i] = deadwood_of(&S, True)
     return -1
 
 
@@ -1745,11 +1911,12 @@ def _solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[
                  Py_ssize_t start, Py_ssize_t stop, int decks, bint discard):
     """One thread's share of a bulk call, without the GIL; raises for a bad row."""
     cdef Py_ssize_t bad
-    cdef uint8_t seen[57]
+    cdef uint8_t seen[64]
+    cdef int8_t seen_wild
     with nogil:
-        bad = solve_range(counts, wilds, out, start, stop, decks, discard, seen)
+        bad = solve_range(counts, wilds, out, start, stop, decks, discard, seen, &seen_wild)
     if bad >= 0:
-        _report_row(seen, <int8_t>seen[56], bad, decks, 1 if discard else 0)
+        _report_row(seen, seen_wild, bad, decks, 1 if discard else 0)
 
 
 def _many(counts, wilds, decks, threads, bint discard):
