@@ -26,7 +26,13 @@ from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 from numpy.random.c_distributions cimport random_interval
 
-from ._solver cimport best_discard_search, discard_below, fill_draw_table, solve_deadwood
+from ._solver cimport (
+    best_discard_search,
+    discard_below,
+    discard_order_of,
+    fill_draw_table,
+    solve_deadwood,
+)
 
 import numpy as np
 
@@ -424,30 +430,6 @@ cdef double expected(const uint8_t* row, int wild, int decks, const int* unseen)
     return <double>weighted / <double>total
 
 
-cdef int order_of(const uint8_t* row, int wild, int kept, int* order) noexcept nogil:
-    """``discard_order`` of the hand without type ``kept`` (-1: all of it); its length."""
-    cdef int w = wild - 3, s, i, c, n = 0
-    if row[JOKER] and kept != JOKER:
-        order[n] = JOKER
-        n += 1
-    else:
-        for s in range(5):
-            c = s * N_RANKS + w
-            if row[c] and c != kept:
-                order[n] = c
-                n += 1
-                break
-    for i in range(N_RANKS - 1, -1, -1):
-        if i == w:
-            continue
-        for s in range(5):
-            c = s * N_RANKS + i
-            if row[c] and c != kept:
-                order[n] = c
-                n += 1
-    return n
-
-
 cdef bint strong_draw(Table* T) noexcept nogil:
     """``StrongBot.choose_draw``: the pile's top card if it beats a blind draw on
     expected deadwood."""
@@ -513,9 +495,9 @@ cdef void strong_discard(Table* T) noexcept nogil:
     cdef double ahead[N_TYPES]
     cdef bint known_any = False
     cdef const int* known
-    n = order_of(row, T.wild, -1, order)
+    n = discard_order_of(row, T.wild, -1, order)
     if kept >= 0 and n == 1 and order[0] == kept:
-        n = order_of(row, T.wild, kept, order)
+        n = discard_order_of(row, T.wild, kept, order)
     for k in range(n):
         row[order[k]] -= 1
         dead[k] = solve_deadwood(row, T.wild)

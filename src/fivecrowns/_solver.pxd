@@ -14,6 +14,9 @@ cdef int solve_best_discard(uint8_t* row, int wild, int* card) noexcept nogil
 # (a card type; -1, the default: none), the best discard of the others: that order less
 # every copy of ``kept``, as a rule that keeps the card just taken requires.
 cdef int discard_below(uint8_t* row, int wild, int bound, int* card, int kept=*) noexcept nogil
+# fivecrowns.outs.discard_order of the row without type ``kept`` (-1: none) into
+# ``order`` (56 ints); its length.
+cdef int discard_order_of(const uint8_t* row, int wild, int kept, int* order) noexcept nogil
 # out[t] = best-discard deadwood of row + card t, or -1 where no copy of t is left:
 # fivecrowns.draw_table.
 cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil

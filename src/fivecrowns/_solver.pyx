@@ -1267,19 +1267,12 @@ cdef int solve_best_discard(uint8_t* row, int wild, int* card) noexcept nogil:
     return discard_below(row, wild, 1 << 30, card)
 
 
-cdef int discard_below(uint8_t* row, int wild, int bound, int* card,
-                       int kept=-1) noexcept nogil:
-    """Least deadwood after one discard of a card not of type ``kept`` (-1: any card), if
-    below ``bound`` (then ``card`` is set); otherwise ``bound``.
-
-    Candidates go from the most valuable down: removing a card of value v lowers the
-    deadwood by at most v, so once ``whole - v`` cannot beat the best, nothing after can.
-    A joker is always at least as good a discard as a wild-rank card, so one wild is tried
-    (a wild-rank card when the jokers are kept).
-    """
-    cdef int whole = solve_deadwood(row, wild)
-    cdef int best = bound, c, d, s, i, w = wild - 3, k, n = 0
-    cdef int order[56]
+cdef int discard_order_of(const uint8_t* row, int wild, int kept, int* order) noexcept nogil:
+    """``fivecrowns.outs.discard_order`` of the hand without type ``kept`` (-1: all of
+    it), into ``order``; its length. A joker is always at least as good a discard as a
+    wild-rank card, so the order holds one wild (a wild-rank card when the jokers are
+    kept), then the naturals from the most valuable down."""
+    cdef int w = wild - 3, s, i, c, n = 0
     if row[JOKER] and kept != JOKER:
         order[n] = JOKER
         n += 1
@@ -1298,6 +1291,22 @@ cdef int discard_below(uint8_t* row, int wild, int bound, int* card,
             if row[c] and c != kept:
                 order[n] = c
                 n += 1
+    return n
+
+
+cdef int discard_below(uint8_t* row, int wild, int bound, int* card,
+                       int kept=-1) noexcept nogil:
+    """Least deadwood after one discard of a card not of type ``kept`` (-1: any card), if
+    below ``bound`` (then ``card`` is set); otherwise ``bound``.
+
+    Candidates go in ``discard_order_of``'s order, from the most valuable down: removing
+    a card of value v lowers the deadwood by at most v, so once ``whole - v`` cannot beat
+    the best, nothing after can.
+    """
+    cdef int whole = solve_deadwood(row, wild)
+    cdef int best = bound, c, d, k
+    cdef int order[56]
+    cdef int n = discard_order_of(row, wild, kept, order)
     for k in range(n):
         c = order[k]
         if whole - card_value(c, wild) >= best:
