@@ -89,3 +89,21 @@ def test_bad_arguments(args: tuple, kwargs: dict, kind: type, text: str) -> None
 def test_numpy_integers_are_ints() -> None:
     hands = random_hands(np.int64(3), np.uint8(5), decks=np.int32(4), rng=np.int64(1))
     assert hands.shape == (3, 56)
+
+
+@pytest.mark.parametrize("decks", [2, 4])
+def test_the_compiled_deal_is_the_python_one(decks: int, monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    import fivecrowns.dealing as dealing
+    if dealing._deal_hands is None:
+        pytest.skip("no compiled extension")
+    cases = [(0, 5), (1, 3), (7, 13), (4096, 7), (5000, 13), (300, 0), (50, 58 * decks)]
+    compiled = []
+    for n, size in cases:
+        rng = np.random.default_rng([n, size, decks])
+        compiled.append((random_hands(n, size, decks=decks, rng=rng), rng.random()))
+    monkeypatch.setattr(dealing, "_deal_hands", None)
+    for (n, size), (hands, after) in zip(cases, compiled):
+        rng = np.random.default_rng([n, size, decks])
+        assert (random_hands(n, size, decks=decks, rng=rng) == hands).all(), (n, size)
+        assert rng.random() == after, "the generator is left in the same state"

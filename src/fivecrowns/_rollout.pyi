@@ -106,3 +106,10 @@ def _games_range(
     start: int,
     stop: int,
 ) -> None: ...
+def deal_hands(
+    generator: np.random.Generator,
+    deck: npt.NDArray[np.uint8],
+    size: int,
+    block: int,
+    out: npt.NDArray[np.uint8],
+) -> None: ...

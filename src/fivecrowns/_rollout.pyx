@@ -25,6 +25,15 @@ from libc.math cimport INFINITY, exp
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 from numpy.random.c_distributions cimport random_interval
+from libc.stdlib cimport free, malloc
+
+
+cdef extern from "numpy/random/distributions.h":
+    # What Generator.integers(low, high, size=n) runs for int64 (numpy's public C header;
+    # the Cython declarations leave it out): n draws of [off, off + rng], Lemire's method.
+    void random_bounded_uint64_fill(bitgen_t* bitgen_state, uint64_t off, uint64_t rng,
+                                    Py_ssize_t cnt, bint use_masked,
+                                    uint64_t* out) noexcept nogil
 
 from ._solver cimport (
     best_discard_search,
@@ -937,3 +946,46 @@ def play_games(generators, choices, int n_players, int decks, int max_turns,
                                            not return_discard, rounds, first_dealer, policy,
                                            out, a, b), n, threads)
     return out
+
+
+# -- dealing.random_hands ---------------------------------------------------------------
+
+def deal_hands(generator, const uint8_t[::1] deck, int size, int block,
+               uint8_t[:, ::1] out):
+    """``dealing._deal_block`` over ``out`` in blocks of ``block`` rows: the same draws
+    from ``generator`` (``integers(j, len(deck), size=rows)`` for each place j of each
+    block), the same swaps, so the same hands; ``out`` holds zeros."""
+    cdef bitgen_t* rng = bitgen_of(generator.bit_generator)
+    cdef Py_ssize_t n = out.shape[0], start, rows, r, j
+    cdef int m = <int>deck.shape[0]
+    cdef uint8_t* cards = <uint8_t*>malloc(block * m)
+    cdef uint64_t* picks = <uint64_t*>malloc(block * sizeof(uint64_t))
+    cdef uint8_t* row
+    cdef uint8_t tmp
+    if cards == NULL or picks == NULL:
+        free(cards)
+        free(picks)
+        raise MemoryError()
+    try:
+        with generator.bit_generator.lock, nogil:
+            start = 0
+            while start < n:
+                rows = block if n - start > block else n - start
+                for r in range(rows):
+                    memcpy(cards + r * m, &deck[0], m)
+                for j in range(size):
+                    random_bounded_uint64_fill(rng, <uint64_t>j, <uint64_t>(m - 1 - j),
+                                               rows, False, picks)
+                    for r in range(rows):
+                        row = cards + r * m
+                        tmp = row[picks[r]]
+                        row[picks[r]] = row[j]
+                        row[j] = tmp
+                for r in range(rows):
+                    row = cards + r * m
+                    for j in range(size):
+                        out[start + r, row[j]] += 1
+                start += rows
+    finally:
+        free(cards)
+        free(picks)

@@ -17,6 +17,11 @@ from ._validate import _is_int, check_decks
 from .cards import JOKER_INDEX, N_TYPES
 from .seeding import SeedLike, check_seed, make_rng
 
+try:  # the same deal in C (the rollout engine links numpy's random library)
+    from ._rollout import deal_hands as _deal_hands
+except ImportError:  # a pure-Python install
+    _deal_hands = None  # type: ignore[assignment]
+
 __all__ = ["random_hands"]
 
 #: Hands dealt per block: the working arrays of a block stay a few megabytes, whatever n.
@@ -57,7 +62,8 @@ def random_hands(n: int, size: int, *, decks: int = 2, rng: SeedLike) -> npt.NDA
     -----
     Hands are dealt in blocks with a partial Fisher-Yates shuffle of a small array of
     card types per hand (the deck's 116 or 232 cards as bytes), so memory stays at the
-    result plus a few megabytes.
+    result plus a few megabytes. The compiled extension runs the same draws and swaps in
+    C (about three times faster); a pure-Python install deals the very same hands.
 
     Examples
     --------
@@ -79,6 +85,9 @@ def random_hands(n: int, size: int, *, decks: int = 2, rng: SeedLike) -> npt.NDA
     if not 0 <= size <= deck.size:
         raise ValueError(f"size must be 0..{deck.size} ({decks} decks), got {size}")
     out = np.zeros((n, N_TYPES), dtype=np.uint8)
+    if _deal_hands is not None:
+        _deal_hands(rng, deck, size, _BLOCK, out)
+        return out
     for start in range(0, n, _BLOCK):
         rows = min(_BLOCK, n - start)
         _deal_block(rng, deck, size, out[start:start + rows])
