@@ -17,6 +17,9 @@ ms per decision, default budget, one core   <= 100
 
 ``--only worlds`` measures the inner loop: play-outs per second of
 :func:`fivecrowns.rollout.play_worlds` against the same worlds sampled in Python.
+``--only edges`` says what each target asks for in game points: how far below the
+opponents' own mean total a player must score to win that often (from 40,000 games of
+the opponents' policy in every seat, shifted; about 20 s).
 
 The time per decision is CPU time of this process (one core) over every SearchBot
 decision of ``--timing-games`` 4-player games against StrongBots. The rollouts are those
@@ -38,7 +41,7 @@ import numpy as np
 
 from fivecrowns import GreedyBot, Round, StrongBot, play_game, simulate_games
 from fivecrowns.records import Observation, Phase
-from fivecrowns.rollout import play_out, play_worlds
+from fivecrowns.rollout import play_games, play_out, play_worlds
 from fivecrowns.search import ROLLOUT_IMPLEMENTATION, SearchBot
 
 #: (name, opponents, target win rate)
@@ -133,6 +136,38 @@ def world_rates(positions: int = 40, worlds: int = 64, seed: int = 1) -> dict[st
     return rates
 
 
+def shifted_win_rate(totals: np.ndarray, shift: float) -> float:
+    """The win rate of a player whose game total is ``shift`` points below its seat's
+    actual total, each seat in turn (ties for the lowest total shared)."""
+    rates = []
+    for s in range(totals.shape[1]):
+        t = totals.astype(np.float64)
+        t[:, s] -= shift
+        low = t.min(axis=1)
+        ties = (t == low[:, None]).sum(axis=1)
+        rates.append(float(np.where(t[:, s] == low, 1.0 / ties, 0.0).mean()))
+    return float(np.mean(rates))
+
+
+def target_edges(games: int = 40000, seed: int = 1) -> list[tuple[str, float, float]]:
+    """What each target asks for in game points: for the match-ups of ``MATCHES`` whose
+    opponents all play one policy, ``(title, points, mean total)``: how many points a game
+    a player must score below the opponents' own policy, in games where every seat plays
+    it (``rollout.play_games``), to win at the target rate, and that policy's mean game
+    total. Found by bisection on the shift (the win rate grows with it)."""
+    out = []
+    for title, opponents, target in MATCHES:
+        policy = "strong" if opponents[0] is StrongBot else "greedy"
+        totals = play_games(games, seed=seed, n_players=len(opponents) + 1,
+                            policy=policy)  # type: ignore[arg-type]
+        lo, hi = 0.0, 200.0
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if shifted_win_rate(totals, mid) < target else (lo, mid)
+        out.append((title, hi, float(totals.mean())))
+    return out
+
+
 def test_decision_time(benchmark: Any) -> None:  # pragma: no cover - pytest-benchmark
     benchmark.pedantic(decision_times, args=(1, 12345, SearchBot.DEFAULT_BUDGET),
                        rounds=1, iterations=1)
@@ -153,10 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay-draws", type=int, default=0)
     parser.add_argument("--timing-games", type=int, default=5,
                         help="games whose decisions are timed (one core)")
-    parser.add_argument("--only", choices=["strong", "greedy", "duel", "time", "worlds"],
+    parser.add_argument("--only", choices=["strong", "greedy", "duel", "time", "worlds",
+                                           "edges"],
                         action="append", help="run only these parts (repeatable)")
     args = parser.parse_args(argv)
-    parts = args.only or ["strong", "greedy", "duel", "time", "worlds"]
+    parts = args.only or ["strong", "greedy", "duel", "time", "worlds", "edges"]
     print(f"rollouts: {ROLLOUT_IMPLEMENTATION}, policy {args.policy}; budget {args.budget}; "
           f"objective {args.objective}; candidates {args.candidates}; confidence "
           f"{args.confidence}; discard weight {args.discard_weight}; replay draws "
@@ -202,6 +238,12 @@ def main(argv: list[str] | None = None) -> int:
         for policy in ("greedy", "strong"):
             ratio = rates[f"play_worlds, {policy}"] / rates[f"Python worlds + play_out, {policy}"]
             print(f"  ratio play_worlds / Python worlds, {policy}: x{ratio:.1f}")
+    if "edges" in parts:
+        print("\nwhat each target asks for (40,000 games of the opponents' policy in every "
+              "seat, compiled engine):")
+        for title, points, mean in target_edges(seed=args.seed + 1):
+            print(f"  {title:<28} {points:5.1f} points a game below the opponents' "
+                  f"(their mean total {mean:.1f}: {points / mean:.0%})")
     return 0 if ok else 1
 
 
