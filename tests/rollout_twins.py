@@ -12,6 +12,7 @@ from fivecrowns import GreedyBot, Round, Rules, StrongBot
 from fivecrowns.actions import encode_discard, encode_draw
 from fivecrowns.records import Phase
 from fivecrowns.rollout import play_out, play_out_actions
+from playing import play_until
 
 __all__ = ["by_bots", "random_prefix", "greedy_prefix", "varied_round", "check_twin"]
 
@@ -51,14 +52,7 @@ def random_prefix(r: Round, moves: int, rng: np.random.Generator) -> Round:
 
 def greedy_prefix(r: Round) -> Round:
     """Play greedily until someone has gone out (a final turn is next); returns ``r``."""
-    bot = GreedyBot()
-    while not r.is_over and r.went_out is None:
-        obs = r.observation(r.current_player)
-        if r.phase is Phase.DRAW:
-            r.draw(bot.choose_draw(obs))
-        else:
-            r.discard(*bot.choose_discard(obs))
-    return r
+    return play_until(r, [GreedyBot()] * r.n_players, stop=lambda r: r.went_out is not None)
 
 
 def varied_round(seed: int) -> Round:

@@ -8,23 +8,13 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from fivecrowns import GreedyBot, Observation, Phase, RandomBot, Round, Rules
+from fivecrowns import GreedyBot, Observation, Phase, Player, RandomBot, Round, Rules
 from fivecrowns.deck import full_counts
 from fivecrowns.records import Event, EventKind
+from playing import bot_move, play_until
 
 #: Observation fields compared one by one (arrays with array_equal).
 FIELDS = tuple(Observation.__dataclass_fields__)
-
-
-def _step(r: Round, bots: list[object]) -> None:
-    p = r.current_player
-    obs = r.observation(p)
-    bot = bots[p]
-    if r.phase is Phase.DRAW:
-        r.draw(bot.choose_draw(obs))  # type: ignore[attr-defined]
-    else:
-        card, out = bot.choose_discard(obs)  # type: ignore[attr-defined]
-        r.discard(card, out)
 
 
 def _states(seed: int, count: int) -> Iterator[Round]:
@@ -39,15 +29,12 @@ def _states(seed: int, count: int) -> Iterator[Round]:
         r = Round(n, rnd, seed=int(rng.integers(2**31)), rules=rules,
                   dealer=int(rng.integers(n)))
         slow = rng.random() < 0.3
-        bots: list[object] = [RandomBot(seed=int(rng.integers(2**31)), go_out=0.0) if slow
+        bots: list[Player] = [RandomBot(seed=int(rng.integers(2**31)), go_out=0.0) if slow
                               else (GreedyBot() if rng.random() < 0.5 else
                                     RandomBot(seed=int(rng.integers(2**31))))
                               for _ in range(n)]
         stop = int(rng.integers(0, 300 if slow else 30))
-        for _ in range(stop):
-            if r.is_over:
-                break
-            _step(r, bots)
+        play_until(r, bots, moves=stop)
         if r.is_over:
             continue
         made += 1
@@ -77,9 +64,7 @@ def _same_observation(a: Observation, b: Observation) -> list[str]:
 
 
 def _play_out(r: Round) -> None:
-    bots: list[object] = [GreedyBot() for _ in range(r.n_players)]
-    while not r.is_over:
-        _step(r, bots)
+    play_until(r, [GreedyBot() for _ in range(r.n_players)])
 
 
 # -- determinize and from_observation: consistency --
@@ -134,7 +119,7 @@ def test_determinize_keeps_the_scores_of_finished_players() -> None:
 def test_determinize_is_seed_deterministic() -> None:
     r = Round(4, round_number=7, seed=3)
     for _ in range(9):
-        _step(r, [GreedyBot() for _ in range(4)])
+        bot_move(r, [GreedyBot() for _ in range(4)])
     a, b, c = r.determinize(2, 42), r.determinize(2, 42), r.determinize(2, 43)
     assert [a.hand(q) for q in range(4)] == [b.hand(q) for q in range(4)]
     assert a.deck.draw_pile() == b.deck.draw_pile()
@@ -167,13 +152,13 @@ def test_each_unseen_card_lands_in_each_place_at_the_expected_rate(method: str) 
     # a 4-player round where player 1 took a card from the discard pile: their other
     # slots, the other opponents' hands and the draw pile share the unseen cards
     r = Round(4, round_number=3, seed=17)
-    bots: list[object] = [GreedyBot() for _ in range(4)]
+    bots: list[Player] = [GreedyBot() for _ in range(4)]
     while not r.observation(0).taken_counts[1].any():
-        _step(r, bots)
+        bot_move(r, bots)
         if r.is_over:  # pragma: no cover - the seed gives a take in the first lap
             raise AssertionError("pick another seed")
     while r.current_player != 0 or r.phase is not Phase.DRAW:
-        _step(r, bots)
+        bot_move(r, bots)
     p = 0
     obs = r.observation(p)
     unseen = obs.unseen_counts.astype(np.int64)

@@ -15,6 +15,7 @@ from fivecrowns.rollout import _inference, _pack, play_out, play_out_actions, pl
 
 _rollout = pytest.importorskip("fivecrowns._rollout")
 
+from playing import play_until  # noqa: E402
 from rollout_twins import random_prefix, varied_round  # noqa: E402
 
 
@@ -193,16 +194,8 @@ def _played(seed: int) -> Round:
     from fivecrowns import StrongBot
     rng = np.random.default_rng(seed)
     r = Round(4, int(rng.integers(7, 12)), seed=seed)
-    bot = StrongBot()
-    for _ in range(int(rng.integers(4, 16)) * 2):
-        if r.went_out is not None or r.is_over:
-            break
-        obs = r.observation(r.current_player)
-        if r.phase is Phase.DRAW:
-            r.draw(bot.choose_draw(obs))
-        else:
-            r.discard(*bot.choose_discard(obs))
-    return r
+    return play_until(r, [StrongBot()] * 4, stop=lambda r: r.went_out is not None,
+                      moves=int(rng.integers(4, 16)) * 2)
 
 
 def _opponent_deadwood(r: Round, hands: Any) -> float:

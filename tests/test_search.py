@@ -26,20 +26,13 @@ from fivecrowns.search import (
     play_out,
     win_chances,
 )
+from playing import play_until
 
 
 def _bot_scores(r: Round, bot: type[GreedyBot] | type[StrongBot] = GreedyBot
                 ) -> tuple[int, ...]:
     """The round played to its end by ``bot`` in every seat, through the public moves."""
-    r = r.clone()
-    bots = [bot() for _ in range(r.n_players)]
-    while not r.is_over:
-        p = r.current_player
-        obs = r.observation(p)
-        if r.phase is Phase.DRAW:
-            r.draw(bots[p].choose_draw(obs))
-        else:
-            r.discard(*bots[p].choose_discard(obs))
+    r = play_until(r.clone(), [bot() for _ in range(r.n_players)])
     assert r.result is not None
     return r.result.scores
 
@@ -171,14 +164,7 @@ def test_search_bot_in_simulate_games_with_two_jobs() -> None:
 
 def test_search_bot_in_a_sudden_death_round() -> None:
     r = Round(3, hand_size=6, wild=6, seed=5, sudden_death=True, totals=(40, 40, 40))
-    bots = [SearchBot(seed=q, budget=6) for q in range(3)]
-    while not r.is_over:
-        p = r.current_player
-        obs = r.observation(p)
-        if r.phase is Phase.DRAW:
-            r.draw(bots[p].choose_draw(obs))
-        else:
-            r.discard(*bots[p].choose_discard(obs))
+    play_until(r, [SearchBot(seed=q, budget=6) for q in range(3)])
     assert r.result is not None and r.result.went_out is not None
 
 
