@@ -42,7 +42,7 @@ import numpy as np
 from fivecrowns import GreedyBot, Round, StrongBot, play_game, simulate_games
 from fivecrowns.records import Observation, Phase
 from fivecrowns.rollout import play_games, play_out, play_worlds
-from fivecrowns.search import ROLLOUT_IMPLEMENTATION, SearchBot
+from fivecrowns.search import ROLLOUT_IMPLEMENTATION, SearchBot, win_chances
 
 #: (name, opponents, target win rate)
 MATCHES: list[tuple[str, list[Any], float]] = [
@@ -138,14 +138,13 @@ def world_rates(positions: int = 40, worlds: int = 64, seed: int = 1) -> dict[st
 
 def shifted_win_rate(totals: np.ndarray, shift: float) -> float:
     """The win rate of a player whose game total is ``shift`` points below its seat's
-    actual total, each seat in turn (ties for the lowest total shared)."""
+    actual total, each seat in turn (ties for the lowest total shared: ``win_chances``
+    with no round left)."""
     rates = []
     for s in range(totals.shape[1]):
         t = totals.astype(np.float64)
         t[:, s] -= shift
-        low = t.min(axis=1)
-        ties = (t == low[:, None]).sum(axis=1)
-        rates.append(float(np.where(t[:, s] == low, 1.0 / ties, 0.0).mean()))
+        rates.append(float(win_chances(t, s, 0).mean()))
     return float(np.mean(rates))
 
 
