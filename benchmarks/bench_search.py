@@ -146,7 +146,7 @@ def edges(report: Any) -> np.ndarray:
     :func:`simulate_games` report."""
     scores = report.scores.astype(np.float64)
     k = scores.shape[1]
-    return (scores[:, 1:].sum(axis=1) / (k - 1) - scores[:, 0]).astype(np.float64)
+    return scores[:, 1:].sum(axis=1) / (k - 1) - scores[:, 0]
 
 
 def paired_gain(report: Any, baseline: Any) -> tuple[float, float]:
