@@ -48,6 +48,7 @@ from fivecrowns import GreedyBot, Round, StrongBot, play_game, simulate_games
 from fivecrowns.records import Observation, Phase
 from fivecrowns.rollout import play_games, play_out, play_worlds
 from fivecrowns.search import ROLLOUT_IMPLEMENTATION, SearchBot, win_chances
+from fivecrowns.stats import mean_interval
 
 #: (name, opponents, target win rate)
 MATCHES: list[tuple[str, list[Any], float]] = [
@@ -149,15 +150,13 @@ def edges(report: Any) -> np.ndarray:
     return scores[:, 1:].sum(axis=1) / (k - 1) - scores[:, 0]
 
 
-def paired_gain(report: Any, baseline: Any) -> tuple[float, float]:
-    """``(mean, half-width of the 95% interval)`` of entrant 0's :func:`edges` in
-    ``report`` less those in ``baseline``, game by game (both runs with the same seed and
-    number of games, so game g has the same deal and seats in both)."""
+def paired_gain(report: Any, baseline: Any) -> tuple[float, tuple[float, float]]:
+    """The mean and 95% interval (``stats.mean_interval``) of entrant 0's :func:`edges`
+    in ``report`` less those in ``baseline``, game by game (both runs with the same seed
+    and number of games, so game g has the same deal and seats in both)."""
     if report.seeds != baseline.seeds:
         raise ValueError("the two reports must come from the same seed and games")
-    d = edges(report) - edges(baseline)
-    half = 1.96 * float(d.std(ddof=1)) / np.sqrt(d.size) if d.size > 1 else float("inf")
-    return float(d.mean()), half
+    return mean_interval(edges(report) - edges(baseline))
 
 
 def shifted_win_rate(totals: np.ndarray, shift: float) -> float:
@@ -243,9 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         print(report.table(), flush=True)
         baseline = simulate_games([StrongBot, *opponents], args.games, seed=args.seed,
                                   jobs=args.jobs)
-        gain, half = paired_gain(report, baseline)
+        gain, (lo, hi) = paired_gain(report, baseline)
         print(f"gain over a StrongBot in its seat, same deals: {gain:+.2f} points a game "
-              f"(95% CI {gain - half:+.2f}..{gain + half:+.2f})", flush=True)
+              f"(95% CI {lo:+.2f}..{hi:+.2f})", flush=True)
     if "time" in parts:
         ts = decision_times(args.timing_games, args.seed, args.budget, policy=args.policy,
                             objective=args.objective, candidates=args.candidates,
