@@ -15,6 +15,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import fivecrowns.envs  # noqa: E402
 from fivecrowns.bots import GreedyBot  # noqa: E402
 from fivecrowns.envs import FiveCrownsEnv  # noqa: E402
+from fivecrowns.envs.encoding import observation_scale, observation_size  # noqa: E402
+from fivecrowns.envs.features import observation_features  # noqa: E402
 
 
 def _episode(env: gymnasium.Env, seed: int) -> tuple[float, dict, int]:
@@ -30,11 +32,47 @@ def _episode(env: gymnasium.Env, seed: int) -> tuple[float, dict, int]:
             return total, info, steps
 
 
-def test_check_env() -> None:
+@pytest.mark.parametrize("features", [False, True])
+@pytest.mark.parametrize("normalize", [False, True])
+def test_check_env(features: bool, normalize: bool) -> None:
     for kwargs in ({"opponents": ("greedy", "random"), "rounds": [1, 2]},
                    {"opponents": ("strong",), "rounds": [3], "seat": 1}):
-        env = gymnasium.make(fivecrowns.envs.GYM_ID, render_mode="ansi", **kwargs)
+        env = gymnasium.make(fivecrowns.envs.GYM_ID, render_mode="ansi",
+                             solver_features=features, normalize=normalize, **kwargs)
         check_env(env.unwrapped)
+
+
+def test_solver_features_and_normalize() -> None:
+    """The options change the vector as documented, and keep it inside its space."""
+    envs = {(f, s): FiveCrownsEnv(opponents=("greedy", "greedy"), rounds=[2, 7, 11],
+                                  solver_features=f, normalize=s)
+            for f in (False, True) for s in (False, True)}
+    rng = np.random.default_rng(2)
+    obs = {k: e.reset(seed=5)[0] for k, e in envs.items()}
+    size = observation_size(3)
+    scale = observation_scale(3, features=True)
+    steps = 0
+    while True:
+        raw, both = obs[False, False]["observation"], obs[True, True]["observation"]
+        for k, e in envs.items():
+            assert e.observation_space.contains(obs[k]), k
+        np.testing.assert_array_equal(obs[True, False]["observation"][:size], raw)
+        np.testing.assert_array_equal(obs[False, True]["observation"], raw * scale[:size])
+        np.testing.assert_array_equal(both[size:], observation_features(
+            envs[True, True].game.observation(0)))
+        assert np.abs(both).max() <= 1.5
+        legal = np.flatnonzero(obs[False, False]["action_mask"])
+        a = int(rng.choice(legal))
+        done = False
+        for k, e in envs.items():
+            obs[k], _, terminated, truncated, _ = e.step(a)
+            done = terminated or truncated
+        steps += 1
+        if done:
+            break
+    assert steps > 10
+    with pytest.raises(TypeError, match="solver_features must be a bool"):
+        FiveCrownsEnv(opponents=("greedy",), solver_features=1)  # type: ignore[arg-type]
 
 
 def test_registered_id() -> None:

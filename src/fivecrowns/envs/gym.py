@@ -39,8 +39,7 @@ from ..game import Game
 from ..players import Player
 from ..round import N_ACTIONS, Phase, encode_discard, encode_draw
 from ..rules import Rules
-from ._common import ILLEGAL_REWARD, check_options, new_seed, observation_bounds, render_game
-from .encoding import _encode
+from ._common import ILLEGAL_REWARD, Encoder, check_options, new_seed, render_game
 
 __all__ = ["FiveCrownsEnv", "BOTS"]
 
@@ -69,6 +68,16 @@ class FiveCrownsEnv(gymnasium.Env):
     render_mode : {None, "ansi"}
     max_turns : int, optional
         Truncate the episode after this many of the agent's turns.
+    solver_features : bool
+        Append the solver features of :mod:`fivecrowns.envs.features` (62 entries: the
+        deadwood each discard leaves, the deadwood after taking the top discard, the
+        deadwood now, the unseen cards that complete or improve the hand) to the
+        observation vector.
+    normalize : bool
+        Scale the observation vector to about [-1, 1]
+        (:func:`~fivecrowns.envs.encoding.observation_scale`: card counts by the copies in
+        the deck, sizes by their largest values, totals by 200); ``observation_space``
+        has the scaled bounds.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -76,7 +85,8 @@ class FiveCrownsEnv(gymnasium.Env):
     def __init__(self, opponents: Sequence[OpponentLike] = ("greedy", "greedy", "greedy"),
                  rounds: Sequence[int] | None = None, *, seat: int = 0,
                  rules: Rules | None = None, render_mode: str | None = None,
-                 max_turns: int | None = None) -> None:
+                 max_turns: int | None = None, solver_features: bool = False,
+                 normalize: bool = False) -> None:
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             raise TypeError(f"opponents must be a sequence of bot names or players, "
                             f"got {opponents!r}")
@@ -99,9 +109,12 @@ class FiveCrownsEnv(gymnasium.Env):
         self.opponents = tuple(opponents)
         self.render_mode = render_mode
         self.max_turns = max_turns
-        low, high = observation_bounds(n)
+        self.solver_features = solver_features
+        self.normalize = normalize
+        self._encode = Encoder(n, solver_features, normalize, self._rules.decks)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+            "observation": spaces.Box(low=self._encode.low, high=self._encode.high,
+                                      dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
         })
         self.action_space = spaces.Discrete(N_ACTIONS)
@@ -150,7 +163,7 @@ class FiveCrownsEnv(gymnasium.Env):
 
     def _obs(self) -> dict[str, npt.NDArray[Any]]:
         game = self.game
-        vec = _encode(game.observation(self.seat), None)
+        vec = self._encode(game, self.seat)
         if game.is_over:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
         else:
