@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from ..game import Game
 from ..round import N_ACTIONS
-from ..rules import Rules
+from ..rules import N_ROUNDS, Rules
 from .encoding import _encode, blocks, observation_scale, observation_size
 from .features import feature_bounds
 
@@ -45,6 +45,26 @@ def check_options(num_players: int, rounds: Sequence[int] | None, rules: Rules |
                                   or not isinstance(max_turns, int) or max_turns < 1):
         raise ValueError(f"max_turns must be None or a positive int, got {max_turns!r}")
     return plan, rules
+
+
+def max_agent_steps(n_players: int = 2, rules: Rules | None = None,
+                    n_rounds: int = N_ROUNDS) -> int:
+    """The most steps one seat can take in a game: no game, however long, takes more.
+
+    A round ends at the latest when ``rules.max_turns`` turns have been played
+    (docs/rules.rst, A round, 6), or, when someone goes out on the last of them, after the
+    other ``n - 1`` players' final turns: at most ``max_turns + n - 1`` turns. A seat plays
+    every ``n``-th of them, so at most ``ceil((max_turns + n - 1) / n)`` turns of two steps
+    (a draw and a discard) a round. That is largest for two players, so the default
+    (``n_players=2``) bounds every game of ``n_rounds`` rounds under these rules.
+    Games between players that go out take a few dozen turns a round, far below it.
+
+    >>> max_agent_steps()   # 11 rounds, Rules().max_turns = 1000
+    11022
+    """
+    rules = Rules() if rules is None else rules
+    turns = -(-(rules.max_turns + n_players - 1) // n_players)
+    return 2 * turns * n_rounds
 
 
 def observation_bounds(n: int, features: bool = False, normalize: bool = False,
@@ -113,7 +133,8 @@ def empty_mask() -> npt.NDArray[np.int8]:
 
 
 def render_game(game: Game) -> str:
-    """A text view of a game for ``render_mode="ansi"``: public state and every hand."""
+    """A text view of a game for ``render_mode="ansi"`` (returned) and ``"human"``
+    (printed): public state and every hand."""
     rnd = game.round
     obs = rnd.observation(0)
     top = "-" if obs.top_discard is None else str(obs.top_discard)

@@ -97,8 +97,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         :class:`~fivecrowns.game.Game`.
     rules : Rules, optional
         Without the tie-break round (``Rules(tie_break=False)``, the default).
-    render_mode : {None, "ansi"}
-        ``"ansi"``: :meth:`render` returns the table as text (every hand shown).
+    render_mode : {None, "ansi", "human"}
+        ``"ansi"``: :meth:`render` returns the table as text (every hand shown);
+        ``"human"``: it prints that text on standard output and returns None, as
+        PettingZoo's classic games do.
     max_turns : int, optional
         Truncate the episode after this many turns in total.
     solver_features : bool
@@ -109,7 +111,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         (:func:`~fivecrowns.envs.encoding.observation_scale`).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "fivecrowns_v0",
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "fivecrowns_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, num_players: int = 4, rounds: Sequence[int] | None = None, *,
@@ -271,7 +273,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             raise AssertionError("reset() needs to be called before render.")
         if self.render_mode is None:
             return None
-        return render_game(self.game)
+        text = render_game(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release; the environment can be reset and used again."""

@@ -12,6 +12,14 @@ agent's actions. Importing :mod:`fivecrowns.envs` registers it as
 - ``terminated`` when the game ends; ``truncated`` after ``max_turns`` of the agent's turns;
   an illegal action ends the episode (``terminated``) with reward -100.
 - ``info``: ``totals`` (the running totals by seat) and ``seat``.
+- :meth:`FiveCrownsEnv.action_masks`: the legal actions as a bool array, the method
+  sb3-contrib's ``MaskablePPO`` looks for.
+- Registered with ``max_episode_steps`` = :func:`~fivecrowns.envs._common.max_agent_steps`
+  (11,022): the most steps the agent can take in an 11-round game under the default
+  rules, so the time limit never cuts a game short.
+- Options: ``solver_features=True`` appends the solver features
+  (:mod:`fivecrowns.envs.features`); ``normalize=True`` scales the vector to about
+  [-1, 1] (:func:`~fivecrowns.envs.encoding.observation_scale`).
 
 Examples
 --------
@@ -65,7 +73,9 @@ class FiveCrownsEnv(gymnasium.Env):
         The agent's seat (0 deals the first round); the opponents take the other seats
         in order.
     rules : Rules, optional
-    render_mode : {None, "ansi"}
+    render_mode : {None, "ansi", "human"}
+        ``"ansi"``: :meth:`render` returns the table as text (every hand shown);
+        ``"human"``: it prints that text.
     max_turns : int, optional
         Truncate the episode after this many of the agent's turns.
     solver_features : bool
@@ -80,7 +90,7 @@ class FiveCrownsEnv(gymnasium.Env):
         has the scaled bounds.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, opponents: Sequence[OpponentLike] = ("greedy", "greedy", "greedy"),
                  rounds: Sequence[int] | None = None, *, seat: int = 0,
@@ -170,6 +180,21 @@ class FiveCrownsEnv(gymnasium.Env):
             mask = game.legal_action_mask().view(np.int8)
         return {"observation": vec, "action_mask": mask}
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the agent now, a (114,) bool array (all False once the
+        game is over): the mask of ``obs["action_mask"]``, for sb3-contrib's
+        ``MaskablePPO``, which calls this method of the environment.
+
+        >>> env = FiveCrownsEnv(opponents=("greedy",), rounds=[1])
+        >>> _ = env.reset(seed=0)
+        >>> env.action_masks()[:2].tolist()    # draw from the deck or the discard pile
+        [True, True]
+        """
+        game = self.game
+        if game.is_over:
+            return np.zeros(N_ACTIONS, dtype=np.bool_)
+        return game.legal_action_mask()
+
     def _info(self) -> dict[str, Any]:
         return {"totals": self.game.totals, "seat": self.seat}
 
@@ -199,4 +224,8 @@ class FiveCrownsEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return render_game(self.game)
+        text = render_game(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
