@@ -77,9 +77,11 @@ import numpy.typing as npt
 
 from .. import solver
 from ..cards import N_TYPES
+from ..deck import full_counts
 from ..outs import discard_order
 from ..records import Observation, Phase
 from ..round import Round
+from ..rules import Rules
 
 __all__ = ["DEADWOOD_SCALE", "BLOCKS", "feature_size", "feature_bounds",
            "observation_features", "round_features", "fill_features"]
@@ -221,7 +223,8 @@ def fill_features(out: npt.NDArray[np.float32], hand: npt.NDArray[np.uint8], *, 
     top : int
         The top discard's card type, or -1 for an empty discard pile.
     unseen : ndarray
-        (56,) counts of the player's unseen cards (``Observation.unseen_counts``).
+        (56,) counts of the player's unseen cards (``Observation.unseen_counts``): none
+        of a type the hand holds every copy of.
     discard_view : bool
         The player is to discard (see the module docstring).
     must_keep : int
@@ -241,18 +244,25 @@ def fill_features(out: npt.NDArray[np.float32], hand: npt.NDArray[np.uint8], *, 
         raise ValueError(f"top and must_keep must be card types 0..55 or -1, got "
                          f"{top} and {must_keep}")
     solver.deadwood(hand, wild, decks=decks)  # checks the hand's counts, wild and decks
+    if (unseen < 0).any() or (unseen.astype(np.int64) + hand > full_counts(
+            Rules(decks=decks))).any():
+        raise ValueError("unseen must count cards the deck has beside the hand: at most "
+                         "the deck's copies of each type less the hand's, none negative")
     _fill(out, hand.copy(), wild, decks, top, unseen, bool(discard_view), must_keep,
           bool(return_discard))
     return out
 
 
-def _least(row: npt.NDArray[np.uint8], wild: int, decks: int,
-           types: list[int]) -> npt.NDArray[np.int32]:
-    """``deadwood(row - t)`` for each type of ``types`` (one batched solver call)."""
-    batch = np.repeat(row.reshape(1, N_TYPES), len(types), axis=0)
-    batch[np.arange(len(types)), types] -= 1
-    return solver._core.deadwood_many(batch, np.full(len(types), wild, dtype=np.int8),
-                                      decks, 1)
+def _least(row: npt.NDArray[np.uint8], wild: int, decks: int, types: list[int]) -> list[int]:
+    """``deadwood(row - t)`` for each type of ``types`` (``row`` is restored)."""
+    # one call a type: for the dozen types of a hand this is quicker than a batched call
+    dead = solver._core.deadwood_row
+    out = []
+    for t in types:
+        row[t] -= 1
+        out.append(dead(row, wild, decks))
+        row[t] += 1
+    return out
 
 
 def _fill(out: npt.NDArray[np.float32], row: npt.NDArray[np.uint8], wild: int, decks: int,
@@ -266,13 +276,13 @@ def _fill(out: npt.NDArray[np.float32], row: npt.NDArray[np.uint8], wild: int, d
         if kept >= 0:
             held.remove(kept)
         deads = _least(row, wild, decks, held)
-        out[held] = deads / DEADWOOD_SCALE
-        now = int(deads.min())
+        out[held] = np.array(deads, dtype=np.float64) / DEADWOOD_SCALE
+        now = min(deads)
         # the kept hand: the first best discard in best_discard's order
         allowed = row.copy()
         if kept >= 0:
             allowed[kept] = 0
-        best = dict(zip(held, deads.tolist()))
+        best = dict(zip(held, deads))
         b = next(t for t in discard_order(allowed, wild) + held if best[t] == now)
         row[b] -= 1
         out[_VIEW] = 1.0
@@ -285,18 +295,20 @@ def _fill(out: npt.NDArray[np.float32], row: npt.NDArray[np.uint8], wild: int, d
             # identical copy, unless the hand holds nothing else
             if t == top and not return_discard and row[top] != row.sum():
                 others = [u for u in row.nonzero()[0].tolist() if u != top]
-                take = int(_least(row, wild, decks, others).min())
+                take = min(_least(row, wild, decks, others))
             out[_TAKE] = take / DEADWOOD_SCALE
             row[top] -= 1
         out[_VIEW] = 0.0
     out[_NOW] = now / DEADWOOD_SCALE
     table = core.draw_table_row(row, wild, decks)
-    weights = np.where(table >= 0, unseen, 0).astype(np.int64)
+    # table is -1 only for a type the hand holds every copy of, which is then not unseen:
+    # the unseen counts weigh the drawable types as they are
+    weights = unseen.astype(np.int32)
     total = int(weights.sum())
     if total > 0:
-        out[_COMPLETE] = weights[table == 0].sum() / total
-        out[_IMPROVE] = weights[table < now].sum() / total
-        out[_EXPECTED] = float(weights @ table) / total / DEADWOOD_SCALE
+        out[_COMPLETE] = int(weights @ (table == 0)) / total
+        out[_IMPROVE] = int(weights @ (table < now)) / total
+        out[_EXPECTED] = int(weights @ table) / total / DEADWOOD_SCALE
     else:
         out[_COMPLETE] = out[_IMPROVE] = 0.0
         out[_EXPECTED] = now / DEADWOOD_SCALE
