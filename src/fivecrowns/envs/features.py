@@ -7,9 +7,7 @@ player's own hand, the wild rank, the top of the discard pile, the player's unse
 (``Observation.unseen_counts``) and the rule on the card just taken, so they never depend on
 the opponents' hidden cards or on the draw pile's order.
 
-Two views
----------
-The features describe the observer's own hand in one of two views:
+**Two views.** The features describe the observer's own hand in one of two views:
 
 - **the discard view**, when the observer is to act in its discard phase and holds n + 1
   cards: it has drawn and now chooses a discard;
@@ -21,10 +19,9 @@ The *kept hand* K is the hand of n cards the features look ahead from: in the dr
 hand itself; in the discard view the hand less its best legal discard (the least deadwood
 left, ties broken as :func:`fivecrowns.best_discard` breaks them).
 
-Layout
-------
-Deadwood values are divided by :data:`DEADWOOD_SCALE` (100), so ``value * 100`` gives the
-solver's integer back exactly; -1 marks an entry that does not apply.
+**Layout.** Deadwood values are divided by :data:`DEADWOOD_SCALE` (100), so
+``value * 100`` gives the solver's integer back exactly; -1 marks an entry that does not
+apply.
 
 =============  ====  =====================================================================
 name           size  contents
@@ -42,7 +39,8 @@ name           size  contents
                      out)
 ``complete``   1     the share of the unseen cards whose blind draw lets K go out
                      (``draw_table(K)[t] == 0``): the number of such cards divided by the
-                     number of unseen cards
+                     number of unseen cards (the sum of the encoding's ``unseen`` block),
+                     so the count is this share times that number
 ``improve``    1     the share of the unseen cards whose blind draw lowers K's
                      best-discard deadwood below ``deadwood(K)``
 ``expected``   1     the expected best-discard deadwood of K after one blind draw, each
@@ -52,12 +50,12 @@ name           size  contents
 =============  ====  =====================================================================
 
 Ranges: ``discard``, ``take``, ``now`` and ``expected`` are -1 or in ``[0, 7]`` (a hand of at
-most 14 cards of at most 50 points); the solver rarely leaves more than 130 points of
-deadwood, so they are in practice below 1.5. ``complete``, ``improve`` and ``view`` are in
-``[0, 1]``. The unseen cards are those whose place the player cannot know: the draw pile
-and the opponents' cards other than those seen taken from the discard pile. A blind draw
-meets them uniformly as far as the player knows, which is what the shares and the
-expectation assume.
+most 14 cards of at most 50 points); in practice below 1.5 (over 1,200,000 random hands
+of 3, 8, 13 and 14 cards, wilds 3, 8 and K, the largest deadwood was 136).
+``complete``, ``improve`` and ``view`` are in ``[0, 1]``. The unseen cards are those whose
+place the player cannot know: the draw pile and the opponents' cards other than those seen
+taken from the discard pile. A blind draw meets them uniformly as far as the player
+knows, which is what the shares and the expectation assume.
 
 Examples
 --------
