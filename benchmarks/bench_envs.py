@@ -220,6 +220,30 @@ def feature_encoding_cost(seed: int = 0) -> dict[str, float]:
     return out
 
 
+def gym_feature_steps(games: int = 3, seed: int = 0) -> dict[str, float]:
+    """Agent steps per CPU second of the Gymnasium env against three GreedyBots, random
+    legal actions, without and with ``solver_features=True, normalize=True``."""
+    from fivecrowns.envs.gym import FiveCrownsEnv
+
+    out = {}
+    for label, on in (("Gymnasium vs greedy", False), ("  + features, normalize", True)):
+        env = FiveCrownsEnv(("greedy",) * (PLAYERS - 1), solver_features=on, normalize=on)
+        rng = np.random.default_rng(seed)
+        steps = 0
+        t0 = time.process_time()
+        for g in range(games):
+            obs, _info = env.reset(seed=seed * 1000 + g)
+            done = False
+            while not done:
+                legal = np.flatnonzero(obs["action_mask"])
+                obs, _r, terminated, truncated, _info = env.step(
+                    int(legal[int(rng.integers(legal.size))]))
+                done = terminated or truncated
+                steps += 1
+        out[label] = steps / (time.process_time() - t0)
+    return out
+
+
 def test_feature_encoding(benchmark: object) -> None:
     from fivecrowns.envs.encoding import encode_observation
 
@@ -233,3 +257,6 @@ if __name__ == "__main__":
     print(f"\n{'per call (4 players)':<24} {'us':>8}")
     for name, us in feature_encoding_cost().items():
         print(f"{name:<24} {us:>8.1f}")
+    print(f"\n{'agent steps/s':<24} {'':>8}")
+    for name, rate in gym_feature_steps().items():
+        print(f"{name:<24} {rate:>8,.0f}")
