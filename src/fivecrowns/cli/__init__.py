@@ -315,7 +315,8 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     table_out = sys.stderr if args.out == "-" else out
     sink = None if args.out is None else _RecordSink(args.out)
     try:
-        with _common.progress(args.games, "simulate", quiet=args.quiet) as update:
+        with _common.progress(args.games, "simulate", quiet=args.quiet,
+                              unit="game" if reference is None else "deal") as update:
             result = _engine.run_games(
                 factories, args.games, seed=args.seed, jobs=args.jobs, progress=update,
                 rules=rules, rounds=args.rounds, names=labels,
