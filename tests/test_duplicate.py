@@ -164,6 +164,14 @@ def test_report_is_frozen_pickles_and_prints() -> None:
     assert "StrongBot (reference)" in text and "4 deals" in text
 
 
+def test_names_of_partials() -> None:
+    import functools
+
+    report = simulate_games([functools.partial(StrongBot, lookahead=1), GreedyBot], 2,
+                            seed=1, rounds=[1], duplicate=functools.partial(RandomBot))
+    assert (report.bot, report.reference) == ("StrongBot", "RandomBot")
+
+
 def test_errors() -> None:
     with pytest.raises(ValueError, match="2 to 7 entrants, got 1"):
         simulate_games([GreedyBot], 2, seed=1, duplicate=StrongBot)

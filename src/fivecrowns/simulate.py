@@ -121,8 +121,9 @@ def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | Non
 
 
 def _name(entrant: object) -> str:
+    inner = getattr(entrant, "func", None)  # a functools.partial: its function's name
     return str(getattr(entrant, "name", None) or getattr(entrant, "__name__", None)
-               or repr(entrant))
+               or (_name(inner) if callable(inner) else None) or repr(entrant))
 
 
 @overload
