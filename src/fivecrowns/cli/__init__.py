@@ -307,10 +307,10 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.out == "-" and args.json:
         raise CommandError("--out - and --json both write to standard output: choose one")
     rules = Rules(decks=args.decks, tie_break=args.tie_break)
-    names = _lineup(args, rules)
+    lineup = _lineup(args, rules)
     reference = None if args.duplicate is None else duplicate_reference(args.duplicate)
-    factories = [spec.factory() for spec in names]
-    labels = [f"{e + 1}:{spec.label}" for e, spec in enumerate(names)]
+    factories = [spec.factory() for spec in lineup]
+    labels = [f"{e + 1}:{spec.label}" for e, spec in enumerate(lineup)]
     # With the records on stdout, the table goes to stderr so that stdout stays JSON lines.
     table_out = sys.stderr if args.out == "-" else out
     sink = None if args.out is None else _RecordSink(args.out)
@@ -327,11 +327,11 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         if sink is not None:
             sink.close()
     if reference is not None:
-        return report_duplicate(args, names, result, out, table_out)
+        return report_duplicate(args, lineup, result, out, table_out)
     if args.json:
-        print(json.dumps(_games_summary(args, names, result)), file=out)
+        print(json.dumps(_games_summary(args, lineup, result)), file=out)
         return 0
-    _print_games_table(args, names, result, table_out)
+    _print_games_table(args, lineup, result, table_out)
     if args.out is not None and args.out != "-":
         print(f"wrote {args.games} game records to {args.out}", file=table_out)
     return 0
