@@ -3,7 +3,9 @@
 Seats rotate from game to game; each game is dealt from its own seed
 (:func:`fivecrowns.seeding.game_seeds`) and each entrant's player is made afresh for each
 game with its own seed (:func:`fivecrowns.seeding.bot_seeds`), so a simulation gives the
-same numbers whatever the number of workers or the backend.
+same numbers whatever the number of workers or the backend. With ``duplicate=``, every
+deal is played twice to measure one bot against a reference on the same cards (a
+duplicate match: :mod:`fivecrowns.duplicate`).
 
 >>> from fivecrowns.bots import GreedyBot, RandomBot
 >>> from fivecrowns.rules import Rules

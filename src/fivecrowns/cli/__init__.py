@@ -439,8 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--duplicate", metavar="BOT",
                    help="a duplicate match: every deal is played twice, the second time with "
                         "BOT in the seat of the first bot of --bots (the bot under test); "
-                        "reports its paired gain over BOT in points a game, e.g. --bots "
-                        "search,strong,strong,strong --duplicate strong")
+                        "reports its paired gain over BOT in points a game (--games counts "
+                        "deals), e.g. --bots search,strong,strong,strong --duplicate strong")
     p.add_argument("--list-bots", action="store_true",
                    help="list the bots and their options, and exit")
     p.add_argument("--seed", type=seed_arg, default=1, help="simulation seed (1)")
