@@ -45,10 +45,10 @@ from typing import Any
 import numpy as np
 
 from fivecrowns import GreedyBot, Round, StrongBot, play_game, simulate_games
+from fivecrowns.duplicate import paired_gain as library_paired_gain
 from fivecrowns.records import Observation, Phase
 from fivecrowns.rollout import play_games, play_out, play_worlds
 from fivecrowns.search import ROLLOUT_IMPLEMENTATION, SearchBot, win_chances
-from fivecrowns.stats import mean_interval
 
 #: (name, opponents, target win rate)
 MATCHES: list[tuple[str, list[Any], float]] = [
@@ -151,12 +151,12 @@ def edges(report: Any) -> np.ndarray:
 
 
 def paired_gain(report: Any, baseline: Any) -> tuple[float, tuple[float, float]]:
-    """The mean and 95% interval (``stats.mean_interval``) of entrant 0's :func:`edges`
-    in ``report`` less those in ``baseline``, game by game (both runs with the same seed
-    and number of games, so game g has the same deal and seats in both)."""
+    """The paired gain of entrant 0 of ``report`` over entrant 0 of ``baseline`` and its
+    95% interval: :func:`fivecrowns.duplicate.paired_gain` of their scores (both runs with
+    the same seed and number of games, so game g has the same deal and seats in both)."""
     if report.seeds != baseline.seeds:
         raise ValueError("the two reports must come from the same seed and games")
-    return mean_interval(edges(report) - edges(baseline))
+    return library_paired_gain(report.scores, baseline.scores)
 
 
 def shifted_win_rate(totals: np.ndarray, shift: float) -> float:

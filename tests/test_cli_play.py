@@ -126,3 +126,27 @@ def test_play_against_a_users_bot_class(capsys: pytest.CaptureFixture[str],
     assert code == 2
     assert err == ("fivecrowns play: error: Player 1 (Raising): choose_discard raised "
                    "KeyError: 'lost the card'\n")
+
+
+def test_play_against_searchbot_with_options(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    feed(monkeypatch, "\n" * 500)
+    code, out, err = run(capsys, "play", "--players", "3", "--bots", "search,search:worlds=8",
+                         "--seed", "4", "--rounds", "1-2", "--ascii")
+    assert code == 0, err
+    assert "Player 1 (search)" in out and "Player 2 (search:budget=8)" in out
+    assert "Game over. Final totals:" in out
+
+
+@pytest.mark.parametrize("bots, message", [
+    ("search:wrlds=8", "--bots: unknown option 'wrlds' for bot 'search' (did you mean "
+                       "'worlds'?)"),
+    ("clever", "--bots: unknown bot 'clever'"),
+    ("search:time_limit=-1", "time_limit must be positive seconds or None"),
+])
+def test_play_bad_bots(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                       bots: str, message: str) -> None:
+    feed(monkeypatch, "\n" * 50)
+    code, out, err = run(capsys, "play", "--players", "2", "--bots", bots, "--seed", "1")
+    assert code == 2 and out == ""
+    assert err.startswith("fivecrowns play: error: ") and message in err

@@ -229,3 +229,95 @@ def test_the_ray_backend_without_ray(capsys: pytest.CaptureFixture[str],
     monkeypatch.setitem(sys.modules, "ray", None)  # not importable
     code, _, err = run(capsys, command, "--games", "1", "--backend", "ray")
     assert code == 2 and "pip install 'fivecrowns[ray]'" in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------------------------
+# bots by name with options, --list-bots, --duplicate
+# --------------------------------------------------------------------------------------------
+
+
+def test_list_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivecrowns.registry import bot_names
+
+    for command in ("simulate", "play"):
+        code, out, err = run(capsys, command, "--list-bots")
+        assert code == 0 and err == ""
+        assert all(f"{name} " in out for name in bot_names())
+        assert "SearchBot" in out and "worlds (or budget): int = 64" in out
+
+
+def test_simulate_search_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--games", "2", "--bots",
+                       "search:worlds=4:policy=greedy,strong", "--rounds", "1", "--quiet")
+    assert code == 0
+    assert "1:search:budget=4:policy=greedy" in out and "2:strong" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bots", "search:wrlds=256,strong"],
+     "--bots: unknown option 'wrlds' for bot 'search' (did you mean 'worlds'?); options: "
+     "worlds (or budget), candidates"),
+    (["--bots", "search:worlds=lots,strong"],
+     "--bots: option 'budget' of bot 'search' expects an int, got 'lots'"),
+    (["--bots", "search:policy=oracle,strong"], "policy must be one of"),
+    (["--bots", "strong,greedy:depth=2"], "unknown option 'depth' for bot 'greedy'"),
+    (["--bots", "search,strong", "--duplicate", "strnog"],
+     "--duplicate: unknown bot 'strnog': expected one of random, greedy, strong, search"),
+    (["--bots", "clever,strong", "--duplicate", "strong"], "--bots: unknown bot 'clever'"),
+    (["--bots", "search,strong", "--duplicate", "strong,greedy"],
+     "--duplicate takes one reference bot, got 2"),
+    (["--bots", "search,strong", "--duplicate", ","], "--duplicate needs at least one bot"),
+    (["--bots", "search", "--duplicate", "strong"], "a game takes 2 to 7 players"),
+    (["--bots", "search,strong", "--duplicate", "strong:lookahead=x"],
+     "--duplicate: option 'lookahead' of bot 'strong' expects an int, got 'x'"),
+])
+def test_bad_bots_and_duplicate(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                message: str) -> None:
+    code, out, err = run(capsys, "simulate", "--games", "1", "--rounds", "1", "--quiet", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("fivecrowns simulate: error: ") and message in err
+    assert err.count("\n") == 1
+
+
+def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivecrowns import simulate_games
+    from fivecrowns.registry import parse_bot
+
+    argv = ["simulate", "--games", "6", "--bots", "search:worlds=4,strong,greedy",
+            "--duplicate", "strong", "--rounds", "1-2", "--seed", "3", "--quiet"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert out.startswith("6 deals, 3 players, seed 3, rounds 1,2")
+    assert "duplicate match: 1:search:budget=4 against strong in its seat, field 2:strong, " \
+           "3:greedy; 6 deals, each played twice" in out
+    assert "strong (reference)" in out and "gain " in out
+    code, again, _ = run(capsys, *argv, "--jobs", "2")
+    assert code == 0 and again == out
+    code, text, _ = run(capsys, *argv, "--json")
+    summary = json.loads(text)
+    assert summary["mode"] == "duplicate" and summary["games"] == 6
+    assert (summary["bot"], summary["reference"], summary["field"]) == \
+        ("1:search:budget=4", "strong", ["2:strong", "3:greedy"])
+    # the library's numbers, for the same bots
+    specs = [parse_bot(t) for t in ("search:worlds=4", "strong", "greedy")]
+    report = simulate_games([s.factory() for s in specs], 6, seed=3, rounds=[1, 2],
+                            duplicate=parse_bot("strong").factory())
+    assert summary["gain"] == report.gain and summary["gain_ci"] == list(report.gain_ci)
+    assert summary["win_rate"] == report.win_rate
+    assert summary["reference_win_rate"] == report.reference_win_rate
+    assert f"gain {report.gain:+.2f} points a game" in out
+
+
+def test_simulate_duplicate_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from fivecrowns.game import Game
+
+    path = tmp_path / "pairs.jsonl"
+    code, out, _ = run(capsys, "simulate", "--games", "3", "--bots", "greedy,random",
+                       "--duplicate", "strong", "--rounds", "1", "--out", str(path), "--quiet")
+    assert code == 0 and f"wrote 6 game records to {path} (two per deal)" in out
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(r["game"], r["duplicate"]) for r in records] == [
+        (g, which) for g in range(3) for which in ("bot", "reference")]
+    assert "strong" in records[1]["players"] and "1:greedy" in records[0]["players"]
+    for r in records:
+        assert list(Game.replay(r).totals) == r["totals"]

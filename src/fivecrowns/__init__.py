@@ -55,7 +55,7 @@ from .rollout import deal_rounds, play_games, play_out
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .search import SearchBot
-from .simulate import EntrantReport, GamesReport, simulate_games
+from .simulate import DuplicateReport, EntrantReport, GamesReport, simulate_games
 from .solitaire import (
     GreedySolitaire,
     PlannerSolitaire,
@@ -152,6 +152,7 @@ __all__ = [
     "Player",
     "play_game",
     "simulate_games",
+    "DuplicateReport",
     "GamesReport",
     "EntrantReport",
     "RandomBot",

@@ -3,7 +3,9 @@
 Seats rotate from game to game; each game is dealt from its own seed
 (:func:`fivecrowns.seeding.game_seeds`) and each entrant's player is made afresh for each
 game with its own seed (:func:`fivecrowns.seeding.bot_seeds`), so a simulation gives the
-same numbers whatever the number of workers or the backend.
+same numbers whatever the number of workers or the backend. With ``duplicate=``, every
+deal is played twice to measure one bot against a reference on the same cards (a
+duplicate match: :mod:`fivecrowns.duplicate`).
 
 >>> from fivecrowns.bots import GreedyBot, RandomBot
 >>> from fivecrowns.rules import Rules
@@ -17,18 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from .duplicate import DuplicateReport
 from .players import PlayerFactory, entrant_factory, play_game
 from .rules import Rules
 from .runner import Backend, ProgressCallback, run_in_order
 from .seeding import bot_seeds, game_seeds
 from .stats import mean_interval, wilson_interval
 
-__all__ = ["simulate_games", "GamesReport", "EntrantReport"]
+__all__ = ["simulate_games", "GamesReport", "EntrantReport", "DuplicateReport"]
 
 
 @dataclass(frozen=True)
@@ -120,16 +123,35 @@ def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | Non
 
 
 def _name(entrant: object) -> str:
+    inner = getattr(entrant, "func", None)  # a functools.partial: its function's name
     return str(getattr(entrant, "name", None) or getattr(entrant, "__name__", None)
-               or repr(entrant))
+               or (_name(inner) if callable(inner) else None) or repr(entrant))
+
+
+@overload
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+                   progress: ProgressCallback | None = None, rules: Rules | None = None,
+                   rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
+                   on_record: Callable[[dict[str, Any]], Any] | None = None,
+                   backend: Backend = "local", ray_address: str | None = None,
+                   duplicate: None = None) -> GamesReport: ...
+
+
+@overload
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+                   progress: ProgressCallback | None = None, rules: Rules | None = None,
+                   rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
+                   on_record: Callable[[dict[str, Any]], Any] | None = None,
+                   backend: Backend = "local", ray_address: str | None = None,
+                   duplicate: Any) -> DuplicateReport: ...
 
 
 def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
-                   backend: Backend = "local", ray_address: str | None = None
-                   ) -> GamesReport:
+                   backend: Backend = "local", ray_address: str | None = None,
+                   duplicate: Any = None) -> GamesReport | DuplicateReport:
     """Play ``games`` seeded games between the entrants and summarise them.
 
     Each entrant takes one seat; seats rotate from game to game so that every entrant
@@ -163,10 +185,20 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
     backend : ``"local"`` or ``"ray"``
     ray_address : str, optional
         The Ray cluster to join with ``backend="ray"``.
+    duplicate : entrant, optional
+        A reference bot (an entrant as above): play a *duplicate match* instead
+        (:mod:`fivecrowns.duplicate`). ``entrants[0]`` is the bot under test and the others
+        the field; every deal is played twice, once as given and once with the reference
+        in the bot's seat (same deal, same seeds, the same field), and the report gives the
+        bot's paired gain over the reference with a 95% interval. ``games`` counts deals;
+        ``progress`` is called with deals finished; ``on_record`` gets both games of each
+        deal, the bot's first, each with a ``"duplicate"`` field, ``"bot"`` or
+        ``"reference"``.
 
     Returns
     -------
     GamesReport
+        Or a :class:`~fivecrowns.duplicate.DuplicateReport` with ``duplicate``.
 
     Raises
     ------
@@ -174,6 +206,17 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
         An entrant that is not a Player class or a callable as described.
     BotError
         A player raised or chose an illegal move (the message names the game's seed).
+
+    Examples
+    --------
+    A duplicate match of GreedyBot against RandomBot in the same seat, with one GreedyBot
+    in the field:
+
+    >>> from fivecrowns.bots import GreedyBot, RandomBot
+    >>> m = simulate_games([GreedyBot, GreedyBot], 6, seed=1, rounds=[1, 2],
+    ...                    duplicate=RandomBot)
+    >>> m.bot, m.reference, m.games, m.gain > 0
+    ('GreedyBot', 'RandomBot', 6, True)
     """
     factories = [entrant_factory(e) for e in entrants]
     limit = (rules or Rules()).max_players
@@ -189,6 +232,10 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
         raise ValueError(f"names has {len(names)} entries for {len(factories)} entrants")
     seeds = game_seeds(seed, games)
     record_names = [str(n) for n in names] if on_record is not None else None
+    if duplicate is not None:
+        return _duplicate_match(factories, entrant_factory(duplicate), _name(duplicate),
+                                seeds, seed, rules, rounds, names, record_names, jobs,
+                                progress, on_record, backend, ray_address)
     work = [(factories, g, seeds[g], seed, rules, rounds, record_names) for g in range(games)]
 
     def emit(outcome: _Outcome) -> None:
@@ -208,3 +255,54 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
         reports.append(EntrantReport(str(name), games, rate, rate_ci, mean, mean_ci))
     return GamesReport(tuple(reports), tuple(seeds), scores, wins,
                        sum(o[2] for o in outcomes))
+
+
+# ---------------------------------------------------------------------------------------------
+# Duplicate matches: every deal played twice, the reference in the bot's seat the second time
+
+_DuplicateWork = tuple[Sequence[PlayerFactory], PlayerFactory, str, int, int, int,
+                       "Rules | None", "Sequence[int] | None", "Sequence[str] | None"]
+
+
+def _play_duplicate(args: _DuplicateWork) -> tuple[_Outcome, _Outcome]:
+    """The bot's game and the reference's game of one deal: the same seeds, the same
+    seats (entrant 0 is the bot, then the reference), the same field."""
+    factories, reference, reference_name, g, game_seed, seed, rules, rounds, names = args
+    bot = _play_seated((factories, g, game_seed, seed, rules, rounds, names))
+    ref_names = None if names is None else [reference_name, *names[1:]]
+    ref = _play_seated(([reference, *factories[1:]], g, game_seed, seed, rules, rounds,
+                        ref_names))
+    for outcome, which in ((bot, "bot"), (ref, "reference")):
+        if outcome[3] is not None:
+            outcome[3]["duplicate"] = which
+    return bot, ref
+
+
+def _duplicate_match(factories: Sequence[PlayerFactory], reference: PlayerFactory,
+                     reference_name: str, seeds: Sequence[int], seed: int,
+                     rules: Rules | None, rounds: Sequence[int] | None,
+                     names: Sequence[str], record_names: Sequence[str] | None, jobs: int,
+                     progress: ProgressCallback | None,
+                     on_record: Callable[[dict[str, Any]], Any] | None, backend: Backend,
+                     ray_address: str | None) -> DuplicateReport:
+    """:func:`simulate_games` with ``duplicate``: both games of every deal, in one task
+    (so that a deal's pair never straddles two workers), and their report."""
+    work: list[_DuplicateWork] = [
+        (factories, reference, reference_name, g, s, seed, rules, rounds, record_names)
+        for g, s in enumerate(seeds)]
+
+    def emit(pair: tuple[_Outcome, _Outcome]) -> None:
+        if on_record is not None:
+            for outcome in pair:
+                assert outcome[3] is not None
+                on_record(outcome[3])
+
+    pairs = run_in_order(_play_duplicate, work, jobs=jobs, progress=progress,
+                         backend=backend, ray_address=ray_address, on_result=emit)
+    return DuplicateReport.from_games(
+        [str(n) for n in names], reference_name, seeds,
+        np.array([b[0] for b, _ in pairs], dtype=np.int64),
+        np.array([r[0] for _, r in pairs], dtype=np.int64),
+        np.array([b[1] for b, _ in pairs], dtype=np.float64),
+        np.array([r[1] for _, r in pairs], dtype=np.float64),
+        sum(b[2] + r[2] for b, r in pairs))

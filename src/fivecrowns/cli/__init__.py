@@ -46,16 +46,15 @@ from typing import IO, Any, NoReturn, TextIO
 
 from ..cards import parse_cards
 from ..errors import FiveCrownsError
+from ..registry import BotSpec, describe_bots
 from ..rules import N_ROUNDS, Rules
 from ..solitaire import STRATEGIES
 from ..solver import best_discard, solve
 from . import _common, _engine
 from ._common import (
-    BOT_NAMES,
     PROG,
     CommandError,
-    bot_factory,
-    bot_label,
+    bot_names,
     card_text,
     cards_text,
     check_backend,
@@ -70,6 +69,7 @@ from ._common import (
     symbols_ok,
     wild_arg,
 )
+from .duplicate import duplicate_reference, report_duplicate
 
 __all__ = ["main", "build_parser", "parse_rounds"]
 
@@ -248,26 +248,28 @@ class _RecordSink:
             raise self._error(exc) from None
 
 
-def _lineup(args: argparse.Namespace, rules: Rules) -> list[str]:
+def _lineup(args: argparse.Namespace, rules: Rules) -> list[BotSpec]:
     if args.bots is None:
         names = list(DEFAULT_LINEUP) if args.players is None else ["greedy"] * args.players
+        specs = parse_bots(",".join(names))
     else:
-        names = parse_bots(args.bots)
-        if len(names) == 1 and args.players is not None:
-            names = names * args.players
-        elif args.players is not None and args.players != len(names):
-            raise CommandError(f"--players {args.players} does not match the {len(names)} "
+        specs = parse_bots(args.bots)
+        if len(specs) == 1 and args.players is not None:
+            specs = specs * args.players
+        elif args.players is not None and args.players != len(specs):
+            raise CommandError(f"--players {args.players} does not match the {len(specs)} "
                                f"bots of --bots {args.bots!r} (give one name for every seat, "
                                f"or one per seat)")
-    if not 2 <= len(names) <= rules.max_players:
-        hint = " (one bot name with --players N fills N seats)" if len(names) == 1 else ""
+    if not 2 <= len(specs) <= rules.max_players:
+        hint = " (one bot name with --players N fills N seats)" if len(specs) == 1 else ""
         raise CommandError(f"a game takes 2 to {rules.max_players} players with {args.decks} "
-                           f"decks, got {len(names)}{hint} (one player: use "
+                           f"decks, got {len(specs)}{hint} (one player: use "
                            f"`{PROG} solitaire`)")
-    return names
+    return specs
 
 
-def _games_summary(args: argparse.Namespace, names: list[str], result: Any) -> dict[str, Any]:
+def _games_summary(args: argparse.Namespace, names: Sequence[object],
+                   result: Any) -> dict[str, Any]:
     return {
         "command": "simulate", "games": args.games, "players": len(names), "seed": args.seed,
         "rounds": args.rounds or list(range(1, N_ROUNDS + 1)), "decks": args.decks,
@@ -279,7 +281,7 @@ def _games_summary(args: argparse.Namespace, names: list[str], result: Any) -> d
     }
 
 
-def _print_games_table(args: argparse.Namespace, names: list[str], result: Any,
+def _print_games_table(args: argparse.Namespace, names: Sequence[object], result: Any,
                        out: TextIO) -> None:
     print(f"{args.games} games, {len(names)} players, seed {args.seed}, rounds "
           f"{plan_text(args.rounds)}; seats rotate from game to game; a lower score is better",
@@ -298,30 +300,38 @@ def _print_games_table(args: argparse.Namespace, names: list[str], result: Any,
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    if args.list_bots:
+        print(describe_bots(), file=out)
+        return 0
     check_backend(args.backend, args.ray_address)
     if args.out == "-" and args.json:
         raise CommandError("--out - and --json both write to standard output: choose one")
     rules = Rules(decks=args.decks, tie_break=args.tie_break)
-    names = _lineup(args, rules)
-    factories = [bot_factory(name) for name in names]
-    labels = [f"{e + 1}:{bot_label(name)}" for e, name in enumerate(names)]
+    lineup = _lineup(args, rules)
+    reference = None if args.duplicate is None else duplicate_reference(args.duplicate)
+    factories = [spec.factory() for spec in lineup]
+    labels = [f"{e + 1}:{spec.label}" for e, spec in enumerate(lineup)]
     # With the records on stdout, the table goes to stderr so that stdout stays JSON lines.
     table_out = sys.stderr if args.out == "-" else out
     sink = None if args.out is None else _RecordSink(args.out)
     try:
-        with _common.progress(args.games, "simulate", quiet=args.quiet) as update:
+        with _common.progress(args.games, "simulate", quiet=args.quiet,
+                              unit="game" if reference is None else "deal") as update:
             result = _engine.run_games(
                 factories, args.games, seed=args.seed, jobs=args.jobs, progress=update,
                 rules=rules, rounds=args.rounds, names=labels,
                 on_record=None if sink is None else sink.write, backend=args.backend,
-                ray_address=args.ray_address)
+                ray_address=args.ray_address,
+                duplicate=None if reference is None else reference.factory())
     finally:
         if sink is not None:
             sink.close()
+    if reference is not None:
+        return report_duplicate(args, lineup, result, out, table_out)
     if args.json:
-        print(json.dumps(_games_summary(args, names, result)), file=out)
+        print(json.dumps(_games_summary(args, lineup, result)), file=out)
         return 0
-    _print_games_table(args, names, result, table_out)
+    _print_games_table(args, lineup, result, table_out)
     if args.out is not None and args.out != "-":
         print(f"wrote {args.games} game records to {args.out}", file=table_out)
     return 0
@@ -422,9 +432,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=positive, default=1000, help="games to play (1000)")
     p.add_argument("--players", type=positive, help="players per game (default: one per bot)")
     p.add_argument("--bots", help=f"comma-separated bots, one per seat, or one for every "
-                   f"seat with --players: {', '.join(BOT_NAMES)}, or module:Class for a class "
-                   f"of your own (default: greedy for every player given --players, else "
-                   f"{','.join(DEFAULT_LINEUP)})")
+                   f"seat with --players: {', '.join(bot_names())}, or module:Class for a "
+                   f"class of your own, each with options after colons, e.g. "
+                   f"search:worlds=256 (see --list-bots; default: greedy for every player "
+                   f"given --players, else {','.join(DEFAULT_LINEUP)})")
+    p.add_argument("--duplicate", metavar="BOT",
+                   help="a duplicate match: every deal is played twice, the second time with "
+                        "BOT in the seat of the first bot of --bots (the bot under test); "
+                        "reports its paired gain over BOT in points a game (--games counts "
+                        "deals), e.g. --bots search,strong,strong,strong --duplicate strong")
+    p.add_argument("--list-bots", action="store_true",
+                   help="list the bots and their options, and exit")
     p.add_argument("--seed", type=seed_arg, default=1, help="simulation seed (1)")
     p.add_argument("--rounds", type=parse_rounds, help="rounds to play, e.g. 1-3,11 (all 11)")
     p.add_argument("--decks", type=decks_arg, default=2, help="2 (default) or 4")
@@ -452,8 +470,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("play", help="play a game in the terminal against bots",
                 description="Play Five Crowns against bots. You are player 0.")
     p.add_argument("--players", type=positive, default=3, help="players, you included (3)")
-    p.add_argument("--bots", help=f"the bots: one name for all, or one per bot "
-                   f"({', '.join(BOT_NAMES)}, or module:Class; default greedy)")
+    p.add_argument("--bots", help=f"the bots: one name for all, or one per bot, "
+                   f"comma-separated ({', '.join(bot_names())}, or module:Class, each with "
+                   f"options after colons, e.g. search:worlds=64; default greedy)")
+    p.add_argument("--list-bots", action="store_true",
+                   help="list the bots and their options, and exit")
     p.add_argument("--seed", type=seed_arg,
                    help="seed of the deal (default: a random one, shown)")
     p.add_argument("--rounds", type=parse_rounds, help="rounds to play, e.g. 1-3 (all 11)")

@@ -5,18 +5,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import inspect
-import os
 import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import TextIO
 
-from .. import bots
+from .. import registry
 from ..cards import Card, Rank, format_cards
-from ..errors import BotError
 from ..rules import N_ROUNDS
 
 PROG = "fivecrowns"
@@ -170,105 +167,32 @@ def check_backend(backend: str, ray_address: str | None) -> None:
 # Bots
 # --------------------------------------------------------------------------------------------
 
-#: The built-in bots, by their command-line names.
-BOT_CLASSES = {"random": "RandomBot", "greedy": "GreedyBot", "strong": "StrongBot"}
-BOT_NAMES = tuple(BOT_CLASSES)
+def bot_names() -> tuple[str, ...]:
+    """The registered bots' names (:func:`fivecrowns.registry.bot_names`)."""
+    return registry.bot_names()
 
 
-def _takes_seed(cls: type) -> bool:
-    try:
-        params = inspect.signature(cls).parameters
-    except (TypeError, ValueError):  # no signature to read: call it without arguments
-        return False
-    seed = params.get("seed")
-    return seed is not None and seed.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                              inspect.Parameter.KEYWORD_ONLY)
+def bot_factory(spec: str) -> registry.BotFactory:
+    """The factory of a ``--bots`` entry: a registered name or ``module:Class``, with
+    options (:func:`fivecrowns.registry.parse_bot`)."""
+    return registry.parse_bot(spec).factory()
 
 
-class Entrant:
-    """A picklable bot factory: ``Entrant(cls)(seed)`` is ``cls(seed=seed)`` when ``cls``
-    takes a ``seed`` parameter, else ``cls()``."""
-
-    def __init__(self, cls: type, name: str) -> None:
-        self.cls = cls
-        self.name = name
-        self.seeded = _takes_seed(cls)
-
-    def __call__(self, seed: int) -> Any:
-        try:
-            return self.cls(seed=seed) if self.seeded else self.cls()
-        except Exception as exc:  # a user's class may fail in any way
-            args = f"seed={seed}" if self.seeded else ""
-            made = f"{self.cls.__name__}({args})"
-            raise BotError(f"bot {self.name!r}: {made} raised {type(exc).__name__}: "
-                           f"{exc}") from exc
-
-    def __repr__(self) -> str:
-        return f"Entrant({self.cls.__module__}.{self.cls.__qualname__})"
-
-
-def _import_bot(spec: str) -> type:
-    module_name, _, attr = spec.partition(":")
-    if not module_name or not attr:
-        raise CommandError(f"--bots {spec!r}: expected a bot name ({', '.join(BOT_NAMES)}) "
-                           f"or module:Class")
-    here = os.getcwd()
-    if here not in sys.path and "" not in sys.path:  # the `fivecrowns` script's path lacks it
-        sys.path.insert(0, here)
-    try:
-        obj: Any = importlib.import_module(module_name)
-    except Exception as exc:  # the user's module may fail in any way while it loads
-        raise CommandError(f"--bots {spec!r}: cannot import module {module_name!r}: "
-                           f"{type(exc).__name__}: {exc}") from None
-    for part in attr.split("."):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            raise CommandError(f"--bots {spec!r}: module {module_name!r} has no "
-                               f"{attr!r}") from None
-    if not isinstance(obj, type) or not all(
-            callable(getattr(obj, m, None)) for m in ("choose_draw", "choose_discard")):
-        raise CommandError(f"--bots {spec!r} is not a player: expected a class with "
-                           f"choose_draw and choose_discard methods, got "
-                           f"{type(obj).__name__} {obj!r}")
-    return obj
-
-
-def bot_label(spec: str) -> str:
-    """The short name of a ``--bots`` entry: ``greedy``, or the class of ``module:Class``."""
-    if ":" in spec:
-        return spec.rsplit(":", 1)[1].rsplit(".", 1)[-1]
-    return spec
-
-
-def bot_factory(spec: str) -> Entrant:
-    """The factory of a ``--bots`` entry: a built-in name or ``module:Class``."""
-    if ":" in spec:
-        return Entrant(_import_bot(spec), bot_label(spec))
-    key = spec.strip().lower().removesuffix("bot")
-    if key not in BOT_CLASSES:
-        raise CommandError(f"unknown bot {spec!r}: expected one of {', '.join(BOT_NAMES)} "
-                           f"or module:Class")
-    return Entrant(getattr(bots, BOT_CLASSES[key]), key)
-
-
-def parse_bots(text: str) -> list[str]:
-    """The entries of ``--bots``: built-in names (lower case) and ``module:Class`` specs."""
+def parse_bots(text: str, option: str = "--bots") -> list[registry.BotSpec]:
+    """The entries of ``--bots``, separated by commas (or spaces), each parsed by
+    :func:`fivecrowns.registry.parse_bot` (a name, ``module:Class``, options after
+    ``:``)."""
     names = [b for b in re.split(r"[,\s]+", text.strip()) if b]
     if not names:
-        raise CommandError(f"--bots needs at least one bot, e.g. greedy,strong (names: "
-                           f"{', '.join(BOT_NAMES)}, or module:Class)")
-    out = []
+        raise CommandError(f"{option} needs at least one bot, e.g. greedy,strong (names: "
+                           f"{', '.join(bot_names())}, or module:Class)")
+    specs = []
     for name in names:
-        if ":" in name:
-            out.append(name)
-            continue
-        key = name.lower().removesuffix("bot")
-        if key not in BOT_CLASSES:
-            raise CommandError(f"unknown bot {name!r} in --bots: expected names from "
-                               f"{', '.join(BOT_NAMES)} or module:Class, separated by commas")
-        out.append(key)
-    return out
+        try:
+            specs.append(registry.parse_bot(name))
+        except ValueError as exc:
+            raise CommandError(f"{option}: {exc}") from None
+    return specs
 
 
 # --------------------------------------------------------------------------------------------

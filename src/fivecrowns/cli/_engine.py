@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..game import Game
 from ..replay import GameRecord, parse_token
 from ..rules import Rules
+from ..runner import Backend
 from ..seeding import solitaire_streams
 from ..simulate import simulate_games
 from ..solitaire import Solitaire, simulate_solitaire
@@ -46,15 +47,18 @@ def same_solver_in_workers() -> Iterator[None]:
 def run_games(entrants: Sequence[Callable[..., Any]], games: int, *, seed: int, jobs: int,
               progress: Callable[[int], Any], rules: Rules, rounds: Sequence[int] | None,
               names: Sequence[str], on_record: Callable[[dict[str, Any]], Any] | None,
-              backend: str = "local", ray_address: str | None = None) -> Any:
+              backend: str = "local", ray_address: str | None = None,
+              duplicate: Callable[..., Any] | None = None) -> Any:
     """Many games between bots (``simulate``); returns the library's report, whose
     ``entrants`` have ``name``, ``games``, ``win_rate``, ``win_ci``, ``mean_score`` and
-    ``score_ci``, and which counts ``hit_max_turns``."""
+    ``score_ci``, and which counts ``hit_max_turns``. With ``duplicate`` (a reference
+    bot), a duplicate match and its report (``gain``, ``gain_ci``, ``win_rate``,
+    ``reference_win_rate``... and ``table()``)."""
     with same_solver_in_workers():
         return simulate_games(entrants, games, seed=seed, jobs=jobs, progress=progress,
                               rules=rules, rounds=rounds, names=names, on_record=on_record,
-                              backend=backend,  # type: ignore[arg-type]
-                              ray_address=ray_address)
+                              backend=cast(Backend, backend), ray_address=ray_address,
+                              duplicate=duplicate)
 
 
 def run_solitaire(strategy: str, games: int, *, seed: int, jobs: int,

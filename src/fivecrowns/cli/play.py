@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from ..cards import Card
 from ..errors import BotError
 from ..game import Game
+from ..registry import describe_bots
 from ..rules import Rules
 from ..seeding import play_seeds
 from ..solver import best_discard, deadwood, solve
@@ -17,8 +18,6 @@ from . import _engine
 from ._common import (
     PROG,
     CommandError,
-    bot_factory,
-    bot_label,
     card_text,
     cards_text,
     hand_order,
@@ -207,24 +206,27 @@ def _bot_turn(game: Any, seat: int, bot: Any, name: str, term: _Terminal) -> Non
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     """Play a game at the terminal: the person is seat 0, bots hold the others."""
+    if args.list_bots:
+        out.write(describe_bots() + "\n")
+        return 0
     rules = Rules(decks=args.decks, tie_break=args.tie_break)
     n = args.players
     if not 2 <= n <= rules.max_players:
         raise CommandError(f"a game takes 2 to {rules.max_players} players with {args.decks} "
                            f"decks, got {n} (one player: use `{PROG} solitaire`)")
-    names = parse_bots(args.bots) if args.bots else ["greedy"]
+    names = parse_bots(args.bots or "greedy")
     if len(names) == 1:
         names = names * (n - 1)
     if len(names) != n - 1:
         raise CommandError(f"--bots names {len(names)} bots, but {n} players need {n - 1} "
                            f"(or give one name for all)")
-    factories = [bot_factory(b) for b in names]
+    factories = [spec.factory() for spec in names]
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     game = _engine.new_game(n, seed=seed, rules=rules, rounds=args.rounds)
     bot_seeds = play_seeds(seed, 0, n)
     bots = {s: factories[s - 1](bot_seeds[s]) for s in range(1, n)}
     short = {0: "You"} | {s: f"Player {s}" for s in range(1, n)}
-    labels = {0: "You"} | {s: f"Player {s} ({bot_label(names[s - 1])})" for s in range(1, n)}
+    labels = {0: "You"} | {s: f"Player {s} ({names[s - 1].label})" for s in range(1, n)}
     term = _Terminal(inp, out, symbols_ok(out) and not args.ascii)
     term.say(f"Five Crowns: you are player 0 against {n - 1} bot(s); seed {seed} "
              f"(replay with --seed {seed}). Type h for help, q to quit.")

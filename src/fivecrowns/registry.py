@@ -1,0 +1,453 @@
+"""Every bot by name: the one registry the command line reads, and bot specs with options.
+
+A *bot spec* names a player class and, optionally, keyword arguments for it::
+
+    strong
+    search:worlds=256
+    search:worlds=256:policy=greedy:confidence=0.5
+    mybots:MyBot:depth=3
+
+The name is a registered one (:func:`bot_names`; case does not matter and a trailing
+``bot`` may be added: ``StrongBot`` is ``strong``) or ``module:Class`` for a class of
+your own. Each option is ``key=value``, separated by ``:`` (never by a comma, which
+separates the bots of a line-up). Options are the keyword arguments of the class's
+``__init__`` other than ``seed``; each value is converted to the argument's annotated
+type (``int``, ``float``, ``bool``, ``str``, optionally ``| None`` given as ``none``).
+
+To register a bot, add one line to the list at the end of this module, e.g.
+``register("mine", "fivecrowns.mybot:MyBot", "what it does")``, or call
+:func:`register` from your own code.
+
+>>> spec = parse_bot("search:worlds=8:policy=greedy")
+>>> spec.name, spec.options
+('search', (('budget', 8), ('policy', 'greedy')))
+>>> spec.factory()(3)
+SearchBot(budget=8, candidates=2, objective='own', policy='greedy', confidence=1.0)
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import inspect
+import os
+import sys
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import BotError
+
+__all__ = ["BotEntry", "BotSpec", "BotFactory", "register", "bot_names", "bot_entry",
+           "parse_bot", "bot_options", "describe_bots", "SPEC_SYNTAX"]
+
+#: The spec syntax, as the error messages and help texts show it.
+SPEC_SYNTAX = "NAME[:key=value[:key=value...]] or module:Class[:key=value...]"
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A registered bot.
+
+    Attributes
+    ----------
+    name : str
+        Its name on the command line (lower case).
+    target : str
+        ``"module:Class"``, imported when the bot is first used.
+    summary : str
+        One line on what it does.
+    aliases : mapping of str to str
+        Other names of options (``worlds`` for SearchBot's ``budget``).
+    """
+
+    name: str
+    target: str
+    summary: str
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, BotEntry] = {}
+
+
+def register(name: str, target: str, summary: str, *,
+             aliases: Mapping[str, str] | None = None) -> None:
+    """Register the class ``target`` (``"module:Class"``) under ``name``.
+
+    Raises
+    ------
+    ValueError
+        A name already registered, or one that is not a lower-case identifier.
+    """
+    if not name.isidentifier() or name != name.lower():
+        raise ValueError(f"a bot name must be a lower-case identifier, got {name!r}")
+    if name in _REGISTRY:
+        raise ValueError(f"bot {name!r} is already registered ({_REGISTRY[name].target})")
+    module, _, attr = target.partition(":")
+    if not module or not attr:
+        raise ValueError(f"target must be 'module:Class', got {target!r}")
+    _REGISTRY[name] = BotEntry(name, target, summary, dict(aliases or {}))
+
+
+def bot_names() -> tuple[str, ...]:
+    """The registered names, in registration order.
+
+    >>> bot_names()[:3]
+    ('random', 'greedy', 'strong')
+    """
+    return tuple(_REGISTRY)
+
+
+def _key(name: str) -> str:
+    key = name.strip().lower()
+    return key if key in _REGISTRY else key.removesuffix("bot")
+
+
+def bot_entry(name: str) -> BotEntry:
+    """The registered bot called ``name`` (``StrongBot`` and ``strong`` alike).
+
+    Raises
+    ------
+    ValueError
+        An unknown name (the message lists the known ones).
+    """
+    entry = _REGISTRY.get(_key(name))
+    if entry is None:
+        raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(_REGISTRY)} "
+                         f"or module:Class")
+    return entry
+
+
+def _import_class(target: str, spec: str) -> type:
+    """The player class of ``module:Class``; a ``ValueError`` naming ``spec`` if it is not
+    one."""
+    module_name, _, attr = target.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"bot {spec!r}: expected a bot name ({', '.join(_REGISTRY)}) "
+                         f"or module:Class")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:  # the `fivecrowns` script's path lacks it
+        sys.path.insert(0, here)
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except Exception as exc:  # the user's module may fail in any way while it loads
+        raise ValueError(f"bot {spec!r}: cannot import module {module_name!r}: "
+                         f"{type(exc).__name__}: {exc}") from None
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ValueError(f"bot {spec!r}: module {module_name!r} has no "
+                             f"{attr!r}") from None
+    if not isinstance(obj, type) or not all(
+            callable(getattr(obj, m, None)) for m in ("choose_draw", "choose_discard")):
+        raise ValueError(f"bot {spec!r} is not a player: expected a class with "
+                         f"choose_draw and choose_discard methods, got "
+                         f"{type(obj).__name__} {obj!r}")
+    return obj
+
+
+# ---------------------------------------------------------------------------------------------
+# Options: the keyword arguments of a class's __init__, and text converted to their types
+
+@dataclass(frozen=True)
+class _Option:
+    name: str
+    annotation: Any   # the resolved type hint, or inspect.Parameter.empty
+    default: Any
+
+    @property
+    def type_text(self) -> str:
+        ann = self.annotation
+        if ann is inspect.Parameter.empty:
+            return type(self.default).__name__ if self.default is not None else "str"
+        return getattr(ann, "__name__", None) or str(ann).replace("typing.", "")
+
+
+def _signature(cls: type) -> tuple[inspect.Signature, dict[str, Any]]:
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):  # no signature to read: a class with no options
+        return inspect.Signature(), {}
+    try:
+        hints = typing.get_type_hints(cls.__init__)  # type: ignore[misc]
+    except Exception:  # annotations that do not resolve: fall back on the defaults' types
+        hints = {}
+    return sig, hints
+
+
+def _options(cls: type) -> dict[str, _Option]:
+    sig, hints = _signature(cls)
+    out = {}
+    for p in sig.parameters.values():
+        if p.name == "seed" or p.kind not in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                              inspect.Parameter.KEYWORD_ONLY):
+            continue
+        out[p.name] = _Option(p.name, hints.get(p.name, inspect.Parameter.empty), p.default)
+    return out
+
+
+def _takes_seed(cls: type) -> bool:
+    sig, _ = _signature(cls)
+    seed = sig.parameters.get("seed")
+    return seed is not None and seed.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                              inspect.Parameter.KEYWORD_ONLY)
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _convert_to(kind: Any, text: str) -> Any:
+    """``text`` as a value of ``kind``; ``ValueError`` (with no message) if it is not one,
+    ``TypeError`` if ``kind`` is not a type the command line can give."""
+    if kind is bool:
+        low = text.lower()
+        if low in _TRUE or low in _FALSE:
+            return low in _TRUE
+        raise ValueError
+    if kind is int:
+        return int(text)
+    if kind is float:
+        return float(text)
+    if kind is str:
+        return text
+    origin = typing.get_origin(kind)
+    if origin is typing.Literal:
+        for choice in typing.get_args(kind):
+            if str(choice) == text:
+                return choice
+        raise ValueError
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(kind)
+        if type(None) in args and text.lower() == "none":
+            return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _convert_to(arg, text)
+            except (ValueError, TypeError):
+                continue
+        raise ValueError
+    raise TypeError
+
+
+def _convert(option: _Option, text: str, bot: str) -> Any:
+    kind = option.annotation
+    if kind is inspect.Parameter.empty:
+        default = option.default
+        kind = type(default) if isinstance(default, (bool, int, float, str)) else str
+        if default is None:
+            kind = str | None
+    try:
+        return _convert_to(kind, text)
+    except ValueError:
+        raise ValueError(f"option {option.name!r} of bot {bot!r} expects "
+                         f"{_expects(kind)}, got {text!r}") from None
+    except TypeError:
+        raise ValueError(f"option {option.name!r} of bot {bot!r} has a type the command "
+                         f"line cannot give ({option.type_text})") from None
+
+
+def _expects(kind: Any) -> str:
+    names = {bool: "true or false", int: "an int", float: "a number", str: "a string"}
+    if kind in names:
+        return names[kind]
+    args = typing.get_args(kind)
+    if typing.get_origin(kind) is typing.Literal:
+        return "one of " + ", ".join(map(str, args))
+    return " or ".join("none" if a is type(None) else _expects(a) for a in args)
+
+
+def bot_options(name: str) -> dict[str, str]:
+    """The options of a registered bot or ``module:Class``: name to ``"type = default"``.
+
+    >>> bot_options("strong")
+    {'lookahead': 'int = 3', 'now_weight': 'float = 0.35'}
+    """
+    cls = _resolve(name)[1]
+    return {o.name: o.type_text + ("" if o.default is inspect.Parameter.empty
+                                   else f" = {o.default!r}")
+            for o in _options(cls).values()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Specs and factories
+
+
+class BotFactory:
+    """A picklable factory of fresh players: ``factory(seed)`` is
+    ``cls(seed=seed, **options)`` when ``cls`` takes a ``seed``, else ``cls(**options)``.
+
+    A failure of the class is a :class:`~fivecrowns.BotError` naming the bot and the call.
+    """
+
+    __slots__ = ("cls", "name", "options", "seeded")
+
+    def __init__(self, cls: type, name: str, options: Mapping[str, Any] | None = None
+                 ) -> None:
+        self.cls = cls
+        self.name = name
+        self.options = dict(options or {})
+        self.seeded = _takes_seed(cls)
+
+    def __call__(self, seed: int) -> Any:
+        try:
+            if self.seeded:
+                return self.cls(seed=seed, **self.options)
+            return self.cls(**self.options)
+        except Exception as exc:  # a user's class may fail in any way
+            args = ([f"seed={seed}"] if self.seeded else []) + [
+                f"{k}={v!r}" for k, v in self.options.items()]
+            made = f"{self.cls.__name__}({', '.join(args)})"
+            raise BotError(f"bot {self.name!r}: {made} raised {type(exc).__name__}: "
+                           f"{exc}") from exc
+
+    def __getstate__(self) -> tuple[type, str, dict[str, Any], bool]:
+        return self.cls, self.name, self.options, self.seeded
+
+    def __setstate__(self, state: tuple[type, str, dict[str, Any], bool]) -> None:
+        self.cls, self.name, self.options, self.seeded = state
+
+    def __repr__(self) -> str:
+        opts = "".join(f":{k}={v}" for k, v in self.options.items())
+        return f"BotFactory({self.cls.__module__}.{self.cls.__qualname__}{opts})"
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot spec (:func:`parse_bot`).
+
+    Attributes
+    ----------
+    name : str
+        The registered name, or the class name of ``module:Class``: the bot's label.
+    cls : type
+        The player class.
+    options : tuple of (str, value) pairs
+        Keyword arguments, converted, in the order given (aliases resolved).
+    text : str
+        The spec as written.
+    """
+
+    name: str
+    cls: type
+    options: tuple[tuple[str, Any], ...]
+    text: str
+
+    @property
+    def label(self) -> str:
+        """The name with its options, as a table shows it: ``search:budget=256``."""
+        return self.name + "".join(f":{k}={v}" for k, v in self.options)
+
+    def factory(self) -> BotFactory:
+        """The picklable factory of this bot (a fresh player per call), named by its
+        :attr:`label`."""
+        return BotFactory(self.cls, self.label, dict(self.options))
+
+
+def _resolve(head: str) -> tuple[str, type, Mapping[str, str]]:
+    """(label, class, option aliases) of a registered name or ``module:Class``."""
+    if ":" not in head:
+        entry = bot_entry(head)
+        return entry.name, _import_class(entry.target, head), entry.aliases
+    cls = _import_class(head, head)
+    return head.rsplit(":", 1)[1].rsplit(".", 1)[-1], cls, {}
+
+
+def parse_bot(text: str) -> BotSpec:
+    """Parse a bot spec: ``NAME[:key=value...]`` or ``module:Class[:key=value...]``.
+
+    Raises
+    ------
+    ValueError
+        An unknown bot or option, a value of the wrong type or that the class refuses, an
+        option given twice, or a part that is not ``key=value``; the message names it and
+        what was expected. With options, the class is called once (``seed=0``) to check
+        them.
+
+    >>> parse_bot("StrongBot:lookahead=2").options
+    (('lookahead', 2),)
+    >>> parse_bot("search:wrlds=9")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown option 'wrlds' for bot 'search' (did you mean 'worlds'?); options: ...
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a bot spec must be a str, got {type(text).__name__}")
+    parts = [p.strip() for p in text.strip().split(":")]
+    if not parts[0]:
+        raise ValueError(f"bot {text!r}: expected {SPEC_SYNTAX}")
+    # A registered name takes options at once; otherwise module:Class comes first.
+    registered = _key(parts[0]) in _REGISTRY
+    head_parts = 1 if registered or len(parts) < 2 or "=" in parts[1] else 2
+    head = ":".join(parts[:head_parts])
+    if head_parts == 2 and not parts[1]:
+        raise ValueError(f"bot {text!r}: expected a bot name ({', '.join(_REGISTRY)}) "
+                         f"or module:Class")
+    name, cls, aliases = _resolve(head)
+    known = _options(cls)
+    given: dict[str, Any] = {}
+    for part in parts[head_parts:]:
+        key, eq, value = part.partition("=")
+        key = key.strip().replace("-", "_")
+        if not eq or not key:
+            raise ValueError(f"bot {text!r}: {part!r} is not an option key=value "
+                             f"(expected {SPEC_SYNTAX}, e.g. search:worlds=256)")
+        real = aliases.get(key, key)
+        if real not in known:
+            raise ValueError(_unknown_option(key, name, known, aliases))
+        if real in given:
+            raise ValueError(f"option {real!r} given twice for bot {name!r}")
+        given[real] = _convert(known[real], value.strip(), name)
+    spec = BotSpec(name, cls, tuple(given.items()), text)
+    if given:
+        # Made once here, so that a value the class refuses is reported now, not in the
+        # first game (and not in a worker process).
+        try:
+            spec.factory()(0)
+        except BotError as exc:
+            cause = exc.__cause__
+            raise ValueError(f"bot {text!r}: {cause}") from None
+    return spec
+
+
+def _unknown_option(key: str, bot: str, known: Mapping[str, _Option],
+                    aliases: Mapping[str, str]) -> str:
+    by_alias = {real: alias for alias, real in aliases.items()}
+    listed = [f"{by_alias[o]} (or {o})" if o in by_alias else o for o in known]
+    close = difflib.get_close_matches(key, [*known, *aliases], n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    if not known:
+        return f"unknown option {key!r} for bot {bot!r}: it takes no options"
+    return f"unknown option {key!r} for bot {bot!r}{hint}; options: {', '.join(listed)}"
+
+
+def describe_bots() -> str:
+    """The registered bots, one a line with their options, for ``--list-bots``."""
+    width = max(len(n) for n in _REGISTRY)
+    lines = []
+    for entry in _REGISTRY.values():
+        cls = _import_class(entry.target, entry.name)
+        lines.append(f"{entry.name:<{width}}  {cls.__name__}: {entry.summary}")
+        by_alias = {real: alias for alias, real in entry.aliases.items()}
+        for opt, text in bot_options(entry.name).items():
+            shown = f"{by_alias[opt]} (or {opt})" if opt in by_alias else opt
+            lines.append(f"{'':<{width}}    {shown}: {text}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The built-in bots: one line each.
+
+register("random", "fivecrowns.bots:RandomBot", "any legal move, uniformly")
+register("greedy", "fivecrowns.bots:GreedyBot",
+         "takes the top discard when it lowers its deadwood; discards the least deadwood")
+register("strong", "fivecrowns.bots:StrongBot",
+         "weighs a blind draw against the pile; looks one draw ahead for its discard")
+register("search", "fivecrowns.search:SearchBot",
+         "StrongBot improved by determinized Monte-Carlo search (worlds per decision)",
+         aliases={"worlds": "budget"})

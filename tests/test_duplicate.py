@@ -1,0 +1,193 @@
+"""Duplicate matches: ``simulate_games(..., duplicate=reference)`` and the paired gain.
+
+The gain is checked against a hand computation from two ordinary simulations with the
+same seed; the pairing (same deals, same seeds, same seats) against bots whose gain over
+themselves must be exactly 0; the seats against the game records; the backends against
+each other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import pickle
+import statistics
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fivecrowns import DuplicateReport, simulate_games
+from fivecrowns.bots import GreedyBot, RandomBot, StrongBot
+from fivecrowns.duplicate import edges, paired_gain, paired_gains
+from fivecrowns.game import Game
+from fivecrowns.stats import Z95
+
+
+def _hand_gain(bot: np.ndarray, ref: np.ndarray) -> tuple[float, float, float]:
+    """The gain and its 95% interval, written out: each deal's (field mean - bot) less
+    (field mean - reference), their mean and mean +- Z95 * stdev / sqrt(n)."""
+    gains = []
+    for b, r in zip(bot.tolist(), ref.tolist()):
+        k = len(b)
+        bot_edge = sum(b[1:]) / (k - 1) - b[0]
+        ref_edge = sum(r[1:]) / (k - 1) - r[0]
+        gains.append(bot_edge - ref_edge)
+    mean = sum(gains) / len(gains)
+    half = Z95 * statistics.stdev(gains) / math.sqrt(len(gains))
+    return mean, mean - half, mean + half
+
+
+def test_gain_is_the_hand_computation_on_two_ordinary_runs() -> None:
+    lineup = [GreedyBot, RandomBot, GreedyBot]
+    report = simulate_games(lineup, 9, seed=4, rounds=[1, 2], duplicate=StrongBot)
+    assert isinstance(report, DuplicateReport)
+    # the two games of each deal are those of two ordinary simulations with the same seed
+    bot_run = simulate_games(lineup, 9, seed=4, rounds=[1, 2])
+    ref_run = simulate_games([StrongBot, *lineup[1:]], 9, seed=4, rounds=[1, 2])
+    assert report.seeds == bot_run.seeds == ref_run.seeds
+    assert report.scores.tolist() == bot_run.scores.tolist()
+    assert report.reference_scores.tolist() == ref_run.scores.tolist()
+    assert report.wins.tolist() == bot_run.wins.tolist()
+    assert report.reference_wins.tolist() == ref_run.wins.tolist()
+    assert report.hit_max_turns == bot_run.hit_max_turns + ref_run.hit_max_turns
+    gain, lo, hi = _hand_gain(bot_run.scores, ref_run.scores)
+    assert report.gain == pytest.approx(gain, abs=1e-12)
+    assert report.gain_ci == pytest.approx((lo, hi), abs=1e-9)
+    assert lo < hi  # the deals differ: a real interval
+    assert report.gains.mean() == pytest.approx(gain, abs=1e-12)
+    # the win rates and mean scores are the bot's and the reference's own
+    assert report.win_rate == bot_run.entrants[0].win_rate
+    assert report.win_ci == bot_run.entrants[0].win_ci
+    assert report.reference_win_rate == ref_run.entrants[0].win_rate
+    assert report.reference_win_ci == ref_run.entrants[0].win_ci
+    assert report.mean_score == bot_run.entrants[0].mean_score
+    assert report.reference_mean_score == ref_run.entrants[0].mean_score
+    assert (report.bot, report.reference, report.field, report.games) == \
+        ("GreedyBot", "StrongBot", ("RandomBot", "GreedyBot"), 9)
+
+
+def test_heads_up_gain_is_the_difference_of_margins() -> None:
+    report = simulate_games([StrongBot, GreedyBot], 8, seed=2, rounds=[1, 2, 3],
+                            duplicate=RandomBot)
+    s, r = report.scores, report.reference_scores
+    by_hand = ((s[:, 1] - s[:, 0]) - (r[:, 1] - r[:, 0])).astype(float)
+    assert report.gains.tolist() == by_hand.tolist()
+    assert report.gain > 0  # StrongBot beats RandomBot by far
+
+
+@pytest.mark.parametrize("bot", [StrongBot, RandomBot])
+def test_a_bot_against_itself_gains_exactly_nothing(bot: Any) -> None:
+    """The same bot with the same seed on the same deal plays the same game: every gain
+    is 0, whatever the field (a seeded RandomBot in it too)."""
+    report = simulate_games([bot, RandomBot, GreedyBot], 6, seed=7, rounds=[1, 2],
+                            duplicate=bot)
+    assert report.scores.tolist() == report.reference_scores.tolist()
+    assert report.gains.tolist() == [0.0] * 6
+    assert report.gain == 0.0 and report.gain_ci == (0.0, 0.0)
+    assert report.win_rate == report.reference_win_rate
+
+
+def test_seats_rotate_and_both_games_of_a_deal_share_it() -> None:
+    records: list[dict[str, Any]] = []
+    report = simulate_games([GreedyBot, StrongBot, RandomBot], 6, seed=3, rounds=[1],
+                            names=["bot", "s", "r"], duplicate=StrongBot,
+                            on_record=records.append)
+    assert len(records) == 12
+    seats = []
+    for g in range(6):
+        mine, theirs = records[2 * g], records[2 * g + 1]
+        assert (mine["game"], theirs["game"]) == (g, g)
+        assert (mine["duplicate"], theirs["duplicate"]) == ("bot", "reference")
+        assert mine["seed"] == theirs["seed"] == report.seeds[g]
+        seat = mine["players"].index("bot")
+        assert theirs["players"][seat] == "StrongBot"
+        # the field sits where it sat
+        assert [p for i, p in enumerate(mine["players"]) if i != seat] == \
+            [p for i, p in enumerate(theirs["players"]) if i != seat]
+        assert seat == (-g) % 3
+        seats.append(seat)
+        # both records replay on that seed's deal
+        a, b = Game.replay(mine), Game.replay(theirs)
+        assert list(a.totals) == mine["totals"] and list(b.totals) == theirs["totals"]
+    assert sorted(set(seats)) == [0, 1, 2]  # the bot sat in every seat
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, np.ndarray):
+        return [str(value.dtype), value.shape, value.tolist()]
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _match(backend: str, jobs: int) -> tuple[DuplicateReport, list[str], int]:
+    records: list[str] = []
+    done: list[int] = []
+    report = simulate_games([GreedyBot, RandomBot, StrongBot], 20, seed=11, jobs=jobs,
+                            rounds=[1, 2], backend=backend,  # type: ignore[arg-type]
+                            duplicate=StrongBot, progress=done.append,
+                            on_record=lambda r: records.append(json.dumps(r, sort_keys=True)))
+    return report, records, sum(done)
+
+
+def test_same_results_with_one_or_two_jobs() -> None:
+    base, records, done = _match("local", 1)
+    assert done == 20 and len(records) == 40
+    report, recs, done = _match("local", 2)
+    assert _plain(report) == _plain(base) and recs == records and done == 20
+    assert report.table() == base.table()
+
+
+def test_same_results_on_ray(ray_session: Any) -> None:
+    base, records, _ = _match("local", 1)
+    for jobs in (1, 2):
+        report, recs, done = _match("ray", jobs)
+        assert _plain(report) == _plain(base), f"report differs on ray with jobs={jobs}"
+        assert recs == records and done == 20
+
+
+def test_report_is_frozen_pickles_and_prints() -> None:
+    report = simulate_games([GreedyBot, RandomBot], 4, seed=1, rounds=[1],
+                            names=["greedy", "random"], duplicate=StrongBot)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.gain = 0.0  # type: ignore[misc]
+    again = pickle.loads(pickle.dumps(report))
+    assert _plain(again) == _plain(report)
+    text = report.table()
+    lo, hi = report.gain_ci
+    assert "greedy against StrongBot" in text and "field random" in text
+    assert f"gain {report.gain:+.2f} points a game (95% CI {lo:+.2f}..{hi:+.2f})" in text
+    assert "StrongBot (reference)" in text and "4 deals" in text
+
+
+def test_names_of_partials() -> None:
+    import functools
+
+    report = simulate_games([functools.partial(StrongBot, lookahead=1), GreedyBot], 2,
+                            seed=1, rounds=[1], duplicate=functools.partial(RandomBot))
+    assert (report.bot, report.reference) == ("StrongBot", "RandomBot")
+
+
+def test_errors() -> None:
+    with pytest.raises(ValueError, match="2 to 7 entrants, got 1"):
+        simulate_games([GreedyBot], 2, seed=1, duplicate=StrongBot)
+    with pytest.raises(TypeError, match="an entrant must be a Player class"):
+        simulate_games([GreedyBot, GreedyBot], 2, seed=1, duplicate="strong")
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        simulate_games([GreedyBot, GreedyBot], 0, seed=1, duplicate=StrongBot)
+    with pytest.raises(ValueError, match=r"same shape .* got \(2, 3\) and \(2, 2\)"):
+        paired_gains(np.zeros((2, 3)), np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="at least 2 entrants, got shape"):
+        edges(np.zeros((3, 1)))
+
+
+def test_paired_gain_of_arrays() -> None:
+    gain, (lo, hi) = paired_gain([[10, 20, 30], [5, 5, 5]], [[20, 20, 30], [5, 5, 8]])
+    # edges: bot 15, 0; reference 5, 1.5; gains 10, -1.5
+    assert gain == pytest.approx(4.25)
+    half = Z95 * statistics.stdev([10.0, -1.5]) / math.sqrt(2)
+    assert (lo, hi) == pytest.approx((4.25 - half, 4.25 + half))
