@@ -15,6 +15,9 @@ __all__ = ["Suit", "Rank"]
 class Suit(enum.IntEnum):
     """The five suits, in the order that defines card indices."""
 
+    # Their public home is fivecrowns.cards: pickles and the docs name it, as in 0.2.
+    __module__ = "fivecrowns.cards"
+
     CLUBS = 0
     DIAMONDS = 1
     HEARTS = 2
@@ -34,6 +37,8 @@ class Suit(enum.IntEnum):
 
 class Rank(enum.IntEnum):
     """Ranks 3..13; J, Q, K are 11, 12, 13."""
+
+    __module__ = "fivecrowns.cards"
 
     THREE = 3
     FOUR = 4

@@ -38,30 +38,30 @@ _R = TypeVar("_R", bound="RoundPositions")
 class RoundPositions:
     """The base of :class:`~fivecrowns.round.Round`: rounds built from a given state.
 
-    The annotations below are the part of a round's state these methods read and
-    write; :class:`~fivecrowns.round.Round` defines them all (mypy checks that its
-    definitions agree).
+    The declarations in its body (for type checkers only) are the part of a round's
+    state these methods read and write; :class:`~fivecrowns.round.Round` defines them
+    all, and mypy checks that its definitions agree.
     """
 
-    n_players: int
-    hand_size: int
-    wild: int
-    sudden_death: bool
-    deck: Deck
-    _no_return: bool
-    _hands: list[npt.NDArray[np.uint8]]
-    _public: PublicState
-    _history: list[Event]
-    _current: int
-    _phase: Phase
-    _turn: int
-    _drawn: int | None
-    _taken: int
-    _went_out: int | None
-    _final_left: int
-    _scores: list[int | None]
+    if TYPE_CHECKING:  # for type checkers; at run time, Round's own attributes serve
+        n_players: int
+        hand_size: int
+        wild: int
+        sudden_death: bool
+        deck: Deck
+        _no_return: bool
+        _hands: list[npt.NDArray[np.uint8]]
+        _public: PublicState
+        _history: list[Event]
+        _current: int
+        _phase: Phase
+        _turn: int
+        _drawn: int | None
+        _taken: int
+        _went_out: int | None
+        _final_left: int
+        _scores: list[int | None]
 
-    if TYPE_CHECKING:
         def __init__(self, n_players: int, round_number: int | None = None, *,
                      seed: SeedLike, rules: Rules | None = None, dealer: int = 0,
                      hand_size: int | None = None, wild: int | None = None,

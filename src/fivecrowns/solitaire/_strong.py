@@ -69,6 +69,10 @@ class StrongSolitaire(_MemoStrategy):
     'strong'
     """
 
+    # Its public home: pickles, reprs of the class and the docs name the module users
+    # import it from (as numpy's set_module does), not this private one.
+    __module__ = "fivecrowns.solitaire.strategies"
+
     name = "strong"
 
     def __init__(self, step: float = 25.0, ready: float = 0.6, width: int = 3,
