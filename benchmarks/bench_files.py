@@ -1,6 +1,7 @@
 """Scoring a large Parquet file of hands end to end, on one core, with its peak memory.
 
     python benchmarks/bench_files.py [--rows 10000000] [--layout text|counts] [--discard]
+        [--seed 0]
 
 Makes the file once (random hands of 3 to 13 cards, as the rounds deal them; kept in
 ``--dir``), then times :func:`fivecrowns.files.score_file` from Parquet to Parquet in a
@@ -15,8 +16,9 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from _harness import CPU, WALL, core_line, parser, table
 
 
 def make_file(path: Path, rows: int, layout: str, seed: int = 0) -> None:
@@ -73,9 +75,9 @@ def run(src: Path, dst: Path, discard: bool, batch_size: int) -> dict[str, float
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     pa.set_cpu_count(1)
     pa.set_io_thread_count(1)
-    started, cpu = time.perf_counter(), time.process_time()
+    started, cpu = WALL(), CPU()
     summary = score_file(src, dst, wild=9, discard=discard, batch_size=batch_size)
-    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    seconds, cpu = WALL() - started, CPU() - cpu
     # VmHWM, not getrusage's ru_maxrss: Linux carries the latter over from the parent
     # process across exec.
     with open("/proc/self/status") as f:
@@ -85,7 +87,7 @@ def run(src: Path, dst: Path, discard: bool, batch_size: int) -> dict[str, float
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = parser(__doc__, seed=0)
     p.add_argument("--rows", type=int, default=10_000_000)
     p.add_argument("--layout", choices=["text", "counts"], default="text")
     p.add_argument("--discard", action="store_true")
@@ -93,22 +95,26 @@ def main() -> None:
     p.add_argument("--dir", type=Path, default=Path("/tmp/fivecrowns-bench"))
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
-    src = args.dir / f"hands-{args.layout}-{args.rows}.parquet"
-    dst = args.dir / f"scored-{args.layout}-{args.rows}.parquet"
+    name = f"{args.layout}-{args.rows}" + (f"-seed{args.seed}" if args.seed else "")
+    src = args.dir / f"hands-{name}.parquet"
+    dst = args.dir / f"scored-{name}.parquet"
     if args.child:
         print(json.dumps(run(src, dst, args.discard, args.batch_size)))
         return
     args.dir.mkdir(parents=True, exist_ok=True)
     if not src.exists():
-        t = time.perf_counter()
-        make_file(src, args.rows, args.layout)
-        print(f"made {src} ({src.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - t:.0f} s")
+        t = WALL()
+        make_file(src, args.rows, args.layout, args.seed)
+        print(f"made {src} ({src.stat().st_size / 1e6:.0f} MB) in {WALL() - t:.0f} s")
     out = subprocess.run([sys.executable, __file__, "--child", *sys.argv[1:]], check=True,
                          capture_output=True, text=True)
     r = json.loads(out.stdout.strip().splitlines()[-1])
-    print(f"{args.layout:6} discard={args.discard!s:5} {r['rows']:,} hands in "
-          f"{r['seconds']:.2f} s: {r['per_s'] / 1e6:.2f} M hands/s on one core "
-          f"({r['per_cpu_s'] / 1e6:.2f} M per CPU second), peak RSS {r['peak_mb']:.0f} MB")
+    print(f"{core_line()}; scored on one core, wild 9")
+    print(table(["layout", "discard", "hands", "seconds", "M hands/s", "M per CPU-s",
+                 "peak RSS MB"],
+                [[args.layout, str(args.discard), r["rows"], r["seconds"], r["per_s"] / 1e6,
+                  r["per_cpu_s"] / 1e6, r["peak_mb"]]],
+                ["", "", ",d", ".2f", ".2f", ".2f", ".0f"]))
     dst.unlink()
 
 

@@ -17,13 +17,13 @@ programs running on the machine disturb it less than wall-clock time.
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
+from _harness import CORE_NAMES, core_line, core_params, parser, rate_for, table
 from fivecrowns.bench import core
 from fivecrowns.bots import GreedyBot, RandomBot
 from fivecrowns.players import Player, play_game
@@ -50,11 +50,9 @@ def play_batch(kind: str, games: int, first_seed: int = 0) -> int:
     return turns
 
 
-@pytest.mark.parametrize("impl", ["compiled", "python"])
+@pytest.mark.parametrize("impl", core_params())
 @pytest.mark.parametrize("kind", ["greedy", "random"])
 def test_full_games(benchmark: Any, impl: str, kind: str) -> None:
-    if core(impl) is None:
-        pytest.skip(f"the {impl} core is not built")
     games = GAMES[impl, kind]
     benchmark.group = f"full {PLAYERS}-player games, {kind} bots ({games} per round)"
     benchmark.extra_info["games"] = games
@@ -85,10 +83,8 @@ def raw_steps(rounds: int = STEP_ROUNDS, first_seed: int = 0) -> int:
     return steps
 
 
-@pytest.mark.parametrize("impl", ["compiled", "python"])
+@pytest.mark.parametrize("impl", core_params())
 def test_raw_steps(benchmark: Any, impl: str) -> None:
-    if core(impl) is None:
-        pytest.skip(f"the {impl} core is not built")
     rounds = STEP_ROUNDS if impl == "compiled" else 2
     benchmark.group = f"raw steps: legal_actions + apply_action ({rounds} rounds)"
     with use_implementation(impl):  # the bots and the engine too
@@ -102,43 +98,33 @@ def test_raw_steps(benchmark: Any, impl: str) -> None:
 def measure_steps(impl: str, seconds: float) -> float:
     """Raw steps per CPU second over at least ``seconds`` of CPU time."""
     with use_implementation(impl):  # the bots and the engine too
-        start = time.process_time()
-        steps = rounds = 0
-        while time.process_time() - start < seconds:
-            steps += raw_steps(1, first_seed=rounds)
-            rounds += 1
-        spent = time.process_time() - start
-    return steps / spent
+        return rate_for(lambda i: raw_steps(1, first_seed=i), seconds).per_s
 
 
 def measure(impl: str, kind: str, seconds: float) -> tuple[float, float]:
     """(games per CPU second, mean turns per game) over at least ``seconds`` of CPU time."""
     with use_implementation(impl):  # the bots and the engine too
-        start = time.process_time()
-        games = turns = 0
-        while time.process_time() - start < seconds:
-            turns += play_batch(kind, 1, first_seed=games)
-            games += 1
-        spent = time.process_time() - start
-    return games / spent, turns / games
+        run = rate_for(lambda i: play_batch(kind, 1, first_seed=i), seconds)
+    return run.calls_per_s, run.units / run.calls
 
 
 def main(argv: list[str]) -> int:
-    seconds = 2.0 if "--quick" in argv else 10.0
-    print(f"full {PLAYERS}-player games per CPU second (one core)")
-    print(f"{'core':<10} {'bots':<8} {'games/s':>9} {'turns/game':>11}")
-    for impl in ("compiled", "python"):
+    args = parser(__doc__, quick=False).parse_args(argv)
+    seconds = 2.0 if args.quick else 10.0
+    print(f"full {PLAYERS}-player games per CPU second (one core); {core_line()}")
+    rows: list[list[object]] = []
+    for impl in CORE_NAMES:
         if core(impl) is None:
-            print(f"{impl:<10} (not built)")
+            rows.append([impl, "(not built)", "", ""])
             continue
         for kind in ("greedy", "random"):
             rate, turns = measure(impl, kind, seconds if impl == "compiled" else seconds / 2)
-            print(f"{impl:<10} {kind:<8} {rate:>9.2f} {turns:>11.0f}")
+            rows.append([impl, kind, rate, turns])
+    print(table(["core", "bots", "games/s", "turns/game"], rows, ["", "", ".2f", ".0f"]))
     print("raw steps (legal_actions + apply_action) per CPU second, 3-player random rounds")
-    for impl in ("compiled", "python"):
-        if core(impl) is not None:
-            rate = measure_steps(impl, seconds / 2 if impl == "compiled" else seconds / 4)
-            print(f"{impl:<10} {rate:>12,.0f}")
+    steps = [[impl, measure_steps(impl, seconds / 2 if impl == "compiled" else seconds / 4)]
+             for impl in CORE_NAMES if core(impl) is not None]
+    print(table(["core", "steps/s"], steps, ["", ",.0f"]))
     return 0
 
 

@@ -11,9 +11,9 @@ the best rate of each and their ratio. The results of both backends are checked 
 
 from __future__ import annotations
 
-import argparse
 import functools
-import time
+
+from _harness import WALL, core_line, parser, seeds, table
 
 
 def play(players: int, seed: int) -> tuple[int, ...]:
@@ -25,11 +25,8 @@ def play(players: int, seed: int) -> tuple[int, ...]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=2000)
-    p.add_argument("--jobs", type=int, default=2)
+    p = parser(__doc__, games=2000, jobs=2, repeat=3)
     p.add_argument("--players", type=int, default=3)
-    p.add_argument("--repeat", type=int, default=3)
     args = p.parse_args()
 
     import ray
@@ -38,21 +35,23 @@ def main() -> None:
 
     ray.init(num_cpus=args.jobs, include_dashboard=False, log_to_driver=False)
     fn = functools.partial(play, args.players)
-    seeds = list(range(args.games))
-    run_in_order(fn, seeds[: 4 * args.jobs], backend="ray", chunk_size=1)  # workers up
+    games = list(seeds(0, args.games))
+    run_in_order(fn, games[: 4 * args.jobs], backend="ray", chunk_size=1)  # workers up
     best = {"local": 0.0, "ray": 0.0}
     results = {}
-    for _ in range(args.repeat):
+    rows = []
+    for i in range(args.repeat):
         for backend in ("local", "ray"):
-            started = time.perf_counter()
-            results[backend] = run_in_order(fn, seeds, jobs=args.jobs, backend=backend)
-            rate = args.games / (time.perf_counter() - started)
+            started = WALL()
+            results[backend] = run_in_order(fn, games, jobs=args.jobs, backend=backend)
+            rate = args.games / (WALL() - started)
             best[backend] = max(best[backend], rate)
-            print(f"  {backend:5} {rate:7.1f} games/s")
+            rows.append([i + 1, backend, rate])
     assert results["local"] == results["ray"], "the backends disagree"
     ray.shutdown()
-    print(f"{args.games} games, {args.players} GreedyBots, {args.jobs} workers: "
-          f"local pool {best['local']:.1f} games/s, Ray {best['ray']:.1f} games/s "
+    print(f"{args.games} games, {args.players} GreedyBots, {args.jobs} workers; {core_line()}")
+    print(table(["run", "backend", "games/s"], rows, ["d", "", ".1f"], "  "))
+    print(f"local pool {best['local']:.1f} games/s, Ray {best['ray']:.1f} games/s "
           f"(Ray/local = {best['ray'] / best['local']:.2f})")
 
 

@@ -4,7 +4,7 @@ compiled rollout engine (:func:`fivecrowns.rollout.play_games`) against the Pyth
 
 Run as a script for the table (``--quick`` for a short run)::
 
-    python benchmarks/bench_rollout.py
+    python benchmarks/bench_rollout.py [--quick] [--seed 2026]
 
 or under pytest-benchmark::
 
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from typing import Any
 
 import numpy as np
 
+from _harness import WALL, core_line, parser, rate, table
 from fivecrowns.bots import GreedyBot, StrongBot
 from fivecrowns.players import play_game
 from fivecrowns.rollout import play_games
@@ -56,40 +56,31 @@ def test_python_games(benchmark: Any) -> None:
     assert totals.shape == (10, PLAYERS)
 
 
-def _rate(fn: Any, games: int, repeats: int, clock: Any = time.process_time) -> float:
-    """Best games per second over ``repeats`` runs of ``fn(games)``."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = clock()
-        fn(games)
-        best = min(best, clock() - start)
-    return games / best
-
-
 def main(argv: list[str]) -> int:
-    quick = "--quick" in argv
-    c_games, py_games, repeats = (500, 10, 2) if quick else (4000, 60, 3)
+    args = parser(__doc__, quick=False, seed=SEED).parse_args(argv)
+    seed = args.seed
+    c_games, py_games, repeats = (500, 10, 2) if args.quick else (4000, 60, 3)
     check = min(py_games, 20)
-    assert (play_games(check, seed=SEED) == python_games(check)).all(), "the twins differ"
-    c_rate = _rate(lambda n: play_games(n, seed=SEED, threads=1), c_games, repeats)
-    py_rate = _rate(python_games, py_games, repeats)
+    assert (play_games(check, seed=seed) == python_games(check, seed)).all(), \
+        "the twins differ"
+    c_rate = rate(lambda n: play_games(n, seed=seed, threads=1), c_games, repeats)
+    py_rate = rate(lambda n: python_games(n, seed), py_games, repeats)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    wall = _rate(lambda n: play_games(n, seed=SEED, threads=cores), c_games, repeats,
-                 time.perf_counter)
+    wall = rate(lambda n: play_games(n, seed=seed, threads=cores), c_games, repeats, WALL)
     print(f"whole 11-round {PLAYERS}-player games, GreedyBot in every seat "
-          f"(same seeded games, checked equal)")
-    print(f"  {'engine':<44}{'games/s':>12}")
-    print(f"  {'Python: play_game, GreedyBots (CPU, 1 core)':<44}{py_rate:>12,.0f}")
-    print(f"  {'C: rollout.play_games, threads=1 (CPU)':<44}{c_rate:>12,.0f}")
-    print(f"  {f'C: rollout.play_games, threads={cores} (wall)':<44}{wall:>12,.0f}")
+          f"(same seeded games, checked equal); {core_line()}")
+    print(table(["engine", "games/s"], [
+        ["Python: play_game, GreedyBots (CPU, 1 core)", py_rate],
+        ["C: rollout.play_games, threads=1 (CPU)", c_rate],
+        [f"C: rollout.play_games, threads={cores} (wall)", wall]], ["", ",.0f"], "  "))
     print(f"  ratio C / Python, one core: x{c_rate / py_rate:,.1f}")
     # StrongBot: a draw table or four per turn, so the solver takes a larger share
-    strong_c, strong_py = (60, 2) if quick else (400, 8)
-    assert (play_games(2, seed=SEED, policy="strong")
-            == python_games(2, policy="strong")).all(), "the strong twins differ"
-    sc = _rate(lambda n: play_games(n, seed=SEED, policy="strong", threads=1), strong_c,
-               repeats)
-    sp = _rate(lambda n: python_games(n, policy="strong"), strong_py, repeats)
+    strong_c, strong_py = (60, 2) if args.quick else (400, 8)
+    assert (play_games(2, seed=seed, policy="strong")
+            == python_games(2, seed, policy="strong")).all(), "the strong twins differ"
+    sc = rate(lambda n: play_games(n, seed=seed, policy="strong", threads=1), strong_c,
+              repeats)
+    sp = rate(lambda n: python_games(n, seed, policy="strong"), strong_py, repeats)
     print(f"the same with StrongBot (policy='strong'): Python {sp:,.0f} games/s, "
           f"C {sc:,.0f} games/s, x{sc / sp:,.1f}")
     return 0

@@ -19,13 +19,13 @@ printed with the table, since it sets the speed of everything here.
 
 from __future__ import annotations
 
-import argparse
-import time
 from typing import Any
 
 import numpy as np
 
 import fivecrowns
+from _harness import WALL, core_line, table
+from _harness import parser as harness_parser
 from fivecrowns.outs import SolverMemo, completing_types, joker_distance
 from fivecrowns.solitaire import (
     GreedySolitaire,
@@ -107,28 +107,23 @@ def test_strong_game(benchmark: Any) -> None:
 # -- the script --------------------------------------------------------------------------------
 
 
-def table(games: int, seed: int, strategies: list[str], jobs: int = 1) -> str:
+def strategies_table(games: int, seed: int, strategies: list[str], jobs: int = 1) -> str:
     """Games per second and win rate of each strategy over the same seeded deals."""
-    lines = [f"solver core: {fivecrowns.IMPLEMENTATION}; {games} games from seed {seed}, "
-             f"{jobs} job(s)",
-             f"{'strategy':<10} {'games/s':>9} {'ms/game':>9} {'win rate':>9} "
-             f"{'95% CI':>17} {'piles':>6}"]
+    rows = []
     for name in strategies:
-        start = time.perf_counter()
+        start = WALL()
         report = simulate_solitaire(name, games, seed=seed, jobs=jobs)
-        took = time.perf_counter() - start
+        took = WALL() - start
         lo, hi = report.win_ci
-        lines.append(f"{name:<10} {games / took:>9.1f} {1000 * took / games:>9.2f} "
-                     f"{100 * report.win_rate:>8.2f}% ({100 * lo:5.2f}..{100 * hi:5.2f}%) "
-                     f"{report.mean_piles_closed:>6.2f}")
-    return "\n".join(lines)
+        rows.append([name, games / took, 1000 * took / games, f"{100 * report.win_rate:.2f}%",
+                     f"({100 * lo:5.2f}..{100 * hi:5.2f}%)", report.mean_piles_closed])
+    return "\n".join([f"{core_line()}; {games} games from seed {seed}, {jobs} job(s)",
+                      table(["strategy", "games/s", "ms/game", "win rate", "95% CI", "piles"],
+                            rows, ["", ".1f", ".2f", "", "", ".2f"])])
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser = harness_parser(__doc__, games=200, seed=1, jobs=1)
     parser.add_argument("--strategies", default="random,greedy,strong,planner")
     args = parser.parse_args()
-    print(table(args.games, args.seed, args.strategies.split(","), args.jobs))
+    print(strategies_table(args.games, args.seed, args.strategies.split(","), args.jobs))

@@ -15,26 +15,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fivecrowns.bench import adversarial_hands
+from _harness import CORE_NAMES, core_params
+from fivecrowns.bench import adversarial_hands, core
 from fivecrowns.dealing import random_hands
 from fivecrowns.solver import Implementation, implementation
 
 
 def _load(name: str) -> Implementation | None:
-    try:
-        return implementation(name)
-    except ImportError:
-        return None
+    return implementation(name) if core(name) is not None else None
 
 
-CORES = {"compiled": _load("compiled"), "python": _load("python")}
+CORES = {name: _load(name) for name in CORE_NAMES}
 # The pure-Python twin is orders of magnitude slower: it gets a slice of each workload.
 SIZE = {"compiled": 20_000, "python": 200}
-
-
-def _cores() -> list[Any]:
-    return [pytest.param(name, marks=pytest.mark.skipif(core is None, reason="not built"))
-            for name, core in CORES.items()]
 
 
 H13 = random_hands(20_000, 13, rng=1)
@@ -52,25 +45,25 @@ def _bulk(name: str, hands: np.ndarray, wild: Any) -> Callable[[], object]:
     return lambda: core.deadwood_many(counts, wilds, threads=1)
 
 
-@pytest.mark.parametrize("name", _cores())
+@pytest.mark.parametrize("name", core_params())
 def test_deadwood_13_kings(benchmark: Any, name: str) -> None:
     benchmark.group = "deadwood_many: 13 cards, K wild"
     benchmark(_bulk(name, H13, 13))
 
 
-@pytest.mark.parametrize("name", _cores())
+@pytest.mark.parametrize("name", core_params())
 def test_deadwood_7_sevens(benchmark: Any, name: str) -> None:
     benchmark.group = "deadwood_many: 7 cards, 7s wild"
     benchmark(_bulk(name, H7, 7))
 
 
-@pytest.mark.parametrize("name", _cores())
+@pytest.mark.parametrize("name", core_params())
 def test_deadwood_adversarial(benchmark: Any, name: str) -> None:
     benchmark.group = "deadwood_many: adversarial set"
     benchmark(_bulk(name, ADV, ADV_WILD))
 
 
-@pytest.mark.parametrize("name", _cores())
+@pytest.mark.parametrize("name", core_params())
 def test_best_discard_14(benchmark: Any, name: str) -> None:
     benchmark.group = "discard_deadwood_many: 14 cards, K wild"
     core = CORES[name]
@@ -80,7 +73,7 @@ def test_best_discard_14(benchmark: Any, name: str) -> None:
     benchmark(lambda: core.discard_deadwood_many(counts, 13, threads=1))
 
 
-@pytest.mark.parametrize("name", _cores())
+@pytest.mark.parametrize("name", core_params())
 def test_draw_table_13(benchmark: Any, name: str) -> None:
     benchmark.group = "draw_table: 13 cards, K wild"
     core = CORES[name]

@@ -19,9 +19,8 @@ strategy. Run::
 
 from __future__ import annotations
 
-import argparse
-import time
-
+from _harness import WALL, seeds, table
+from _harness import parser as harness_parser
 from fivecrowns.outs import SolverMemo
 from fivecrowns.seeding import solitaire_streams
 from fivecrowns.solitaire import Solitaire, wilson_interval
@@ -32,8 +31,8 @@ def bracket(deals: int, seed: int, max_set: int) -> str:
     """The table: deals proved won and deals not proved lost, with 95% intervals."""
     memo = SolverMemo(2)
     won = possible = 0
-    start = time.perf_counter()
-    for s in range(seed, seed + deals):
+    start = WALL()
+    for s in seeds(seed, deals):
         deal, _ = solitaire_streams(s)  # the deal play_solitaire plays for this seed
         game = Solitaire(seed=deal)
         pool = game.unseen_counts()
@@ -44,20 +43,20 @@ def bracket(deals: int, seed: int, max_set: int) -> str:
         exact, relaxed = plan_bound(piles, pool.tolist(), memo, max_set=max_set)
         won += exact
         possible += relaxed
-    took = time.perf_counter() - start
-    lines = [f"{deals} deals from seed {seed}, completion sets of at most {max_set} cards, "
-             f"{took / deals:.2f} s/deal"]
+    took = WALL() - start
+    rows = []
     for label, k in (("proved won (lower)", won), ("not proved lost (upper)", possible)):
         lo, hi = wilson_interval(k, deals)
-        lines.append(f"{label:<24} {k:>5} {100 * k / deals:6.2f}%  (95% CI {100 * lo:.2f}% .. "
-                     f"{100 * hi:.2f}%)")
-    return "\n".join(lines)
+        rows.append([label, k, f"{100 * k / deals:6.2f}%",
+                     f"(95% CI {100 * lo:.2f}% .. {100 * hi:.2f}%)"])
+    return "\n".join([f"{deals} deals from seed {seed}, completion sets of at most {max_set} "
+                      f"cards, {took / deals:.2f} s/deal",
+                      table(["bound", "deals", "rate", "interval"], rows)])
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
+    parser = harness_parser(__doc__, seed=1)
+    parser.add_argument("--deals", type=int, default=300, help="deals (default 300)")
     parser.add_argument("--max-set", type=int, default=2)
     args = parser.parse_args()
     print(bracket(args.deals, args.seed, args.max_set))

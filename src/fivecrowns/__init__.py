@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from . import _deprecated
 from .actions import N_ACTIONS, Source, decode_action, encode_discard, encode_draw
 from .bots import GreedyBot, RandomBot, StrongBot
 from .cards import (
@@ -178,9 +177,3 @@ __all__ = [
     "simulate_solitaire",
 ]
 
-
-def __getattr__(name: str) -> object:
-    # The names 0.2.0 renamed keep working for one release, with a DeprecationWarning.
-    if name in _deprecated.RENAMED:
-        return _deprecated.lookup(name)
-    raise AttributeError(f"module 'fivecrowns' has no attribute {name!r}")

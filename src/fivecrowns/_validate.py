@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ._enums import Rank
 from .errors import HandError
 
 __all__ = ["MAX_HAND_SIZE", "check_wild", "check_wild_array", "check_decks", "check_row",
@@ -53,7 +54,7 @@ def check_wild(wild: Any) -> int:
             raise ValueError(f"wild must be a rank 3..13 or its name (3..10, J, Q, K), "
                              f"got {shorten(wild)!r}")
         return rank
-    if isinstance(wild, enum.Enum) and not _is_rank(wild):
+    if isinstance(wild, enum.Enum) and not isinstance(wild, Rank):
         raise TypeError(f"wild must be a rank 3..13 (int, Rank or rank name), "
                         f"got {type(wild).__name__}.{wild.name}")
     if not _is_int(wild):
@@ -62,12 +63,6 @@ def check_wild(wild: Any) -> int:
     if not 3 <= wild <= 13:
         raise ValueError(f"wild must be a rank 3..13, got {int(wild)}")
     return int(wild)
-
-
-def _is_rank(value: enum.Enum) -> bool:
-    from .cards import Rank  # cards imports this module; enums other than ints are rare
-
-    return isinstance(value, Rank)
 
 
 def shorten(text: str, limit: int = 40) -> str:

@@ -17,7 +17,6 @@ Card.parse('10H')
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable, Sequence
 from typing import Union
@@ -25,6 +24,7 @@ from typing import Union
 import numpy as np
 import numpy.typing as npt
 
+from ._enums import Rank, Suit
 from ._validate import _is_int, check_wild, shorten
 from .errors import CardError, HandError
 
@@ -59,47 +59,6 @@ def type_index(suit: int, rank: int) -> int:
     (32, 'KH')
     """
     return int(suit) * N_RANKS + int(rank) - 3
-
-
-class Suit(enum.IntEnum):
-    """The five suits, in the order that defines card indices."""
-
-    CLUBS = 0
-    DIAMONDS = 1
-    HEARTS = 2
-    SPADES = 3
-    STARS = 4
-
-    @property
-    def letter(self) -> str:
-        """One-letter code: C, D, H, S or T."""
-        return "CDHST"[self]
-
-    @property
-    def symbol(self) -> str:
-        """The suit's symbol: ♣ ♦ ♥ ♠ ★."""
-        return "♣♦♥♠★"[self]
-
-
-class Rank(enum.IntEnum):
-    """Ranks 3..13; J, Q, K are 11, 12, 13."""
-
-    THREE = 3
-    FOUR = 4
-    FIVE = 5
-    SIX = 6
-    SEVEN = 7
-    EIGHT = 8
-    NINE = 9
-    TEN = 10
-    JACK = 11
-    QUEEN = 12
-    KING = 13
-
-    @property
-    def label(self) -> str:
-        """Text form: ``3``..``10``, ``J``, ``Q``, ``K``."""
-        return {11: "J", 12: "Q", 13: "K"}.get(int(self), str(int(self)))
 
 
 _SUIT_CODES = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES,

@@ -1,14 +1,15 @@
 """Rounds from an explicit state, and samples of what one player cannot see.
 
-These are :class:`~fivecrowns.round.Round`'s ``from_state``, ``from_observation`` and
-``determinize`` (search bots build on them); they live here to keep the state machine's
-module small.
+:class:`RoundPositions` gives :class:`~fivecrowns.round.Round` its ``from_state``,
+``from_observation`` and ``determinize`` (search bots build on them). They live here to
+keep the state machine's module small, and as a base class so that this module needs
+nothing from :mod:`fivecrowns.round`: ``round`` imports ``positions``, never the reverse.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -27,356 +28,394 @@ from .records import Event, EventKind, Observation, Phase
 from .rules import Rules
 from .seeding import SeedLike, make_rng
 
-if TYPE_CHECKING:
-    from .round import Round
-
-__all__ = ["from_state", "from_observation", "determinize"]
+__all__ = ["RoundPositions"]
 
 _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 
+_R = TypeVar("_R", bound="RoundPositions")
 
-def from_state(cls: type[Round], hands: Sequence[HandLike | npt.NDArray[np.uint8]],
-               draw_pile: HandLike | Sequence[CardArg],
-               discard_pile: HandLike | Sequence[CardArg], *,
-               current_player: int, seed: SeedLike, phase: Phase | str = Phase.DRAW,
-               round_number: int | None = None, hand_size: int | None = None,
-               wild: int | None = None, dealer: int = 0, rules: Rules | None = None,
-               history: Sequence[Event] | None = None, turn: int | None = None,
-               went_out: int | None = None, drawn: CardArg | None = None,
-               taken: Sequence[HandLike | npt.NDArray[np.uint8]] | None = None,
-               sudden_death: bool = False,
-               totals: tuple[int, ...] | None = None) -> Round:
-    """A round in an explicit state, every card placed by the caller.
 
-    Parameters
-    ----------
-    hands : sequence of hands
-        One per player (text, cards, or (56,) count rows): ``hand_size`` cards each,
-        one more for ``current_player`` in the discard phase.
-    draw_pile : cards
-        Top card first (as :meth:`fivecrowns.Deck.draw_pile` lists it).
-    discard_pile : cards
-        Bottom card first, top card last.
-    current_player : int
-        Whose turn it is.
-    seed : int, SeedSequence or Generator
-        Drives every later reshuffle. Required.
-    phase : Phase or str
-        ``"draw"`` or ``"discard"`` (a round that is over has nothing left to play).
-    round_number, hand_size, wild, dealer, rules, sudden_death, totals
-        As for :class:`Round`.
-    history : sequence of Event, optional
-        The public history so far. When given, it is replayed and must agree with the
-        discard pile (its order included), ``turn`` and ``went_out``; it also tells the
-        cards each player is known to hold (``taken``) and, in the discard phase, the
-        card just taken from the discard pile (which may not be thrown back).
-        Without it the round's history starts empty.
-    turn : int, optional
-        Turns completed (default: the history's, else 0).
-    went_out : int, optional
-        The player who went out, if any (default: the history's); the players from
-        them up to ``current_player`` have finished, and score the deadwood of their
-        hand (the one who went out scores 0).
-    drawn : card, optional
-        In the discard phase, the card the current player drew (shown in their
-        observation). Taken from the history when its last event took the top discard.
-    taken : sequence of hands, optional
-        For each player, the cards seen taken from the discard pile and not discarded
-        since (default: the history's, else none).
+class RoundPositions:
+    """The base of :class:`~fivecrowns.round.Round`: rounds built from a given state.
 
-    Raises
-    ------
-    ValueError
-        Cards not conserved (every card of the deck exactly once over the hands and
-        piles), wrong hand sizes, a history that disagrees with the piles, and other
-        inconsistent values; the message names what is wrong.
-
-    Examples
-    --------
-    >>> from fivecrowns import Round
-    >>> from fivecrowns import hand_counts
-    >>> from fivecrowns.deck import full_counts
-    >>> hands = ["3C 4C 5C", "KD KD QH"]
-    >>> left = full_counts(Rules()) - hand_counts("3C 4C 5C KD KD QH 9S")
-    >>> rest = [Card.from_index(t) for t in range(56) for _ in range(left[t])]
-    >>> r = Round.from_state(hands, rest, ["9S"], current_player=0, round_number=1,
-    ...                      seed=1)
-    >>> r.phase.value, r.deck.draw_size, str(r.deck.top_discard)
-    ('draw', 109, '9S')
-    >>> Round.from_state(hands, rest[1:], ["9S"], current_player=0, round_number=1,
-    ...                  seed=1)
-    Traceback (most recent call last):
-    ...
-    ValueError: the cards are not conserved: missing ... from the deck of 116 cards
+    The declarations in its body (for type checkers only) are the part of a round's
+    state these methods read and write; :class:`~fivecrowns.round.Round` defines them
+    all, and mypy checks that its definitions agree.
     """
-    hands = list(hands)
-    rules = check_table(len(hands), rules, least=1, what="a round")
-    n = len(hands)
-    if round_number is not None and (hand_size is not None or wild is not None):
-        raise ValueError("give either round_number or hand_size and wild, not both")
-    # __init__ checks the sizes, the dealer and the rest, and sets every attribute;
-    # the deal it makes is then replaced by the given state
-    new = cls(n, round_number, seed=0, rules=rules, dealer=dealer, hand_size=hand_size,
-              wild=wild, sudden_death=sudden_death, totals=totals)
-    cur = new._check_player(current_player)
-    if isinstance(phase, str):
-        try:
-            phase = Phase(phase.strip().lower())
-        except ValueError:
-            raise ValueError(f"phase must be 'draw' or 'discard', got {phase!r}") \
-                from None
-    if phase is not _DRAW and phase is not _DISCARD:
-        raise ValueError(f"phase must be Phase.DRAW or Phase.DISCARD, got {phase!r}")
-    if totals is not None and (len(totals) != n or not all(
-            isinstance(t, (int, np.integer)) and not isinstance(t, bool)
-            for t in totals)):
-        raise ValueError(f"totals must be {n} ints, one per player, got {totals!r}")
-    decks = rules.decks
-    rows = [solver.hand_counts(h, decks=decks) for h in hands]
-    for q, row in enumerate(rows):
-        want = new.hand_size + (q == cur and phase is _DISCARD)
-        got = int(row.sum())
-        if got != want:
-            why = " (the current player has drawn)" if want > new.hand_size else ""
-            raise ValueError(f"player {q} holds {got} cards, expected {want}{why}")
-    draw = _pile(draw_pile, "draw_pile")
-    pile = _pile(discard_pile, "discard_pile")
-    total = np.sum(rows, axis=0, dtype=np.int64) + np.bincount(
-        np.array(draw + pile, dtype=np.intp), minlength=N_TYPES)
-    diff = total - full_counts(rules)
-    if diff.any():
-        missing = [str(_CARDS[t]) for t in np.flatnonzero(diff < 0).tolist()
-                   for _ in range(-int(diff[t]))]
-        extra = [str(_CARDS[t]) for t in np.flatnonzero(diff > 0).tolist()
-                 for _ in range(int(diff[t]))]
-        parts = []
-        if missing:
-            parts.append(f"missing {' '.join(missing)}")
-        if extra:
-            parts.append(f"{' '.join(extra)} more often than the deck holds them")
-        raise ValueError(f"the cards are not conserved: {'; '.join(parts)} "
-                         f"from the deck of {rules.n_cards} cards")
-    reshuffles = 0
-    events: list[Event] = []
-    taken_now = -1   # the card the current player just took from the discard pile
-    if history is not None:
-        replay = _Replay(history, n, rules)
-        if replay.pile != pile:
-            raise ValueError(f"the discard pile {_text(pile)} is not the one the "
-                             f"history leaves: {_text(replay.pile)}")
-        if turn is not None and turn != replay.turns:
-            raise ValueError(f"turn is {turn} but the history has {replay.turns} "
-                             f"completed turns")
-        if went_out is not None and went_out != replay.went_out:
-            raise ValueError(f"went_out is {went_out} but in the history "
-                             f"{replay.went_out} went out")
-        turn, went_out, reshuffles = replay.turns, replay.went_out, replay.reshuffles
-        public = replay.public
-        if taken is not None and not np.array_equal(
-                np.array([solver.hand_counts(h, decks=decks) for h in taken]),
-                public.taken_counts):
-            raise ValueError("taken does not match the cards the history shows taken "
-                             "from the discard pile")
-        events = list(replay.events)
-        last = events[-1] if events else None
-        if phase is _DISCARD:
-            if last is None or last.player != cur or last.kind not in (
-                    EventKind.DRAW_DECK, EventKind.DRAW_DISCARD):
-                raise ValueError(f"in the discard phase the history must end with "
-                                 f"player {cur}'s draw, got {last}")
-            if last.kind is EventKind.DRAW_DISCARD:
-                assert last.card is not None
-                if drawn is not None and card_index(drawn) != last.card.index:
-                    raise ValueError(f"drawn is {drawn} but the history shows player "
-                                     f"{cur} taking {last.card}")
-                drawn = last.card
-                taken_now = last.card.index
-        elif last is not None and last.kind in (EventKind.DRAW_DECK,
-                                                EventKind.DRAW_DISCARD):
-            raise ValueError(f"in the draw phase the history cannot end with a draw, "
-                             f"got {last}")
-    else:
-        turn = 0 if turn is None else turn
-        known = (np.zeros((n, N_TYPES), dtype=np.uint8) if taken is None
-                 else np.array([solver.hand_counts(h, decks=decks) for h in taken]))
-        if known.shape != (n, N_TYPES):
-            raise ValueError(f"taken must hold one hand per player ({n}), "
-                             f"got {len(known)}")
-        public = PublicState.from_counts(
-            np.bincount(np.array(pile, dtype=np.intp), minlength=N_TYPES)
-            .astype(np.uint8), known, rules)
-    for q in range(n):
-        short = np.flatnonzero(public.taken_counts[q] > rows[q])
-        if short.size:
-            raise ValueError(f"player {q} is known to hold {_text(short.tolist())} "
-                             f"(taken from the discard pile) but their hand does not")
-    if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)) or turn < 0:
-        raise ValueError(f"turn must be an int >= 0, got {turn!r}")
-    final_left = 0
-    if went_out is not None:
-        out = new._check_player(went_out)
-        if new.sudden_death:
-            raise ValueError("in a sudden-death round the round ends when a player "
-                             "goes out, so went_out must be None")
-        if out == cur:
-            raise ValueError(f"player {cur} went out, so it cannot be their turn")
-        final_left = (out - cur) % n
-    elif turn >= rules.max_turns:
-        raise ValueError(f"turn {turn} reaches Rules.max_turns ({rules.max_turns}): "
-                         f"the round would be over")
-    if drawn is not None:
-        if phase is not _DISCARD:
-            raise ValueError("drawn is only for the discard phase")
-        d = card_index(drawn)
-        if not rows[cur][d]:
-            raise ValueError(f"drawn card {_CARDS[d]} is not in player {cur}'s hand")
-    if phase is _DRAW and not draw and not pile:
-        raise ValueError("both piles are empty: no card can be drawn")
-    new.deck = Deck.from_piles(draw, pile, seed=seed, rules=rules,
-                               reshuffles=reshuffles)
-    new._hands = rows
-    new._public = public
-    new._history = events
-    new._current = cur
-    new._phase = phase
-    new._turn = int(turn)
-    new._drawn = None if drawn is None else card_index(drawn)
-    new._taken = taken_now if new._no_return else -1
-    new._went_out = went_out
-    new._final_left = final_left
-    scores: list[int | None] = [None] * n
-    if went_out is not None:
-        scores[went_out] = 0
-        for k in range(1, n - final_left):
-            q = (went_out + k) % n
-            scores[q] = solver.deadwood(rows[q], new.wild, decks=decks)
-    new._scores = scores
-    return new
 
-def from_observation(cls: type[Round], obs: Observation, *, seed: SeedLike,
-                     rules: Rules | None = None) -> Round:
-    """A round consistent with what ``obs.player`` sees, the rest sampled.
+    if TYPE_CHECKING:  # for type checkers; at run time, Round's own attributes serve
+        n_players: int
+        hand_size: int
+        wild: int
+        sudden_death: bool
+        deck: Deck
+        _no_return: bool
+        _hands: list[npt.NDArray[np.uint8]]
+        _public: PublicState
+        _history: list[Event]
+        _current: int
+        _phase: Phase
+        _turn: int
+        _drawn: int | None
+        _taken: int
+        _went_out: int | None
+        _final_left: int
+        _scores: list[int | None]
 
-    The player's hand, the discard pile (in the order its history leaves), the cards
-    each opponent is known to hold (``obs.taken_counts``), the sizes, history, phase
-    and turn are those of ``obs``; the other cards (``obs.unseen_counts``) are dealt
-    uniformly at random to the opponents' other places and the draw pile, as
-    :meth:`determinize` does. The players who have finished the round score the
-    deadwood of their sampled hands (0 for the one who went out).
+        def __init__(self, n_players: int, round_number: int | None = None, *,
+                     seed: SeedLike, rules: Rules | None = None, dealer: int = 0,
+                     hand_size: int | None = None, wild: int | None = None,
+                     sudden_death: bool = False,
+                     totals: tuple[int, ...] | None = None) -> None: ...
 
-    Parameters
-    ----------
-    obs : Observation
-        Of a round that is not over.
-    seed : int, SeedSequence or Generator
-        Samples the hidden cards and drives the reshuffles of the new round.
-    rules : Rules, optional
-        Default ``Rules(decks=obs.decks, return_discard=obs.return_discard)``.
+        def _check_player(self, player: int) -> int: ...
 
-    Examples
-    --------
-    >>> from fivecrowns import Round
-    >>> r = Round(3, round_number=4, seed=8)
-    >>> s = Round.from_observation(r.observation(1), seed=0)
-    >>> s.hand(1) == r.hand(1), s.history == r.history, s.deck.draw_size
-    (True, True, 97)
-    """
-    if not isinstance(obs, Observation):
-        raise TypeError(f"obs must be an Observation, got {type(obs).__name__}")
-    if obs.phase is _OVER:
-        raise ValueError("the observation is of a round that is over")
-    if rules is None:
-        rules = Rules(decks=obs.decks, return_discard=obs.return_discard)
-    elif rules.decks != obs.decks or rules.return_discard != obs.return_discard:
-        raise ValueError(f"rules {rules} disagree with the observation (decks "
-                         f"{obs.decks}, return_discard {obs.return_discard})")
-    rng = make_rng(seed)
-    n, p = obs.n_players, obs.player
-    pool = np.repeat(np.arange(N_TYPES), obs.unseen_counts)
-    rng.shuffle(pool)
-    hands: list[npt.NDArray[np.uint8]] = []
-    i = 0
-    for q in range(n):
-        if q == p:
-            hands.append(np.array(obs.counts, dtype=np.uint8))
-            continue
-        row = np.array(obs.taken_counts[q], dtype=np.uint8)
-        m = obs.hand_size + (q == obs.current_player and obs.phase is _DISCARD) \
-            - int(row.sum())
-        if m < 0 or i + m > pool.size:
-            raise ValueError("the observation's counts do not add up: its unseen "
-                             "cards cannot fill the other players' hands")
-        row += np.bincount(pool[i:i + m], minlength=N_TYPES).astype(np.uint8)
-        hands.append(row)
-        i += m
-    if pool.size - i != obs.draw_size:
-        raise ValueError(f"the observation's counts do not add up: {pool.size - i} "
-                         f"unseen cards are left for a draw pile of {obs.draw_size}")
-    sizes: dict[str, Any] = (
-        {"round_number": obs.round_number} if obs.round_number is not None
-        else {"hand_size": obs.hand_size, "wild": obs.wild})
-    return cls.from_state(
-        hands, pool[i:].tolist(), _Replay(obs.history, n, rules).pile,
-        current_player=obs.current_player, seed=_child(rng), phase=obs.phase,
-        dealer=obs.dealer, rules=rules, history=obs.history, turn=obs.turn,
-        went_out=obs.went_out, drawn=obs.drawn, sudden_death=obs.sudden_death,
-        totals=obs.totals, **sizes)
+        def clone(self: _R) -> _R: ...
 
-def determinize(self: Round, player: int, rng: SeedLike) -> Round:
-    """A copy of this round in which everything ``player`` cannot see is resampled.
+    @classmethod
+    def from_state(cls: type[_R], hands: Sequence[HandLike | npt.NDArray[np.uint8]],
+                   draw_pile: HandLike | Sequence[CardArg],
+                   discard_pile: HandLike | Sequence[CardArg], *,
+                   current_player: int, seed: SeedLike, phase: Phase | str = Phase.DRAW,
+                   round_number: int | None = None, hand_size: int | None = None,
+                   wild: int | None = None, dealer: int = 0, rules: Rules | None = None,
+                   history: Sequence[Event] | None = None, turn: int | None = None,
+                   went_out: int | None = None, drawn: CardArg | None = None,
+                   taken: Sequence[HandLike | npt.NDArray[np.uint8]] | None = None,
+                   sudden_death: bool = False,
+                   totals: tuple[int, ...] | None = None) -> _R:
+        """A round in an explicit state, every card placed by the caller.
 
-    The cards of ``obs.unseen_counts`` (``obs = self.observation(player)``): the
-    opponents' cards other than those seen taken from the discard pile and not
-    discarded since, and the draw pile with its order, are dealt again uniformly at
-    random to the same places. Everything else stays: the player's hand, the cards
-    known to be held, the discard pile, sizes, history, phase, turn and the scores of
-    players who have finished. The new round's deck draws its reshuffles from a
-    generator taken from ``rng``, so a rollout samples those too. The player's
-    observation of the copy equals their observation of this round.
+        Parameters
+        ----------
+        hands : sequence of hands
+            One per player (text, cards, or (56,) count rows): ``hand_size`` cards each,
+            one more for ``current_player`` in the discard phase.
+        draw_pile : cards
+            Top card first (as :meth:`fivecrowns.Deck.draw_pile` lists it).
+        discard_pile : cards
+            Bottom card first, top card last.
+        current_player : int
+            Whose turn it is.
+        seed : int, SeedSequence or Generator
+            Drives every later reshuffle. Required.
+        phase : Phase or str
+            ``"draw"`` or ``"discard"`` (a round that is over has nothing left to play).
+        round_number, hand_size, wild, dealer, rules, sudden_death, totals
+            As for :class:`Round`.
+        history : sequence of Event, optional
+            The public history so far. When given, it is replayed and must agree with the
+            discard pile (its order included), ``turn`` and ``went_out``; it also tells the
+            cards each player is known to hold (``taken``) and, in the discard phase, the
+            card just taken from the discard pile (which may not be thrown back).
+            Without it the round's history starts empty.
+        turn : int, optional
+            Turns completed (default: the history's, else 0).
+        went_out : int, optional
+            The player who went out, if any (default: the history's); the players from
+            them up to ``current_player`` have finished, and score the deadwood of their
+            hand (the one who went out scores 0).
+        drawn : card, optional
+            In the discard phase, the card the current player drew (shown in their
+            observation). Taken from the history when its last event took the top discard.
+        taken : sequence of hands, optional
+            For each player, the cards seen taken from the discard pile and not discarded
+            since (default: the history's, else none).
 
-    The sample is uniform given the observation's card counts. It does not use what
-    the history implies beyond them: after a reshuffle the draw pile holds only cards
-    that were in the discard pile, and a player who went out holds melds; like
-    ``Observation.unseen_counts`` the sampling does not track those.
+        Raises
+        ------
+        ValueError
+            Cards not conserved (every card of the deck exactly once over the hands and
+            piles), wrong hand sizes, a history that disagrees with the piles, and other
+            inconsistent values; the message names what is wrong.
 
-    Parameters
-    ----------
-    player : int
-    rng : int, SeedSequence or Generator
-        A Generator is used and advanced.
+        Examples
+        --------
+        >>> from fivecrowns import Round
+        >>> from fivecrowns import hand_counts
+        >>> from fivecrowns.deck import full_counts
+        >>> hands = ["3C 4C 5C", "KD KD QH"]
+        >>> left = full_counts(Rules()) - hand_counts("3C 4C 5C KD KD QH 9S")
+        >>> rest = [Card.from_index(t) for t in range(56) for _ in range(left[t])]
+        >>> r = Round.from_state(hands, rest, ["9S"], current_player=0, round_number=1,
+        ...                      seed=1)
+        >>> r.phase.value, r.deck.draw_size, str(r.deck.top_discard)
+        ('draw', 109, '9S')
+        >>> Round.from_state(hands, rest[1:], ["9S"], current_player=0, round_number=1,
+        ...                  seed=1)
+        Traceback (most recent call last):
+        ...
+        ValueError: the cards are not conserved: missing ... from the deck of 116 cards
+        """
+        hands = list(hands)
+        rules = check_table(len(hands), rules, least=1, what="a round")
+        n = len(hands)
+        if round_number is not None and (hand_size is not None or wild is not None):
+            raise ValueError("give either round_number or hand_size and wild, not both")
+        # __init__ checks the sizes, the dealer and the rest, and sets every attribute;
+        # the deal it makes is then replaced by the given state
+        new = cls(n, round_number, seed=0, rules=rules, dealer=dealer, hand_size=hand_size,
+                  wild=wild, sudden_death=sudden_death, totals=totals)
+        cur = new._check_player(current_player)
+        if isinstance(phase, str):
+            try:
+                phase = Phase(phase.strip().lower())
+            except ValueError:
+                raise ValueError(f"phase must be 'draw' or 'discard', got {phase!r}") \
+                    from None
+        if phase is not _DRAW and phase is not _DISCARD:
+            raise ValueError(f"phase must be Phase.DRAW or Phase.DISCARD, got {phase!r}")
+        if totals is not None and (len(totals) != n or not all(
+                isinstance(t, (int, np.integer)) and not isinstance(t, bool)
+                for t in totals)):
+            raise ValueError(f"totals must be {n} ints, one per player, got {totals!r}")
+        decks = rules.decks
+        rows = [solver.hand_counts(h, decks=decks) for h in hands]
+        for q, row in enumerate(rows):
+            want = new.hand_size + (q == cur and phase is _DISCARD)
+            got = int(row.sum())
+            if got != want:
+                why = " (the current player has drawn)" if want > new.hand_size else ""
+                raise ValueError(f"player {q} holds {got} cards, expected {want}{why}")
+        draw = _pile(draw_pile, "draw_pile")
+        pile = _pile(discard_pile, "discard_pile")
+        total = np.sum(rows, axis=0, dtype=np.int64) + np.bincount(
+            np.array(draw + pile, dtype=np.intp), minlength=N_TYPES)
+        diff = total - full_counts(rules)
+        if diff.any():
+            missing = [str(_CARDS[t]) for t in np.flatnonzero(diff < 0).tolist()
+                       for _ in range(-int(diff[t]))]
+            extra = [str(_CARDS[t]) for t in np.flatnonzero(diff > 0).tolist()
+                     for _ in range(int(diff[t]))]
+            parts = []
+            if missing:
+                parts.append(f"missing {' '.join(missing)}")
+            if extra:
+                parts.append(f"{' '.join(extra)} more often than the deck holds them")
+            raise ValueError(f"the cards are not conserved: {'; '.join(parts)} "
+                             f"from the deck of {rules.n_cards} cards")
+        reshuffles = 0
+        events: list[Event] = []
+        taken_now = -1   # the card the current player just took from the discard pile
+        if history is not None:
+            replay = _Replay(history, n, rules)
+            if replay.pile != pile:
+                raise ValueError(f"the discard pile {_text(pile)} is not the one the "
+                                 f"history leaves: {_text(replay.pile)}")
+            if turn is not None and turn != replay.turns:
+                raise ValueError(f"turn is {turn} but the history has {replay.turns} "
+                                 f"completed turns")
+            if went_out is not None and went_out != replay.went_out:
+                raise ValueError(f"went_out is {went_out} but in the history "
+                                 f"{replay.went_out} went out")
+            turn, went_out, reshuffles = replay.turns, replay.went_out, replay.reshuffles
+            public = replay.public
+            if taken is not None and not np.array_equal(
+                    np.array([solver.hand_counts(h, decks=decks) for h in taken]),
+                    public.taken_counts):
+                raise ValueError("taken does not match the cards the history shows taken "
+                                 "from the discard pile")
+            events = list(replay.events)
+            last = events[-1] if events else None
+            if phase is _DISCARD:
+                if last is None or last.player != cur or last.kind not in (
+                        EventKind.DRAW_DECK, EventKind.DRAW_DISCARD):
+                    raise ValueError(f"in the discard phase the history must end with "
+                                     f"player {cur}'s draw, got {last}")
+                if last.kind is EventKind.DRAW_DISCARD:
+                    assert last.card is not None
+                    if drawn is not None and card_index(drawn) != last.card.index:
+                        raise ValueError(f"drawn is {drawn} but the history shows player "
+                                         f"{cur} taking {last.card}")
+                    drawn = last.card
+                    taken_now = last.card.index
+            elif last is not None and last.kind in (EventKind.DRAW_DECK,
+                                                    EventKind.DRAW_DISCARD):
+                raise ValueError(f"in the draw phase the history cannot end with a draw, "
+                                 f"got {last}")
+        else:
+            turn = 0 if turn is None else turn
+            known = (np.zeros((n, N_TYPES), dtype=np.uint8) if taken is None
+                     else np.array([solver.hand_counts(h, decks=decks) for h in taken]))
+            if known.shape != (n, N_TYPES):
+                raise ValueError(f"taken must hold one hand per player ({n}), "
+                                 f"got {len(known)}")
+            public = PublicState.from_counts(
+                np.bincount(np.array(pile, dtype=np.intp), minlength=N_TYPES)
+                .astype(np.uint8), known, rules)
+        for q in range(n):
+            short = np.flatnonzero(public.taken_counts[q] > rows[q])
+            if short.size:
+                raise ValueError(f"player {q} is known to hold {_text(short.tolist())} "
+                                 f"(taken from the discard pile) but their hand does not")
+        if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)) or turn < 0:
+            raise ValueError(f"turn must be an int >= 0, got {turn!r}")
+        final_left = 0
+        if went_out is not None:
+            out = new._check_player(went_out)
+            if new.sudden_death:
+                raise ValueError("in a sudden-death round the round ends when a player "
+                                 "goes out, so went_out must be None")
+            if out == cur:
+                raise ValueError(f"player {cur} went out, so it cannot be their turn")
+            final_left = (out - cur) % n
+        elif turn >= rules.max_turns:
+            raise ValueError(f"turn {turn} reaches Rules.max_turns ({rules.max_turns}): "
+                             f"the round would be over")
+        if drawn is not None:
+            if phase is not _DISCARD:
+                raise ValueError("drawn is only for the discard phase")
+            d = card_index(drawn)
+            if not rows[cur][d]:
+                raise ValueError(f"drawn card {_CARDS[d]} is not in player {cur}'s hand")
+        if phase is _DRAW and not draw and not pile:
+            raise ValueError("both piles are empty: no card can be drawn")
+        new.deck = Deck.from_piles(draw, pile, seed=seed, rules=rules,
+                                   reshuffles=reshuffles)
+        new._hands = rows
+        new._public = public
+        new._history = events
+        new._current = cur
+        new._phase = phase
+        new._turn = int(turn)
+        new._drawn = None if drawn is None else card_index(drawn)
+        new._taken = taken_now if new._no_return else -1
+        new._went_out = went_out
+        new._final_left = final_left
+        scores: list[int | None] = [None] * n
+        if went_out is not None:
+            scores[went_out] = 0
+            for k in range(1, n - final_left):
+                q = (went_out + k) % n
+                scores[q] = solver.deadwood(rows[q], new.wild, decks=decks)
+        new._scores = scores
+        return new
 
-    Examples
-    --------
-    >>> from fivecrowns import Round
-    >>> r = Round(2, round_number=3, seed=4)
-    >>> d = r.determinize(0, 7)
-    >>> d.hand(0) == r.hand(0), d.hand(1) == r.hand(1), d.deck.draw_size
-    (True, False, 105)
-    """
-    p = self._check_player(player)
-    if self._phase is _OVER:
-        raise ValueError("cannot determinize a round that is over: its hands are in "
-                         "its result")
-    rng = make_rng(rng)
-    public = self._public
-    pool = np.repeat(np.arange(N_TYPES), public.unseen(p, self._hands[p]))
-    rng.shuffle(pool)
-    new = self.clone()
-    i = 0
-    for q in range(self.n_players):
-        if q == p:
-            continue
-        known = public.taken_counts[q]
-        m = int(self._hands[q].sum()) - int(known.sum())
-        row = np.bincount(pool[i:i + m], minlength=N_TYPES).astype(np.uint8)
-        row += known
-        new._hands[q] = row
-        if q == self._current and self._drawn is not None and self._history[-1].kind \
-                is EventKind.DRAW_DECK:
-            new._drawn = int(pool[i + m - 1])   # uniform over their unknown cards
-        i += m
-    new.deck._redeal(pool[i:].tolist(), _child(rng))
-    return new
+    @classmethod
+    def from_observation(cls: type[_R], obs: Observation, *, seed: SeedLike,
+                         rules: Rules | None = None) -> _R:
+        """A round consistent with what ``obs.player`` sees, the rest sampled.
+
+        The player's hand, the discard pile (in the order its history leaves), the cards
+        each opponent is known to hold (``obs.taken_counts``), the sizes, history, phase
+        and turn are those of ``obs``; the other cards (``obs.unseen_counts``) are dealt
+        uniformly at random to the opponents' other places and the draw pile, as
+        :meth:`determinize` does. The players who have finished the round score the
+        deadwood of their sampled hands (0 for the one who went out).
+
+        Parameters
+        ----------
+        obs : Observation
+            Of a round that is not over.
+        seed : int, SeedSequence or Generator
+            Samples the hidden cards and drives the reshuffles of the new round.
+        rules : Rules, optional
+            Default ``Rules(decks=obs.decks, return_discard=obs.return_discard)``.
+
+        Examples
+        --------
+        >>> from fivecrowns import Round
+        >>> r = Round(3, round_number=4, seed=8)
+        >>> s = Round.from_observation(r.observation(1), seed=0)
+        >>> s.hand(1) == r.hand(1), s.history == r.history, s.deck.draw_size
+        (True, True, 97)
+        """
+        if not isinstance(obs, Observation):
+            raise TypeError(f"obs must be an Observation, got {type(obs).__name__}")
+        if obs.phase is _OVER:
+            raise ValueError("the observation is of a round that is over")
+        if rules is None:
+            rules = Rules(decks=obs.decks, return_discard=obs.return_discard)
+        elif rules.decks != obs.decks or rules.return_discard != obs.return_discard:
+            raise ValueError(f"rules {rules} disagree with the observation (decks "
+                             f"{obs.decks}, return_discard {obs.return_discard})")
+        rng = make_rng(seed)
+        n, p = obs.n_players, obs.player
+        pool = np.repeat(np.arange(N_TYPES), obs.unseen_counts)
+        rng.shuffle(pool)
+        hands: list[npt.NDArray[np.uint8]] = []
+        i = 0
+        for q in range(n):
+            if q == p:
+                hands.append(np.array(obs.counts, dtype=np.uint8))
+                continue
+            row = np.array(obs.taken_counts[q], dtype=np.uint8)
+            m = obs.hand_size + (q == obs.current_player and obs.phase is _DISCARD) \
+                - int(row.sum())
+            if m < 0 or i + m > pool.size:
+                raise ValueError("the observation's counts do not add up: its unseen "
+                                 "cards cannot fill the other players' hands")
+            row += np.bincount(pool[i:i + m], minlength=N_TYPES).astype(np.uint8)
+            hands.append(row)
+            i += m
+        if pool.size - i != obs.draw_size:
+            raise ValueError(f"the observation's counts do not add up: {pool.size - i} "
+                             f"unseen cards are left for a draw pile of {obs.draw_size}")
+        sizes: dict[str, Any] = (
+            {"round_number": obs.round_number} if obs.round_number is not None
+            else {"hand_size": obs.hand_size, "wild": obs.wild})
+        return cls.from_state(
+            hands, pool[i:].tolist(), _Replay(obs.history, n, rules).pile,
+            current_player=obs.current_player, seed=_child(rng), phase=obs.phase,
+            dealer=obs.dealer, rules=rules, history=obs.history, turn=obs.turn,
+            went_out=obs.went_out, drawn=obs.drawn, sudden_death=obs.sudden_death,
+            totals=obs.totals, **sizes)
+
+    def determinize(self: _R, player: int, rng: SeedLike) -> _R:
+        """A copy of this round in which everything ``player`` cannot see is resampled.
+
+        The cards of ``obs.unseen_counts`` (``obs = self.observation(player)``): the
+        opponents' cards other than those seen taken from the discard pile and not
+        discarded since, and the draw pile with its order, are dealt again uniformly at
+        random to the same places. Everything else stays: the player's hand, the cards
+        known to be held, the discard pile, sizes, history, phase, turn and the scores of
+        players who have finished. The new round's deck draws its reshuffles from a
+        generator taken from ``rng``, so a rollout samples those too. The player's
+        observation of the copy equals their observation of this round.
+
+        The sample is uniform given the observation's card counts. It does not use what
+        the history implies beyond them: after a reshuffle the draw pile holds only cards
+        that were in the discard pile, and a player who went out holds melds; like
+        ``Observation.unseen_counts`` the sampling does not track those.
+
+        Parameters
+        ----------
+        player : int
+        rng : int, SeedSequence or Generator
+            A Generator is used and advanced.
+
+        Examples
+        --------
+        >>> from fivecrowns import Round
+        >>> r = Round(2, round_number=3, seed=4)
+        >>> d = r.determinize(0, 7)
+        >>> d.hand(0) == r.hand(0), d.hand(1) == r.hand(1), d.deck.draw_size
+        (True, False, 105)
+        """
+        p = self._check_player(player)
+        if self._phase is _OVER:
+            raise ValueError("cannot determinize a round that is over: its hands are in "
+                             "its result")
+        rng = make_rng(rng)
+        public = self._public
+        pool = np.repeat(np.arange(N_TYPES), public.unseen(p, self._hands[p]))
+        rng.shuffle(pool)
+        new = self.clone()
+        i = 0
+        for q in range(self.n_players):
+            if q == p:
+                continue
+            known = public.taken_counts[q]
+            m = int(self._hands[q].sum()) - int(known.sum())
+            row = np.bincount(pool[i:i + m], minlength=N_TYPES).astype(np.uint8)
+            row += known
+            new._hands[q] = row
+            if q == self._current and self._drawn is not None and self._history[-1].kind \
+                    is EventKind.DRAW_DECK:
+                new._drawn = int(pool[i + m - 1])   # uniform over their unknown cards
+            i += m
+        new.deck._redeal(pool[i:].tolist(), _child(rng))
+        return new
 
 
 def _pile(cards: HandLike | Sequence[CardArg], name: str) -> list[int]:

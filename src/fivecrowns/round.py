@@ -109,7 +109,7 @@ def _record(cls: type, **fields: Any) -> Any:
     return rec
 
 
-class Round:
+class Round(_positions.RoundPositions):
     """One round: deal, then turns until the round ends.
 
     Parameters
@@ -594,11 +594,7 @@ class Round:
         obs = object.__new__(Observation)
         object.__setattr__(obs, "__dict__", d)
         return obs
-    # -- explicit states and what a player cannot see (fivecrowns.positions) --
-
-    from_state = classmethod(_positions.from_state)
-    from_observation = classmethod(_positions.from_observation)
-    determinize = _positions.determinize
+    # from_state, from_observation and determinize: see fivecrowns.positions
 
     def clone(self) -> Round:
         """An independent copy: playing on it leaves this round untouched."""

@@ -563,7 +563,7 @@ def implementation(name: str) -> Implementation:
 def use_implementation(name: str) -> Iterator[Implementation]:
     """Run this module's functions through the core ``name`` (``"compiled"`` or
     ``"python"``) inside a ``with`` block, and so everything that calls them: rounds,
-    games, the bots, ``play_game`` and ``tournament`` with ``jobs=1``.
+    games, the bots, ``play_game`` and ``simulate_games`` with ``jobs=1``.
 
     :func:`implementation` binds the functions to a core without changing anything else,
     but the simulators call the module's own functions; this switches the core those

@@ -46,8 +46,8 @@ import numpy.typing as npt
 from ..cards import JOKER_INDEX, N_TYPES, Card, card_value, type_index
 from ..outs import SolverMemo
 from ..solver import deadwood_many
+from ._strong import StrongSolitaire, _MemoStrategy
 from .game import SolitaireObservation
-from .strategies import StrongSolitaire, _MemoStrategy
 
 __all__ = ["completion_sets", "find_plan", "plan_bound", "PlannerSolitaire"]
 

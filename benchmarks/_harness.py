@@ -1,0 +1,158 @@
+"""What the benchmark scripts share: timing, seeding, table printing and common flags.
+
+Each script in ``benchmarks/`` imports this module (it sits beside them, so ``python
+benchmarks/x.py`` and pytest both find it) instead of timing and printing in its own way:
+
+- :func:`best_time` / :func:`rate`: the best of ``k`` runs (on a shared machine the best
+  run is the one least disturbed), by wall-clock or by CPU time of this process;
+- :func:`rate_for`: units of work per CPU second over at least a given CPU time, for
+  workloads whose size is not known in advance (games of varying length);
+- :func:`seeds`: the seeds of a run, one per game or deal, from ``--seed``;
+- :func:`table`: a plain-text table, text columns left-aligned and numbers right-aligned;
+- :func:`parser`: an ``argparse`` parser with the common flags (``--quick``, ``--games``,
+  ``--seed``, ``--jobs``, ``--repeat``), each with the script's own default;
+- :func:`core_line`: which solver core ran, printed with every table, since it sets the
+  speed of everything; :func:`core_params`: both cores as pytest parameters, the one not
+  built skipped, so pytest-benchmark groups them side by side on the same inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+#: The clocks: ``CPU`` counts this process's time only, so other programs on a shared
+#: machine disturb it less; ``WALL`` is for work spread over threads or processes.
+CPU = time.process_time
+WALL = time.perf_counter
+
+#: The default first seed of the scripts that do not name their own.
+SEED = 2026
+
+
+def best_time(fn: Callable[[], object], repeats: int = 3,
+              clock: Callable[[], float] = WALL) -> float:
+    """The shortest time of ``repeats`` calls of ``fn()``, in seconds of ``clock``."""
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, got {repeats}")
+    best = float("inf")
+    for _ in range(repeats):
+        start = clock()
+        fn()
+        best = min(best, clock() - start)
+    return best
+
+
+def rate(fn: Callable[[int], object], n: int, repeats: int = 3,
+         clock: Callable[[], float] = CPU) -> float:
+    """``n`` units per second: the best of ``repeats`` runs of ``fn(n)``."""
+    return n / best_time(lambda: fn(n), repeats, clock)
+
+
+class Run(NamedTuple):
+    """What :func:`rate_for` did: ``units`` of work in ``calls`` calls, in ``seconds`` of
+    CPU time."""
+
+    units: int
+    calls: int
+    seconds: float
+
+    @property
+    def per_s(self) -> float:
+        """Units per CPU second."""
+        return self.units / self.seconds
+
+    @property
+    def calls_per_s(self) -> float:
+        """Calls per CPU second (games per second when each call plays one game)."""
+        return self.calls / self.seconds
+
+
+def rate_for(step: Callable[[int], int], seconds: float) -> Run:
+    """Run ``step(i)`` for i = 0, 1, ... until ``seconds`` of CPU time have passed.
+
+    ``step`` returns the units of work it did (steps, turns). At least one call is made.
+    """
+    start = CPU()
+    units = calls = 0
+    while calls == 0 or CPU() - start < seconds:
+        units += step(calls)
+        calls += 1
+    return Run(units, calls, CPU() - start)
+
+
+def seeds(first: int, count: int) -> range:
+    """The seeds of a run: ``count`` consecutive seeds from ``first``, one per game."""
+    return range(first, first + count)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]],
+          formats: Sequence[str] | None = None, indent: str = "") -> str:
+    """A plain-text table: text columns left-aligned, numbers right-aligned.
+
+    ``formats`` gives each column's format spec for its numbers (``",.0f"``, ``".2f"``;
+    ``""`` leaves a cell as ``str()`` makes it).
+    """
+    formats = list(formats) if formats is not None else [""] * len(headers)
+    if len(formats) != len(headers) or any(len(r) != len(headers) for r in rows):
+        raise ValueError("every row and the formats need one entry per header")
+
+    def cell(value: Any, spec: str) -> str:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and spec:
+            return format(value, spec)
+        return str(value)
+
+    cells = [[cell(v, f) for v, f in zip(row, formats)] for row in rows]
+    numeric = [bool(rows) and all(isinstance(r[j], (int, float)) for r in rows)
+               for j in range(len(headers))]
+    widths = [max([len(h)] + [len(c[j]) for c in cells]) for j, h in enumerate(headers)]
+
+    def line(values: Sequence[str]) -> str:
+        return indent + "  ".join(v.rjust(w) if num else v.ljust(w)
+                                  for v, w, num in zip(values, widths, numeric)).rstrip()
+
+    return "\n".join([line(list(headers))] + [line(c) for c in cells])
+
+
+def parser(doc: str | None, **defaults: Any) -> argparse.ArgumentParser:
+    """An argument parser described by the first line of ``doc``, with the common flags
+    named in ``defaults`` (``quick``, ``games``, ``seed``, ``jobs``, ``repeat``), each
+    with the default given."""
+    p = argparse.ArgumentParser(description=(doc or "").strip().splitlines()[0] if doc
+                                else None)
+    helps = {"games": "games (or deals) to play", "seed": "first seed",
+             "jobs": "worker processes", "repeat": "timed runs; the best is kept"}
+    for name, default in defaults.items():
+        if name == "quick":
+            p.add_argument("--quick", action="store_true", help="a short run")
+        elif name in helps:
+            p.add_argument(f"--{name}", type=int, default=default,
+                           help=f"{helps[name]} (default {default})")
+        else:
+            raise ValueError(f"unknown common flag {name!r}: expected quick or one of "
+                             f"{', '.join(helps)}")
+    return p
+
+
+def core_line() -> str:
+    """Which solver core runs (``fivecrowns.IMPLEMENTATION``)."""
+    import fivecrowns
+
+    return f"solver core: {fivecrowns.IMPLEMENTATION}"
+
+
+#: The solver cores a benchmark can run on, fastest first.
+CORE_NAMES = ("compiled", "python")
+
+
+def core_params() -> list[Any]:
+    """``pytest.param`` for each core, marked to skip when that core is not built."""
+    import pytest
+
+    from fivecrowns.bench import core
+
+    return [pytest.param(name, marks=pytest.mark.skipif(core(name) is None,
+                                                        reason=f"the {name} core is not built"))
+            for name in CORE_NAMES]

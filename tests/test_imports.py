@@ -1,0 +1,167 @@
+"""The package's modules form layers: no import circle, not even through an import made
+inside a function or only for type checking.
+
+The graph is read from the sources with :mod:`ast` (every ``import`` statement anywhere in
+a module), so a circle hidden behind a late import fails here too. A package's
+``__init__`` importing its own submodules is the normal direction; the implicit import of
+a parent package when a submodule is imported is not counted.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+PACKAGE = "fivecrowns"
+
+
+def _modules(src: Path = SRC) -> dict[str, Path]:
+    """Every Python module of the package, by dotted name."""
+    found = {}
+    for path in sorted((src / PACKAGE).rglob("*.py")):
+        parts = list(path.relative_to(src).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _base(module: str, path: Path, level: int, target: str | None) -> str:
+    """The absolute name of a ``from ... import`` source, ``level`` dots up."""
+    if level == 0:
+        return target or ""
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    package = package[:len(package) - (level - 1)]
+    return ".".join(package + ([target] if target else []))
+
+
+def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
+    """The modules of the package that ``module`` imports, wherever the import is."""
+    edges: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _base(module, path, node.level, node.module)
+            # ``from pkg import sub`` imports the submodule; ``from mod import name``, mod
+            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
+                     for a in node.names]
+        else:
+            continue
+        for name in names:
+            # ``import fivecrowns.solver.x`` where x is an attribute: the longest module
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                edges.add(name)
+    return edges
+
+
+def _extensions(src: Path = SRC) -> set[str]:
+    """The compiled modules (from their ``.pyx``): nodes with no Python imports."""
+    return {".".join(p.relative_to(src).with_suffix("").parts)
+            for p in (src / PACKAGE).rglob("*.pyx")}
+
+
+def import_graph(src: Path = SRC) -> dict[str, set[str]]:
+    modules = _modules(src)
+    known = set(modules) | _extensions(src)
+    return {name: imports_of(name, path, known) for name, path in modules.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def _circle(graph: dict[str, set[str]], component: list[str]) -> str:
+    """One circle through the component's first module, as ``a -> b -> a``."""
+    start = component[0]
+    members = set(component)
+    path, seen = [start], {start}
+    while True:
+        step = sorted(graph[path[-1]] & members)
+        back = [w for w in step if w == start]
+        if back and len(path) > 1:
+            return " -> ".join(path + [start])
+        fresh = [w for w in step if w not in seen]
+        nxt = fresh[0] if fresh else back[0] if back else step[0]
+        if nxt in seen:
+            return " -> ".join(path + [nxt])
+        path.append(nxt)
+        seen.add(nxt)
+
+
+def test_the_graph_is_read() -> None:
+    # The reader sees what is there: a module-level import, a function-level one, a
+    # package's import of its submodules.
+    graph = import_graph()
+    assert "fivecrowns.cards" in graph["fivecrowns.solver"]
+    assert "fivecrowns.positions" in graph["fivecrowns.round"]
+    assert "fivecrowns.solitaire.search" in graph["fivecrowns.solitaire"]
+    assert "fivecrowns._solver" in graph["fivecrowns.solver"]   # compiled, imported late
+    assert len(graph) > 40
+
+
+def test_a_circle_is_found(tmp_path: Path) -> None:
+    # A made-up package with a circle through an import inside a function.
+    pkg = tmp_path / PACKAGE
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from . import a\n")
+    (pkg / "a.py").write_text("from .sub import b\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "b.py").write_text("def f():\n    from ..c import X\n")
+    (pkg / "c.py").write_text("import typing\nif typing.TYPE_CHECKING:\n"
+                              "    from fivecrowns.a import Y\n")
+    graph = import_graph(tmp_path)
+    assert cycles(graph) == [["fivecrowns.a", "fivecrowns.c", "fivecrowns.sub.b"]]
+    assert _circle(graph, cycles(graph)[0]) == (
+        "fivecrowns.a -> fivecrowns.sub.b -> fivecrowns.c -> fivecrowns.a")
+
+
+@pytest.mark.parametrize("level, target, want", [
+    (1, "cards", "fivecrowns.cards"), (2, "cards", "fivecrowns.cards"), (1, None, "fivecrowns")])
+def test_relative_names(level: int, target: str | None, want: str) -> None:
+    module = "fivecrowns.x" if level == 1 else "fivecrowns.solitaire.x"
+    path = Path("x.py")
+    assert _base(module, path, level, target) == want
+
+
+def test_no_import_circles() -> None:
+    graph = import_graph()
+    found = cycles(graph)
+    assert not found, "import circles (every arrow must point down):\n" + "\n".join(
+        _circle(graph, c) for c in found)
