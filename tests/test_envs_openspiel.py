@@ -123,7 +123,7 @@ def _replay_round(seed: int, rng: np.random.Generator) -> tuple[int, int]:
         if final and a >= ACTION_DISCARD:
             kept[a - (ACTION_GO_OUT if a >= ACTION_GO_OUT else ACTION_DISCARD)] -= 1
             # docs/rules.rst, A round, 4: the final turn scores the hand kept
-            assert state._scores[p] == solver.deadwood(kept, rnd.wild)
+            assert state._c.scores[p] == solver.deadwood(kept, rnd.wild)
             finals += 1
         for q in range(n):
             assert state.hand_counts(q).tolist() == rnd.hand_counts(q).tolist()
@@ -144,7 +144,8 @@ def test_agrees_with_round() -> None:
 
 
 def test_observation_hides_what_it_should() -> None:
-    """Moving an opponent's unseen card into the draw pile changes no tensor of ours."""
+    """Moving an opponent's unseen card into the draw pile changes no tensor of ours
+    (the vectors of the changed world computed again from its counts)."""
     game = _game(players=3, rounds=2)
     rng = np.random.default_rng(4)
     state = game.new_initial_state()
@@ -157,14 +158,15 @@ def test_observation_hides_what_it_should() -> None:
         p = state.current_player()
         other: FiveCrownsState = state.clone()
         q = (p + 1) % 3
-        free = np.flatnonzero(other._hands[q].astype(np.int64) - other._taken[q])
-        swap = np.flatnonzero(other._stock)
+        free = np.flatnonzero(other._c.hands[q].astype(np.int64) - other._c.taken[q])
+        swap = np.flatnonzero(other._c.stock)
         swap = swap[~np.isin(swap, free)]
         if free.size and swap.size:
-            other._hands[q, free[0]] -= 1
-            other._stock[free[0]] += 1
-            other._hands[q, swap[0]] += 1
-            other._stock[swap[0]] -= 1
+            other._c.hands[q, free[0]] -= 1
+            other._c.stock[free[0]] += 1
+            other._c.hands[q, swap[0]] += 1
+            other._c.stock[swap[0]] -= 1
+            other._c.refresh()
             assert other.observation_tensor(p) == state.observation_tensor(p)
             assert other.information_state_tensor(p) == state.information_state_tensor(p)
             assert other.observation_string(p) == state.observation_string(p)
