@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,12 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from fivecrowns import solver  # noqa: E402
 from fivecrowns.envs.encoding import encode_observation  # noqa: E402
-from fivecrowns.envs.openspiel import GAME_NAME, FiveCrownsState, make_resampler  # noqa: E402
+from fivecrowns.envs.openspiel import (  # noqa: E402
+    GAME_NAME,
+    FiveCrownsState,
+    make_resampler,
+    resample,
+)
 from fivecrowns.round import ACTION_DISCARD, ACTION_GO_OUT, Round  # noqa: E402
 from fivecrowns.rules import Rules  # noqa: E402
 
@@ -49,9 +56,9 @@ def test_mcts_and_ismcts_play_a_game() -> None:
     game = _game(players=2, rounds=1)
     rs = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(1, rs)
+    # ISMCTS with no set-up: it calls the state's resample_from_infostate
     bots = [mcts.MCTSBot(game, 2.0, 6, evaluator, random_state=rs),
             ismcts.ISMCTSBot(game, evaluator, 2.0, 6, random_state=rs)]
-    bots[1].set_resampler(make_resampler(0))
     rng = np.random.default_rng(0)
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -217,3 +224,176 @@ def test_illegal_actions_are_refused() -> None:
             with pytest.raises(ValueError, match="is not legal now"):
                 state.clone().apply_action(a)
         state.apply_action(int(rng.choice(sorted(legal))))
+
+
+def _play(state: pyspiel.State, rng: np.random.Generator, moves: int) -> pyspiel.State:
+    """``moves`` random moves (chance outcomes included) or until the game ends."""
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            _chance(state, rng)
+        else:
+            acts = state.legal_actions()
+            state.apply_action(acts[int(rng.integers(len(acts)))])
+    return state
+
+
+@pytest.mark.parametrize("players, rounds, decks", [(2, 11, 2), (3, 4, 2), (5, 2, 4)])
+def test_kept_vectors_are_the_encoding(players: int, rounds: int, decks: int) -> None:
+    """The vectors kept up to date move by move equal the encoding computed from the
+    counts, for every player after every move of whole games (reshuffles included)."""
+    game = _game(players=players, rounds=rounds, decks=decks)
+    rng = np.random.default_rng(players)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        _play(state, rng, 1)
+        core = state._c
+        for v in range(players):
+            np.testing.assert_array_equal(core.obs[v], core.encode(v))
+    if players == 2:
+        assert "reshuffle" in state.information_state_string(0), "no reshuffle exercised"
+
+
+def test_clone_is_independent_and_exact() -> None:
+    game = _game(players=3, rounds=11)
+    rng = np.random.default_rng(6)
+    pristine = str(game.new_initial_state())
+    state = _play(game.new_initial_state(), rng, 1500)
+    copy = state.clone()
+    assert copy.history() == state.history() and str(copy) == str(state)
+    for p in range(3):
+        assert copy.information_state_string(p) == state.information_state_string(p)
+        assert copy.observation_tensor(p) == state.observation_tensor(p)
+    before = (state.history(), str(state), state.information_state_string(0),
+              state.observation_tensor(0))
+    _play(copy, rng, 300)
+    assert (state.history(), str(state), state.information_state_string(0),
+            state.observation_tensor(0)) == before
+    # the initial state every new state shares until its first move is never changed
+    assert str(game.new_initial_state()) == pristine
+
+
+def test_information_string_reads_the_events() -> None:
+    """The string of each player: own cards shown, the others' private cards hidden."""
+    game = _game(players=2, rounds=1)
+    state = game.new_initial_state()
+    for card in (0, 1, 2, 3, 4, 5, 6):  # three cards each, then the turned-up card
+        state.apply_action(card)
+    state.apply_action(0)  # player 1 draws blind ...
+    state.apply_action(7)  # ... a 10C
+    s0, s1 = state.information_state_string(0), state.information_state_string(1)
+    assert s0.endswith("| round1 d1:? d0:4C d1:? d0:6C d1:? d0:8C up:9C 1:deck b1:?")
+    assert s1.endswith("| round1 d1:3C d0:? d1:5C d0:? d1:7C d0:? up:9C 1:deck b1:10C")
+    assert s1.startswith("p1 hand 3C 5C 7C 10C |")
+
+
+def test_serialization_is_exact_late_in_a_game() -> None:
+    game = _game(players=3, rounds=11)
+    rng = np.random.default_rng(8)
+    state = _play(game.new_initial_state(), rng, 2000)
+    back = game.deserialize_state(state.serialize())
+    assert back.history() == state.history() and str(back) == str(state)
+    for p in range(3):
+        assert back.information_state_string(p) == state.information_state_string(p)
+        assert back.observation_string(p) == state.observation_string(p)
+        assert back.information_state_tensor(p) == state.information_state_tensor(p)
+    a, b = np.random.default_rng(9), np.random.default_rng(9)
+    assert str(_play(back, a, 400)) == str(_play(state.clone(), b, 400))
+
+
+def test_tensor_methods_follow_openspiel() -> None:
+    """The tensors are the observer's, the player defaults to the one to act, and a bad
+    seat raises OpenSpiel's error."""
+    game = _game(players=3, rounds=2)
+    state = _play(game.new_initial_state(), np.random.default_rng(3), 60)
+    while state.is_chance_node():
+        _play(state, np.random.default_rng(0), 1)
+    p = state.current_player()
+    assert state.observation_tensor() == state.observation_tensor(p)
+    assert state.information_state_tensor() == state.information_state_tensor(p)
+    observer = game.make_py_observer()
+    for q in range(3):
+        observer.set_from(state, q)
+        assert state.observation_tensor(q) == observer.tensor.tolist()
+        assert state.observation_tensor(q) == list(pyspiel.State.observation_tensor(state, q))
+    for bad in (-1, 3):
+        with pytest.raises(pyspiel.SpielError, match="player must be a seat 0..2"):
+            state.observation_tensor(bad)
+        with pytest.raises(pyspiel.SpielError, match="player must be a seat 0..2"):
+            state.information_state_tensor(bad)
+    with pytest.raises(pyspiel.SpielError, match="got -1"):
+        game.new_initial_state().observation_tensor()  # a chance node: no one to act
+
+
+def test_resample_from_infostate_is_reproducible_and_keeps_the_information() -> None:
+    game = _game(players=3, rounds=3)
+    state = _play(game.new_initial_state(), np.random.default_rng(5), 120)
+    while state.is_chance_node():
+        _play(state, np.random.default_rng(0), 1)
+    p = state.current_player()
+    worlds = [state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(s, 0., 1.))
+              for s in (1, 1, 2)]
+    assert str(worlds[0]) == str(worlds[1]) != str(worlds[2])
+    for world in worlds:
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.information_state_tensor(p) == state.information_state_tensor(p)
+        assert world.legal_actions() == state.legal_actions()
+        core, old = world._c, state._c
+        for q in range(3):  # the cards known to be held stay, the rest is the same pool
+            assert (core.hands[q] >= core.taken[q]).all()
+            assert core.hands[q].sum() == old.hands[q].sum()
+            np.testing.assert_array_equal(core.obs[q], core.encode(q))
+        assert (core.hands.sum(axis=0) + core.stock
+                == old.hands.sum(axis=0) + old.stock).all()
+        assert core.stock.sum() == core.stock_size
+    with pytest.raises(TypeError, match="probability_sampler must be callable"):
+        state.resample_from_infostate(p, 0.5)
+    with pytest.raises(ValueError, match="player must be a seat 0..2, got 3"):
+        resample(state, 3, rng=np.random.default_rng(0))
+
+
+def test_resample_is_uniform() -> None:
+    """After the deal of round 1 (three cards each), the chance that the resampled
+    opponent holds no joker is the hypergeometric one."""
+    game = _game(players=2, rounds=1)
+    state = game.new_initial_state()
+    for card in (0, 1, 2, 3, 4, 5, 6):  # no joker dealt or turned up
+        state.apply_action(card)
+    unseen = 116 - 3 - 1  # all but player 0's hand and the turned-up card
+    p_none = math.comb(unseen - 6, 3) / math.comb(unseen, 3)
+    rng = np.random.default_rng(0)
+    k = 4000
+    none = sum(resample(state, 0, rng=rng)._c.hands[1, 55] == 0 for _ in range(k))
+    sigma = math.sqrt(k * p_none * (1 - p_none))
+    assert abs(none - k * p_none) < 4 * sigma
+
+
+def test_ismcts_beats_random_play() -> None:
+    """ISMCTS (10 simulations, random rollouts) against uniform random play over seeded
+    one-round games, seats alternating: it wins far more often than a coin would."""
+    game = _game(players=2, rounds=1, max_turns=20)
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, 10,
+                           random_state=rs)
+    sampler = pyspiel.UniformProbabilitySampler(7, 0., 1.)  # seeded: reproducible
+    bot.set_resampler(lambda s, p: s.resample_from_infostate(p, sampler))
+    rng = np.random.default_rng(1)
+    wins = losses = 0
+    for g in range(24):
+        seat = g % 2
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _chance(state, rng)
+            elif state.current_player() == seat:
+                state.apply_action(bot.step(state))
+            else:
+                acts = state.legal_actions()
+                state.apply_action(acts[int(rng.integers(len(acts)))])
+        ours, theirs = state.returns()[seat], state.returns()[1 - seat]
+        wins += ours > theirs
+        losses += ours < theirs
+    decided = wins + losses
+    p_value = sum(math.comb(decided, k) for k in range(wins, decided + 1)) / 2 ** decided
+    assert p_value < 0.01, (wins, losses)
