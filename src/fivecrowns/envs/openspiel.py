@@ -212,7 +212,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         c = self._c
         hands = "; ".join(_text(c.hands[q]) for q in range(c.cfg.n))
-        pile = " ".join(_CARDS[t] for t in c.pile)
+        pile = " ".join(map(_CARDS.__getitem__, c.pile))
         return (f"round {c.k + 1}/{c.cfg.n_rounds} phase {c.phase} "
                 f"player {c.current} turn {c.turn} went_out {c.went_out} "
                 f"taken {c.just_taken} totals {c.totals}\n"
@@ -289,12 +289,17 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
                 f"stock {c.stock_size} out {c.went_out} totals {c.totals}")
 
 
+# OpenSpiel's checks name every legal action at every step: named once here.
+_ACTIONS = [describe_action(a) for a in range(N_ACTIONS)]
+_TYPES = np.arange(N_TYPES)
+
+
 def _describe(action: int) -> str:
-    return describe_action(action) if 0 <= action < N_ACTIONS else str(action)
+    return _ACTIONS[action] if 0 <= action < N_ACTIONS else str(action)
 
 
 def _text(row: npt.NDArray[Any]) -> str:
-    return " ".join(_CARDS[t] for t in np.flatnonzero(row).tolist() for _ in range(int(row[t])))
+    return " ".join([_CARDS[t] for t in np.repeat(_TYPES, row).tolist()])
 
 
 class _Observer:
