@@ -27,6 +27,14 @@ Observation and information-state tensors are the vector of
 string is a short public-plus-own-hand summary; the information-state string is exact:
 the player's whole view of the game (public events, own cards as dealt and drawn).
 
+Search copies states and reads them all the time, so a state is built for it: it keeps
+the game as counts (:mod:`fivecrowns.envs._spiel_state`), and ``clone()`` costs the same
+at any point of a game (it never replays or copies the history, which OpenSpiel keeps).
+Each player's tensor and information string are kept up to date move by move, so reading
+them does no work; ``observation_tensor`` and ``information_state_tensor`` return the
+kept vector directly. ``resample_from_infostate`` draws a state the player cannot tell
+from this one (:func:`resample`), so ``ISMCTSBot`` needs no set-up.
+
 Examples
 --------
 >>> import pyspiel
@@ -384,6 +392,11 @@ def resample(state: FiveCrownsState, player: int, *,
 
 def make_resampler(seed: int) -> Callable[[FiveCrownsState, int], FiveCrownsState]:
     """A determinisation callback for ``ISMCTSBot.set_resampler``, seeded by ``seed``.
+
+    ``ISMCTSBot`` needs none (it calls the state's ``resample_from_infostate``), but it
+    passes that method a ``pyspiel.UniformProbabilitySampler`` seeded from the clock, so
+    its worlds differ from run to run; this callback draws them from one generator seeded
+    by ``seed``, for reproducible searches.
 
     Examples
     --------
