@@ -107,15 +107,13 @@ def _replay_round(seed: int, rng: np.random.Generator) -> tuple[int, int]:
         for k in range(n):
             state.apply_action(hands[(first + k) % n][i])
     state.apply_action(rnd.deck.top_discard_index)
-    taken = -1
     finals = takes = 0
     while not rnd.is_over:
         assert state.current_player() == rnd.current_player
         p = rnd.current_player
-        mask = rnd.legal_action_mask()
-        if taken >= 0:  # the card just taken may not go straight back
-            mask[[ACTION_DISCARD + taken, ACTION_GO_OUT + taken]] = False
-        assert state.legal_actions() == np.flatnonzero(mask).tolist()
+        # Round's mask applies docs/rules.rst, A round, 3 (no throwing back the card just
+        # taken, unless the hand holds nothing else)
+        assert state.legal_actions() == np.flatnonzero(rnd.legal_action_mask()).tolist()
         np.testing.assert_array_equal(state.observation_tensor(p),
                                       encode_observation(rnd.observation(p)))
         a = state.legal_actions()[int(rng.integers(len(state.legal_actions())))]
@@ -123,7 +121,6 @@ def _replay_round(seed: int, rng: np.random.Generator) -> tuple[int, int]:
         final = rnd.final_turn
         rec = rnd.apply_action(a)
         state.apply_action(a)
-        taken = rec.card.index if a == 1 else -1
         takes += a == 1
         if a == 0:
             state.apply_action(rec.card.index)  # the blind draw as a chance outcome
@@ -142,6 +139,21 @@ def _replay_round(seed: int, rng: np.random.Generator) -> tuple[int, int]:
         # An engine with the rules of docs/rules.rst scores the round the same way.
         assert state.returns() == [float(-s) for s in rnd.result.scores]
     return finals, takes
+
+
+def test_a_hand_of_one_card_type_may_throw_back_the_card_taken() -> None:
+    """docs/rules.rst, A round, 3: the card just taken may not go straight back, unless
+    the hand holds nothing else."""
+    state = _game(players=2, rounds=1).new_initial_state()
+    for card in (55, 0, 55, 1, 55, 2, 55):  # player 1: three jokers; a joker turned up
+        state.apply_action(card)
+    state.apply_action(1)  # player 1 takes the joker: four jokers
+    assert state.legal_actions() == [ACTION_DISCARD + 55, ACTION_GO_OUT + 55]
+    state = _game(players=2, rounds=1).new_initial_state()
+    for card in (55, 0, 55, 1, 3, 2, 55):  # player 1: two jokers and a 6C
+        state.apply_action(card)
+    state.apply_action(1)
+    assert state.legal_actions() == [ACTION_DISCARD + 3, ACTION_GO_OUT + 3]
 
 
 def test_agrees_with_round() -> None:

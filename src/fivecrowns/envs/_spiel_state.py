@@ -339,8 +339,9 @@ class Core:
         elif self.phase == DISCARD:
             row = self.hands[self.current]
             held = np.flatnonzero(row)
-            if self.just_taken >= 0:
-                held = held[held != self.just_taken]
+            kept = self.kept()
+            if kept >= 0:
+                held = held[held != kept]
             mask[ACTION_DISCARD + held] = True
             if solver.can_go_out(row, self.wild, decks=decks):
                 batch = np.repeat(row.reshape(1, N_TYPES), held.size, axis=0)
@@ -359,7 +360,7 @@ class Core:
         go_out = a >= ACTION_GO_OUT
         t = a - (ACTION_GO_OUT if go_out else ACTION_DISCARD)
         row = self.hands[self.current]
-        if not row[t] or t == self.just_taken:
+        if not row[t] or t == self.kept():
             return False
         if go_out:
             row[t] -= 1
@@ -367,6 +368,15 @@ class Core:
             row[t] += 1
             return dead == 0
         return True
+
+    def kept(self) -> int:
+        """The card type the player to discard may not discard, or -1: the card just
+        taken from the discard pile, unless the hand holds nothing else
+        (docs/rules.rst, A round, 3)."""
+        t = self.just_taken
+        if t < 0 or self.hands[self.current, t] == self.hand_size + 1:
+            return -1
+        return t
 
     # -- what a player knows --
 
