@@ -9,9 +9,10 @@ from conftest import require_extra
 
 require_extra("pettingzoo", "gymnasium")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from fivecrowns.envs import aec_env, encode_observation, raw_env  # noqa: E402
+from fivecrowns.envs.encoding import observation_scale  # noqa: E402
 from fivecrowns.rules import Rules  # noqa: E402
 
 # PettingZoo's api_test warns that Dict observations are not Box/Discrete, as it does for
@@ -44,6 +45,38 @@ def test_pettingzoo_api_test() -> None:
 
 def test_pettingzoo_seed_test() -> None:
     seed_test(lambda: aec_env(3, rounds=[2, 3]), num_cycles=300)
+
+
+def test_pettingzoo_tests_with_every_option() -> None:
+    for options in ({"solver_features": True}, {"normalize": True},
+                    {"solver_features": True, "normalize": True}):
+        api_test(aec_env(3, rounds=[1, 2], **options), num_cycles=200)
+        seed_test(lambda options=options: aec_env(2, rounds=[4], **options), num_cycles=200)
+
+
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: aec_env(3, rounds=[1, 2], render_mode=render_mode))
+    assert capsys.readouterr().out.count("player_2:") == 5  # five renders in "human"
+
+
+def test_solver_features_and_normalize_observations() -> None:
+    """Every agent's observation is the shared encoding with the options applied."""
+    env = raw_env(3, rounds=[2, 6], solver_features=True, normalize=True)
+    scale = observation_scale(3, features=True)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _agent in env.agent_iter():
+        obs, _r, terminated, truncated, _ = env.last()
+        for other in env.possible_agents:
+            got = env.observe(other)
+            want = encode_observation(env.game.observation(env.possible_agents.index(other)),
+                                      features=True) * scale
+            np.testing.assert_array_equal(got["observation"], want)
+            assert env.observation_space(other).contains(got)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
 def test_rewards_are_minus_the_round_scores() -> None:
@@ -122,12 +155,16 @@ def test_illegal_action_ends_the_episode() -> None:
     assert env.rewards[agent] == -100
 
 
-def test_render_ansi_and_close() -> None:
+def test_render_ansi_and_close(capsys: pytest.CaptureFixture[str]) -> None:
     env = aec_env(2, rounds=[1], render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
     assert "round 1 (wild 3)" in text and "player_0:" in text and "player_1:" in text
     env.close()
+    human = aec_env(2, rounds=[1], render_mode="human")
+    human.reset(seed=1)
+    assert human.render() is None
+    assert capsys.readouterr().out == text + "\n"
 
 
 def test_bad_options() -> None:
@@ -135,8 +172,11 @@ def test_bad_options() -> None:
         raw_env(8)
     with pytest.raises(ValueError, match="tie-break"):
         raw_env(2, rules=Rules(tie_break=True))
-    with pytest.raises(ValueError, match="render_mode"):
-        raw_env(2, render_mode="human")
+    with pytest.raises(ValueError, match=r"render_mode must be None or one of \['ansi', "
+                       r"'human'\], got 'rgb_array'"):
+        raw_env(2, render_mode="rgb_array")
+    with pytest.raises(TypeError, match="normalize must be a bool"):
+        raw_env(2, normalize="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_turns"):
         raw_env(2, max_turns=0)
     with pytest.raises(ValueError):

@@ -13,8 +13,12 @@ import gymnasium  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import fivecrowns.envs  # noqa: E402
-from fivecrowns.bots import GreedyBot  # noqa: E402
+from fivecrowns.bots import GreedyBot, RandomBot  # noqa: E402
 from fivecrowns.envs import FiveCrownsEnv  # noqa: E402
+from fivecrowns.envs._common import max_agent_steps  # noqa: E402
+from fivecrowns.envs.encoding import observation_scale, observation_size  # noqa: E402
+from fivecrowns.envs.features import observation_features  # noqa: E402
+from fivecrowns.rules import Rules  # noqa: E402
 
 
 def _episode(env: gymnasium.Env, seed: int) -> tuple[float, dict, int]:
@@ -30,11 +34,47 @@ def _episode(env: gymnasium.Env, seed: int) -> tuple[float, dict, int]:
             return total, info, steps
 
 
-def test_check_env() -> None:
+@pytest.mark.parametrize("features", [False, True])
+@pytest.mark.parametrize("normalize", [False, True])
+def test_check_env(features: bool, normalize: bool) -> None:
     for kwargs in ({"opponents": ("greedy", "random"), "rounds": [1, 2]},
                    {"opponents": ("strong",), "rounds": [3], "seat": 1}):
-        env = gymnasium.make(fivecrowns.envs.GYM_ID, render_mode="ansi", **kwargs)
+        env = gymnasium.make(fivecrowns.envs.GYM_ID, render_mode="ansi",
+                             solver_features=features, normalize=normalize, **kwargs)
         check_env(env.unwrapped)
+
+
+def test_solver_features_and_normalize() -> None:
+    """The options change the vector as documented, and keep it inside its space."""
+    envs = {(f, s): FiveCrownsEnv(opponents=("greedy", "greedy"), rounds=[2, 7, 11],
+                                  solver_features=f, normalize=s)
+            for f in (False, True) for s in (False, True)}
+    rng = np.random.default_rng(2)
+    obs = {k: e.reset(seed=5)[0] for k, e in envs.items()}
+    size = observation_size(3)
+    scale = observation_scale(3, features=True)
+    steps = 0
+    while True:
+        raw, both = obs[False, False]["observation"], obs[True, True]["observation"]
+        for k, e in envs.items():
+            assert e.observation_space.contains(obs[k]), k
+        np.testing.assert_array_equal(obs[True, False]["observation"][:size], raw)
+        np.testing.assert_array_equal(obs[False, True]["observation"], raw * scale[:size])
+        np.testing.assert_array_equal(both[size:], observation_features(
+            envs[True, True].game.observation(0)))
+        assert np.abs(both).max() <= 1.5
+        legal = np.flatnonzero(obs[False, False]["action_mask"])
+        a = int(rng.choice(legal))
+        done = False
+        for k, e in envs.items():
+            obs[k], _, terminated, truncated, _ = e.step(a)
+            done = terminated or truncated
+        steps += 1
+        if done:
+            break
+    assert steps > 10
+    with pytest.raises(TypeError, match="solver_features must be a bool"):
+        FiveCrownsEnv(opponents=("greedy",), solver_features=1)  # type: ignore[arg-type]
 
 
 def test_registered_id() -> None:
@@ -76,3 +116,68 @@ def test_bad_opponents() -> None:
         FiveCrownsEnv(opponents="greedy")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="seat"):
         FiveCrownsEnv(opponents=("greedy",), seat=2)
+
+
+def test_action_masks() -> None:
+    env = FiveCrownsEnv(opponents=("random", "greedy"), rounds=[1, 5])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.action_masks()
+    rng = np.random.default_rng(3)
+    obs, _ = env.reset(seed=3)
+    while True:
+        mask = env.action_masks()
+        assert mask.dtype == np.bool_ and mask.shape == (114,)
+        np.testing.assert_array_equal(mask, obs["action_mask"].astype(bool))
+        np.testing.assert_array_equal(mask, env.game.legal_action_mask())
+        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            break
+    assert not env.action_masks().any()
+
+
+def test_registered_time_limit_cuts_no_game_short() -> None:
+    """max_episode_steps is max_agent_steps(): reached only by a game whose every round
+    runs to Rules.max_turns, and no game can take more steps."""
+    spec = gymnasium.spec(fivecrowns.envs.GYM_ID)
+    assert spec.max_episode_steps == max_agent_steps() == 2 * 11 * 501
+    for n, max_turns in ((2, 9), (2, 10), (3, 8)):
+        rules = Rules(max_turns=max_turns)
+        env = FiveCrownsEnv(opponents=[RandomBot(s, go_out=0.0) for s in range(n - 1)],
+                            rules=rules)
+        obs, _ = env.reset(seed=n)
+        steps = 0
+        while True:  # nobody goes out: every round runs to max_turns
+            legal = np.flatnonzero(obs["action_mask"][:58])
+            obs, _, terminated, truncated, info = env.step(int(legal[-1]))
+            steps += 1
+            if terminated or truncated:
+                break
+        assert terminated and all(r.hit_max_turns for r in env.game.results)
+        assert 2 * 11 * (max_turns // n) <= steps <= max_agent_steps(n, rules)
+        assert max_agent_steps(n, rules) <= max_agent_steps(2, rules)
+
+
+def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    env = gymnasium.make(fivecrowns.envs.GYM_ID, opponents=("greedy",), rounds=[1],
+                         render_mode="human").unwrapped
+    env.reset(seed=0)
+    assert env.render() is None
+    assert "round 1 (wild 3)" in capsys.readouterr().out
+    check_env(env)
+
+
+def test_maskable_ppo_uses_action_masks() -> None:
+    """sb3-contrib's MaskablePPO trains on the env with no mask function of its own."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    env = FiveCrownsEnv(opponents=("greedy",), rounds=[1], solver_features=True,
+                        normalize=True)
+    assert is_masking_supported(env)
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=16, n_epochs=1,
+                        seed=0, device="cpu")
+    model.learn(64)
+    obs, _ = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=get_action_masks(env))
+    assert env.action_masks()[int(action)]

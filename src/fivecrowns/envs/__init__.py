@@ -12,7 +12,10 @@ core package needs only numpy. The names below import their framework on first u
   ``"python_five_crowns"``.
 
 All three build their observations with :func:`encode_observation`
-(:mod:`fivecrowns.envs.encoding`), which needs nothing but numpy.
+(:mod:`fivecrowns.envs.encoding`), which needs nothing but numpy; with ``features=True``
+(the adapters' ``solver_features=True``) it appends the solver features of
+:mod:`fivecrowns.envs.features`, and :func:`observation_scale` brings the vector to about
+[-1, 1] (the adapters' ``normalize=True``).
 
 Examples
 --------
@@ -26,14 +29,16 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from .encoding import blocks, encode_observation, observation_size
+from .encoding import blocks, encode_observation, observation_scale, observation_size
+from .features import feature_size, observation_features
 
 if TYPE_CHECKING:
     from .aec import aec_env, raw_env
     from .gym import FiveCrownsEnv
 
 __all__ = ["aec_env", "raw_env", "FiveCrownsEnv", "GYM_ID", "encode_observation",
-           "observation_size", "blocks"]
+           "observation_size", "observation_scale", "blocks", "feature_size",
+           "observation_features"]
 
 #: The Gymnasium id of :class:`FiveCrownsEnv`.
 GYM_ID = "fivecrowns/FiveCrowns-v0"
@@ -57,8 +62,14 @@ def _register_gym() -> None:
         return
     import gymnasium
 
+    from ._common import max_agent_steps
+
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point="fivecrowns.envs.gym:FiveCrownsEnv")
+        # A time limit that cuts no game short: the most steps the agent can take in an
+        # 11-round game under the default Rules (every round at Rules.max_turns, two
+        # players). Pass max_episode_steps to gymnasium.make for a larger Rules.max_turns.
+        gymnasium.register(id=GYM_ID, entry_point="fivecrowns.envs.gym:FiveCrownsEnv",
+                           max_episode_steps=max_agent_steps())
 
 
 _register_gym()

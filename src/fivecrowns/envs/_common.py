@@ -9,8 +9,9 @@ import numpy.typing as npt
 
 from ..game import Game
 from ..round import N_ACTIONS
-from ..rules import Rules
-from .encoding import blocks, observation_size
+from ..rules import N_ROUNDS, Rules
+from .encoding import _encode, blocks, observation_scale, observation_size
+from .features import feature_bounds
 
 #: The reward of an illegal action, which also ends the episode.
 ILLEGAL_REWARD = -100.0
@@ -46,15 +47,80 @@ def check_options(num_players: int, rounds: Sequence[int] | None, rules: Rules |
     return plan, rules
 
 
-def observation_bounds(n: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """(low, high) of the observation vector for ``n`` players."""
-    size = observation_size(n)
+def max_agent_steps(n_players: int = 2, rules: Rules | None = None,
+                    n_rounds: int = N_ROUNDS) -> int:
+    """The most steps one seat can take in a game: no game, however long, takes more.
+
+    A round ends at the latest when ``rules.max_turns`` turns have been played
+    (docs/rules.rst, A round, 6), or, when someone goes out on the last of them, after the
+    other ``n - 1`` players' final turns: at most ``max_turns + n - 1`` turns. A seat plays
+    every ``n``-th of them, so at most ``ceil((max_turns + n - 1) / n)`` turns of two steps
+    (a draw and a discard) a round. That is largest for two players, so the default
+    (``n_players=2``) bounds every game of ``n_rounds`` rounds under these rules.
+    Games between players that go out take a few dozen turns a round, far below it.
+
+    >>> max_agent_steps()   # 11 rounds, Rules().max_turns = 1000
+    11022
+    """
+    rules = Rules() if rules is None else rules
+    turns = -(-(rules.max_turns + n_players - 1) // n_players)
+    return 2 * turns * n_rounds
+
+
+def observation_bounds(n: int, features: bool = False, normalize: bool = False,
+                       decks: int = 2) -> tuple[npt.NDArray[np.float32],
+                                                npt.NDArray[np.float32]]:
+    """(low, high) of the observation vector for ``n`` players.
+
+    Raw, every count is at most ``_HIGH``; scaled (``normalize``), every entry but the
+    relative totals is in [0, 1] (see :func:`~fivecrowns.envs.encoding.observation_scale`).
+    """
+    size = observation_size(n, features)
     low = np.zeros(size, dtype=np.float32)
-    high = np.full(size, _HIGH, dtype=np.float32)
-    totals = blocks(n)["totals"]
-    low[totals] = -_TOTALS
-    high[totals] = _TOTALS
+    b = blocks(n, features)
+    if normalize:
+        high = np.ones(size, dtype=np.float32)
+        high[b["totals"]] = _TOTALS * observation_scale(n, features, decks)[b["totals"]]
+        low[b["totals"]] = -high[b["totals"]]
+    else:
+        high = np.full(size, _HIGH, dtype=np.float32)
+        low[b["totals"]] = -_TOTALS
+        high[b["totals"]] = _TOTALS
+    if features:
+        low[b["features"]], high[b["features"]] = feature_bounds()
     return low, high
+
+
+class Encoder:
+    """The observation vector of one seat of a game, with the adapters' options.
+
+    Parameters
+    ----------
+    n : int
+        Players.
+    features : bool
+        Append the solver features (:mod:`fivecrowns.envs.features`).
+    normalize : bool
+        Scale to about [-1, 1] (:func:`~fivecrowns.envs.encoding.observation_scale`).
+    decks : int
+        The game's decks (the scale of the card counts depends on it).
+    """
+
+    __slots__ = ("features", "scale", "low", "high")
+
+    def __init__(self, n: int, features: bool, normalize: bool, decks: int) -> None:
+        for name, flag in (("solver_features", features), ("normalize", normalize)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+        self.features = features
+        self.scale = observation_scale(n, features, decks) if normalize else None
+        self.low, self.high = observation_bounds(n, features, normalize, decks)
+
+    def __call__(self, game: Game, seat: int) -> npt.NDArray[np.float32]:
+        vec = _encode(game.observation(seat), None, self.features)
+        if self.scale is not None:
+            vec *= self.scale
+        return vec
 
 
 def new_seed(rng: np.random.Generator) -> int:
@@ -67,7 +133,8 @@ def empty_mask() -> npt.NDArray[np.int8]:
 
 
 def render_game(game: Game) -> str:
-    """A text view of a game for ``render_mode="ansi"``: public state and every hand."""
+    """A text view of a game for ``render_mode="ansi"`` (returned) and ``"human"``
+    (printed): public state and every hand."""
     rnd = game.round
     obs = rnd.observation(0)
     top = "-" if obs.top_discard is None else str(obs.top_discard)

@@ -43,22 +43,15 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..game import Game
 from ..round import N_ACTIONS, Phase
 from ..rules import Rules
-from ._common import (
-    ILLEGAL_REWARD,
-    check_options,
-    empty_mask,
-    new_seed,
-    observation_bounds,
-    render_game,
-)
-from .encoding import _encode
+from ._common import ILLEGAL_REWARD, Encoder, check_options, empty_mask, new_seed, render_game
 
 __all__ = ["aec_env", "raw_env"]
 
 
 def aec_env(num_players: int = 4, rounds: Sequence[int] | None = None, *,
             rules: Rules | None = None, render_mode: str | None = None,
-            max_turns: int | None = None) -> AECEnv:
+            max_turns: int | None = None, solver_features: bool = False,
+            normalize: bool = False) -> AECEnv:
     """A Five Crowns game as a PettingZoo AEC environment, with the guarantees of the
     wrappers PettingZoo's classic envs use. Parameters are those of :class:`raw_env`.
 
@@ -81,7 +74,7 @@ def aec_env(num_players: int = 4, rounds: Sequence[int] | None = None, *,
     speed.
     """
     return raw_env(num_players, rounds, rules=rules, render_mode=render_mode,
-                   max_turns=max_turns)
+                   max_turns=max_turns, solver_features=solver_features, normalize=normalize)
 
 
 #: Attributes that exist only after reset(): reading one before is an AttributeError.
@@ -104,20 +97,30 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         :class:`~fivecrowns.game.Game`.
     rules : Rules, optional
         Without the tie-break round (``Rules(tie_break=False)``, the default).
-    render_mode : {None, "ansi"}
-        ``"ansi"``: :meth:`render` returns the table as text (every hand shown).
+    render_mode : {None, "ansi", "human"}
+        ``"ansi"``: :meth:`render` returns the table as text (every hand shown);
+        ``"human"``: it prints that text on standard output and returns None, as
+        PettingZoo's classic games do.
     max_turns : int, optional
         Truncate the episode after this many turns in total.
+    solver_features : bool
+        Append the solver features of :mod:`fivecrowns.envs.features` (62 entries, about
+        the observing agent's own hand) to each observation vector.
+    normalize : bool
+        Scale the observation vector to about [-1, 1]
+        (:func:`~fivecrowns.envs.encoding.observation_scale`).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "fivecrowns_v0",
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "fivecrowns_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, num_players: int = 4, rounds: Sequence[int] | None = None, *,
                  rules: Rules | None = None, render_mode: str | None = None,
-                 max_turns: int | None = None) -> None:
+                 max_turns: int | None = None, solver_features: bool = False,
+                 normalize: bool = False) -> None:
         EzPickle.__init__(self, num_players, rounds, rules=rules, render_mode=render_mode,
-                          max_turns=max_turns)
+                          max_turns=max_turns, solver_features=solver_features,
+                          normalize=normalize)
         super().__init__()
         self._rounds, self._rules = check_options(num_players, rounds, rules, render_mode,
                                                   max_turns, self.metadata["render_modes"])
@@ -126,9 +129,12 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.max_turns = max_turns
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        low, high = observation_bounds(num_players)
+        self.solver_features = solver_features
+        self.normalize = normalize
+        self._encode = Encoder(num_players, solver_features, normalize, self._rules.decks)
         space = spaces.Dict({
-            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+            "observation": spaces.Box(low=self._encode.low, high=self._encode.high,
+                                      dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
@@ -189,7 +195,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if game is None:
             raise AssertionError("reset() needs to be called before observe.")
         seat = self._index[agent]
-        vec = _encode(game.observation(seat), None)
+        vec = self._encode(game, seat)
         mask = self._legal_mask(seat)
         if agent == self.agent_selection:
             self._mask = mask
@@ -267,7 +273,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             raise AssertionError("reset() needs to be called before render.")
         if self.render_mode is None:
             return None
-        return render_game(self.game)
+        text = render_game(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release; the environment can be reset and used again."""

@@ -24,11 +24,17 @@ block                  size      contents
 ``final_turn``         1         1 once someone has gone out
 ``went_out``           n         one-hot of the relative seat that went out
 ``totals``             n-1       each opponent's running total minus the observer's
+``features``           62        only with ``features=True``: the solver features of
+                                 :mod:`fivecrowns.envs.features` (their own layout)
 =====================  ========  =================================================
 
 Card types are numbered as in docs/rules.rst, Card codes; counts and points are raw
-(not scaled). The vector depends only on the observer's hand and public events: the
+(not scaled: :func:`observation_scale` gives the multipliers that bring every entry to
+about [-1, 1]). The vector depends only on the observer's hand and public events: the
 order of the draw pile and the other players' hidden cards never enter it.
+
+The default encoding (``features=False``) is the same, entry for entry, as in 0.2; the
+features are appended after ``totals``, so every other block keeps its place.
 
 Examples
 --------
@@ -50,51 +56,113 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import N_TYPES
+from ..deck import full_counts
 from ..round import Observation, Phase
+from ..rules import Rules
+from .features import BLOCKS as _FEATURE_BLOCKS
+from .features import _from_observation as _features_into
+from .features import feature_size
 
-__all__ = ["encode_observation", "observation_size", "blocks"]
+__all__ = ["encode_observation", "observation_size", "blocks", "observation_scale",
+           "TOTALS_SCALE"]
 
 _N_ROUNDS = 11
 _N_RANKS = 11  # 3..13
+#: :func:`observation_scale` divides the relative totals by this: a game's totals are
+#: mostly a few hundred points apart at most, so the scaled differences stay near [-1, 1].
+TOTALS_SCALE = 200.0
+#: ... and the opponents' hand sizes by this: the most cards a hand holds (13 + 1 drawn).
+_HAND_SCALE = 14.0
 
 
-def observation_size(n_players: int) -> int:
-    """Length of the encoding for ``n_players`` players: ``192 + 60 * n_players``.
-
-    >>> observation_size(4)
-    432
-    """
+def _check_n(n_players: int) -> int:
     if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
         raise TypeError(f"n_players must be an int, got {type(n_players).__name__}")
     if n_players < 1:
         raise ValueError(f"n_players must be at least 1, got {n_players}")
+    return int(n_players)
+
+
+def observation_size(n_players: int, features: bool = False) -> int:
+    """Length of the encoding for ``n_players`` players: ``192 + 60 * n_players``, and
+    :func:`~fivecrowns.envs.features.feature_size` (62) more with ``features``.
+
+    >>> observation_size(4), observation_size(4, features=True)
+    (432, 494)
+    """
+    n_players = _check_n(n_players)
     return 4 * N_TYPES + 57 * (n_players - 1) + 1 + _N_ROUNDS + _N_RANKS + n_players \
-        + 2 + 1 + n_players + (n_players - 1)
+        + 2 + 1 + n_players + (n_players - 1) + (feature_size() if features else 0)
 
 
-def blocks(n_players: int) -> dict[str, slice]:
+def blocks(n_players: int, features: bool = False) -> dict[str, slice]:
     """The slice of each named block of the encoding (see the module docstring).
+
+    With ``features``, the ``"features"`` block and each feature of
+    :data:`fivecrowns.envs.features.BLOCKS` under its name prefixed ``"features."``.
 
     >>> b = blocks(2)
     >>> b["hand"], b["totals"]
     (slice(0, 56, None), slice(311, 312, None))
+    >>> blocks(2, features=True)["features.now"]
+    slice(369, 370, None)
     """
-    n = int(n_players)
+    n = _check_n(n_players)
     sizes = [("hand", N_TYPES), ("top_discard", N_TYPES), ("discard_pile", N_TYPES),
              ("unseen", N_TYPES), ("opponents", 57 * (n - 1)), ("draw_size", 1),
              ("round", _N_ROUNDS), ("wild", _N_RANKS), ("to_act", n), ("phase", 2),
              ("final_turn", 1), ("went_out", n), ("totals", n - 1)]
+    if features:
+        sizes.append(("features", feature_size()))
     out: dict[str, slice] = {}
     at = 0
     for name, size in sizes:
         out[name] = slice(at, at + size)
         at += size
-    assert at == observation_size(n)
+    assert at == observation_size(n, features)
+    if features:
+        base = out["features"].start
+        for name, part in _FEATURE_BLOCKS.items():
+            out[f"features.{name}"] = slice(base + part.start, base + part.stop)
     return out
 
 
-def encode_observation(obs: Observation, *,
-                       out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+def observation_scale(n_players: int, features: bool = False,
+                      decks: int = 2) -> npt.NDArray[np.float32]:
+    """Multipliers that bring the encoding to about [-1, 1] (``vec * scale``).
+
+    - card counts (``hand``, ``discard_pile``, ``unseen``, the opponents' taken cards):
+      divided by the copies of that card type in the deck (2 per natural card, 6 jokers
+      with two decks), so in [0, 1];
+    - the opponents' hand sizes: divided by 14, in [0, 1];
+    - ``draw_size``: divided by the number of cards (116, or 232 with four decks), in
+      [0, 1];
+    - ``totals``: divided by :data:`TOTALS_SCALE` (200); unbounded in principle, in
+      practice within about [-1.5, 1.5];
+    - one-hot blocks and the solver features (already scaled): unchanged.
+
+    Examples
+    --------
+    >>> s = observation_scale(2)
+    >>> round(1 / float(s[blocks(2)["draw_size"]][0]))
+    116
+    """
+    n = _check_n(n_players)
+    copies = full_counts(Rules(decks=decks)).astype(np.float32)
+    b = blocks(n, features)
+    scale = np.ones(observation_size(n, features), dtype=np.float32)
+    for name in ("hand", "discard_pile", "unseen"):
+        scale[b[name]] = 1.0 / copies
+    opp = scale[b["opponents"]].reshape(n - 1, 57)
+    opp[:, 0] = 1.0 / _HAND_SCALE
+    opp[:, 1:] = 1.0 / copies
+    scale[b["draw_size"]] = 1.0 / int(copies.sum())
+    scale[b["totals"]] = 1.0 / TOTALS_SCALE
+    return scale
+
+
+def encode_observation(obs: Observation, *, out: npt.NDArray[np.float32] | None = None,
+                       features: bool = False) -> npt.NDArray[np.float32]:
     """The observation vector of ``obs`` (layout in the module docstring).
 
     Parameters
@@ -104,11 +172,13 @@ def encode_observation(obs: Observation, *,
         or :meth:`Game.observation <fivecrowns.game.Game.observation>`.
     out : ndarray, optional
         A ``float32`` array of :func:`observation_size` entries to fill instead of a new one.
+    features : bool
+        Append the solver features of :mod:`fivecrowns.envs.features` (62 entries).
 
     Returns
     -------
     ndarray
-        ``float32``, shape ``(observation_size(obs.n_players),)``.
+        ``float32``, shape ``(observation_size(obs.n_players, features),)``.
 
     Examples
     --------
@@ -117,21 +187,32 @@ def encode_observation(obs: Observation, *,
     >>> vec = encode_observation(r.observation(1))
     >>> int(vec[blocks(2)["to_act"]].argmax())   # player 1 acts first: relative seat 0
     0
+    >>> long = encode_observation(r.observation(1), features=True)
+    >>> bool((long[:vec.size] == vec).all()), long.size - vec.size
+    (True, 62)
     """
     if not isinstance(obs, Observation):
         raise TypeError(f"obs must be an Observation, got {type(obs).__name__}")
     if out is not None:
-        size = observation_size(obs.n_players)
+        size = observation_size(obs.n_players, features)
         if not isinstance(out, np.ndarray) or out.dtype != np.float32 \
                 or out.shape != (size,):
             raise ValueError(f"out must be a float32 array of shape ({size},), got "
                              f"{getattr(out, 'dtype', type(out).__name__)} "
                              f"{getattr(out, 'shape', '')}")
-    return _encode(obs, out)
+    return _encode(obs, out, features)
 
 
-def _encode(obs: Observation, out: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
+def _encode(obs: Observation, out: npt.NDArray[np.float32] | None,
+            features: bool = False) -> npt.NDArray[np.float32]:
     n = obs.n_players
+    if features:
+        size = 192 + 60 * n
+        if out is None:
+            out = np.empty(size + feature_size(), dtype=np.float32)
+        _encode(obs, out[:size])
+        _features_into(obs, out[size:])
+        return out
     phase = 0 if obs.phase is Phase.DRAW else 1 if obs.phase is Phase.DISCARD else -1
     top = -1 if obs.top_discard is None else obs.top_discard.index
     return _fill(out, n, obs.player, obs.counts, top, obs.discard_counts, obs.taken_counts,

@@ -12,6 +12,14 @@ agent's actions. Importing :mod:`fivecrowns.envs` registers it as
 - ``terminated`` when the game ends; ``truncated`` after ``max_turns`` of the agent's turns;
   an illegal action ends the episode (``terminated``) with reward -100.
 - ``info``: ``totals`` (the running totals by seat) and ``seat``.
+- :meth:`FiveCrownsEnv.action_masks`: the legal actions as a bool array, the method
+  sb3-contrib's ``MaskablePPO`` looks for.
+- Registered with ``max_episode_steps`` = :func:`~fivecrowns.envs._common.max_agent_steps`
+  (11,022): the most steps the agent can take in an 11-round game under the default
+  rules, so the time limit never cuts a game short.
+- Options: ``solver_features=True`` appends the solver features
+  (:mod:`fivecrowns.envs.features`); ``normalize=True`` scales the vector to about
+  [-1, 1] (:func:`~fivecrowns.envs.encoding.observation_scale`).
 
 Examples
 --------
@@ -39,8 +47,7 @@ from ..game import Game
 from ..players import Player
 from ..round import N_ACTIONS, Phase, encode_discard, encode_draw
 from ..rules import Rules
-from ._common import ILLEGAL_REWARD, check_options, new_seed, observation_bounds, render_game
-from .encoding import _encode
+from ._common import ILLEGAL_REWARD, Encoder, check_options, new_seed, render_game
 
 __all__ = ["FiveCrownsEnv", "BOTS"]
 
@@ -66,17 +73,30 @@ class FiveCrownsEnv(gymnasium.Env):
         The agent's seat (0 deals the first round); the opponents take the other seats
         in order.
     rules : Rules, optional
-    render_mode : {None, "ansi"}
+    render_mode : {None, "ansi", "human"}
+        ``"ansi"``: :meth:`render` returns the table as text (every hand shown);
+        ``"human"``: it prints that text.
     max_turns : int, optional
         Truncate the episode after this many of the agent's turns.
+    solver_features : bool
+        Append the solver features of :mod:`fivecrowns.envs.features` (62 entries: the
+        deadwood each discard leaves, the deadwood after taking the top discard, the
+        deadwood now, the unseen cards that complete or improve the hand) to the
+        observation vector.
+    normalize : bool
+        Scale the observation vector to about [-1, 1]
+        (:func:`~fivecrowns.envs.encoding.observation_scale`: card counts by the copies in
+        the deck, sizes by their largest values, totals by 200); ``observation_space``
+        has the scaled bounds.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, opponents: Sequence[OpponentLike] = ("greedy", "greedy", "greedy"),
                  rounds: Sequence[int] | None = None, *, seat: int = 0,
                  rules: Rules | None = None, render_mode: str | None = None,
-                 max_turns: int | None = None) -> None:
+                 max_turns: int | None = None, solver_features: bool = False,
+                 normalize: bool = False) -> None:
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             raise TypeError(f"opponents must be a sequence of bot names or players, "
                             f"got {opponents!r}")
@@ -99,9 +119,12 @@ class FiveCrownsEnv(gymnasium.Env):
         self.opponents = tuple(opponents)
         self.render_mode = render_mode
         self.max_turns = max_turns
-        low, high = observation_bounds(n)
+        self.solver_features = solver_features
+        self.normalize = normalize
+        self._encode = Encoder(n, solver_features, normalize, self._rules.decks)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+            "observation": spaces.Box(low=self._encode.low, high=self._encode.high,
+                                      dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
         })
         self.action_space = spaces.Discrete(N_ACTIONS)
@@ -150,12 +173,27 @@ class FiveCrownsEnv(gymnasium.Env):
 
     def _obs(self) -> dict[str, npt.NDArray[Any]]:
         game = self.game
-        vec = _encode(game.observation(self.seat), None)
+        vec = self._encode(game, self.seat)
         if game.is_over:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
         else:
             mask = game.legal_action_mask().view(np.int8)
         return {"observation": vec, "action_mask": mask}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the agent now, a (114,) bool array (all False once the
+        game is over): the mask of ``obs["action_mask"]``, for sb3-contrib's
+        ``MaskablePPO``, which calls this method of the environment.
+
+        >>> env = FiveCrownsEnv(opponents=("greedy",), rounds=[1])
+        >>> _ = env.reset(seed=0)
+        >>> env.action_masks()[:2].tolist()    # draw from the deck or the discard pile
+        [True, True]
+        """
+        game = self.game
+        if game.is_over:
+            return np.zeros(N_ACTIONS, dtype=np.bool_)
+        return game.legal_action_mask()
 
     def _info(self) -> dict[str, Any]:
         return {"totals": self.game.totals, "seat": self.seat}
@@ -186,4 +224,8 @@ class FiveCrownsEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return render_game(self.game)
+        text = render_game(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
