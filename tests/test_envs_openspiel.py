@@ -15,9 +15,10 @@ import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from fivecrowns import solver  # noqa: E402
-from fivecrowns.envs.encoding import encode_observation  # noqa: E402
+from fivecrowns.envs.encoding import blocks, encode_observation  # noqa: E402
 from fivecrowns.envs.openspiel import (  # noqa: E402
     GAME_NAME,
+    FiveCrownsGame,
     FiveCrownsState,
     make_resampler,
     resample,
@@ -26,7 +27,7 @@ from fivecrowns.round import ACTION_DISCARD, ACTION_GO_OUT, Round  # noqa: E402
 from fivecrowns.rules import Rules  # noqa: E402
 
 
-def _game(**params: int) -> pyspiel.Game:
+def _game(**params: int | bool) -> pyspiel.Game:
     return pyspiel.load_game(GAME_NAME, params)
 
 
@@ -41,6 +42,8 @@ def test_random_sim_test_with_serialisation() -> None:
     pyspiel.random_sim_test(_game(players=2, rounds=11, max_turns=20), num_sims=1,
                             serialize=True, verbose=False)
     pyspiel.random_sim_test(_game(players=5, rounds=1, decks=4), num_sims=1,
+                            serialize=True, verbose=False)
+    pyspiel.random_sim_test(_game(players=3, rounds=2, solver_features=True), num_sims=1,
                             serialize=True, verbose=False)
 
 
@@ -94,12 +97,16 @@ def test_resample_keeps_the_players_information() -> None:
     assert changed
 
 
-def _replay_round(seed: int, rng: np.random.Generator) -> tuple[int, int]:
+def _replay_round(seed: int, rng: np.random.Generator, features: bool = False
+                  ) -> tuple[int, int]:
     """Play one round on Round and on the OpenSpiel state with the same cards and moves;
-    (final turns checked, cards taken from the discard pile)."""
+    (final turns checked, cards taken from the discard pile). Every player's tensor is
+    checked against the encoding of Round's observation (with the solver features if
+    ``features``)."""
     n, round_number = 3, 1
     rnd = Round(n, round_number, seed=seed, rules=Rules(max_turns=200))
-    state = _game(players=n, rounds=1, max_turns=200).new_initial_state()
+    state = _game(players=n, rounds=1, max_turns=200,
+                  solver_features=features).new_initial_state()
     hands = [[t for t in np.flatnonzero(rnd.hand_counts(q)).tolist()
               for _ in range(int(rnd.hand_counts(q)[t]))] for q in range(n)]
     first = (rnd.dealer + 1) % n
@@ -114,8 +121,10 @@ def _replay_round(seed: int, rng: np.random.Generator) -> tuple[int, int]:
         # Round's mask applies docs/rules.rst, A round, 3 (no throwing back the card just
         # taken, unless the hand holds nothing else)
         assert state.legal_actions() == np.flatnonzero(rnd.legal_action_mask()).tolist()
-        np.testing.assert_array_equal(state.observation_tensor(p),
-                                      encode_observation(rnd.observation(p)))
+        for q in range(n):
+            np.testing.assert_array_equal(
+                state.observation_tensor(q),
+                encode_observation(rnd.observation(q), features=features))
         a = state.legal_actions()[int(rng.integers(len(state.legal_actions())))]
         kept = rnd.hand_counts(p)
         final = rnd.final_turn
@@ -156,16 +165,19 @@ def test_a_hand_of_one_card_type_may_throw_back_the_card_taken() -> None:
     assert state.legal_actions() == [ACTION_DISCARD + 3, ACTION_GO_OUT + 3]
 
 
-def test_agrees_with_round() -> None:
+@pytest.mark.parametrize("features", [False, True])
+def test_agrees_with_round(features: bool) -> None:
     rng = np.random.default_rng(5)
-    counts = np.array([_replay_round(seed, rng) for seed in range(6)])
+    counts = np.array([_replay_round(seed, rng, features) for seed in range(6)])
     assert (counts.sum(axis=0) > 0).all(), "no final turn or no take was exercised"
 
 
-def test_observation_hides_what_it_should() -> None:
+@pytest.mark.parametrize("features", [False, True])
+def test_observation_hides_what_it_should(features: bool) -> None:
     """Moving an opponent's unseen card into the draw pile changes no tensor of ours
-    (the vectors of the changed world computed again from its counts)."""
-    game = _game(players=3, rounds=2)
+    (the vectors of the changed world computed again from its counts), the solver
+    features included."""
+    game = _game(players=3, rounds=2, solver_features=features)
     rng = np.random.default_rng(4)
     state = game.new_initial_state()
     for _ in range(200):
@@ -194,8 +206,9 @@ def test_observation_hides_what_it_should() -> None:
         state.apply_action(acts[int(rng.integers(len(acts)))])
 
 
-def test_public_observer_hides_the_own_hand() -> None:
-    game = _game(players=2, rounds=1)
+@pytest.mark.parametrize("features", [False, True])
+def test_public_observer_hides_the_own_hand(features: bool) -> None:
+    game = _game(players=2, rounds=1, solver_features=features)
     rng = np.random.default_rng(1)
     state = game.new_initial_state()
     while state.is_chance_node():
@@ -205,6 +218,9 @@ def test_public_observer_hides_the_own_hand() -> None:
     observer = game.make_py_observer(public)
     observer.set_from(state, 0)
     assert not observer.tensor[:56].any()
+    if features:  # the features describe the own hand
+        assert not observer.tensor[blocks(2, True)["features"]].any()
+        assert state.observation_tensor(0)[-62:] != [0.0] * 62
     assert "hand" not in observer.string_from(state, 0)
     assert "hand" in state.observation_string(0)
 
@@ -214,6 +230,8 @@ def test_bad_parameters() -> None:
         _game(players=9)
     with pytest.raises(ValueError, match="rounds must be 1..11"):
         _game(rounds=12)
+    with pytest.raises(TypeError, match="solver_features must be a bool, got int"):
+        FiveCrownsGame({"solver_features": 1})
 
 
 def test_illegal_actions_are_refused() -> None:
@@ -251,18 +269,22 @@ def _play(state: pyspiel.State, rng: np.random.Generator, moves: int) -> pyspiel
     return state
 
 
-@pytest.mark.parametrize("players, rounds, decks", [(2, 11, 2), (3, 4, 2), (5, 2, 4)])
-def test_kept_vectors_are_the_encoding(players: int, rounds: int, decks: int) -> None:
+@pytest.mark.parametrize("players, rounds, decks, features",
+                         [(2, 11, 2, False), (3, 4, 2, False), (5, 2, 4, False),
+                          (3, 3, 2, True)])
+def test_kept_vectors_are_the_encoding(players: int, rounds: int, decks: int,
+                                       features: bool) -> None:
     """The vectors kept up to date move by move equal the encoding computed from the
-    counts, for every player after every move of whole games (reshuffles included)."""
-    game = _game(players=players, rounds=rounds, decks=decks)
+    counts, for every player after every move of whole games (reshuffles included; the
+    solver features, computed when read, are never stale)."""
+    game = _game(players=players, rounds=rounds, decks=decks, solver_features=features)
     rng = np.random.default_rng(players)
     state = game.new_initial_state()
     while not state.is_terminal():
         _play(state, rng, 1)
         core = state._c
         for v in range(players):
-            np.testing.assert_array_equal(core.obs[v], core.encode(v))
+            np.testing.assert_array_equal(core.vector(v), core.encode(v))
     if players == 2:
         assert "reshuffle" in state.information_state_string(0), "no reshuffle exercised"
 

@@ -22,6 +22,7 @@ from .. import solver
 from ..cards import JOKER_INDEX, N_TYPES, Card
 from ..round import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .encoding import _fill, blocks, observation_size
+from .features import fill_features
 
 __all__ = ["Config", "Core", "DEAL", "TURN_UP", "DRAW", "DRAW_CARD", "DISCARD", "OVER"]
 
@@ -35,13 +36,16 @@ CARDS = [str(Card.from_index(t)) for t in range(N_TYPES)]
 class Config:
     """What every state of one game shares: the parameters and the encoding's offsets."""
 
-    def __init__(self, n: int, n_rounds: int, decks: int, max_turns: int) -> None:
+    def __init__(self, n: int, n_rounds: int, decks: int, max_turns: int,
+                 features: bool = False) -> None:
         self.n, self.n_rounds, self.decks, self.max_turns = n, n_rounds, decks, max_turns
+        self.features = features
         full = np.full(N_TYPES, decks, dtype=np.int64)
         full[JOKER_INDEX] = 3 * decks
         full.flags.writeable = False
         self.full = full
-        self.size = observation_size(n)
+        self.base = observation_size(n)  # the solver features, if any, come after
+        self.size = observation_size(n, features)
         b = blocks(n)
         self.hand, self.top = b["hand"].start, b["top_discard"].start
         self.disc, self.unseen = b["discard_pile"].start, b["unseen"].start
@@ -54,8 +58,8 @@ class Config:
         self.to_act = [[b["to_act"].start + (q - v) % n for q in range(n)] for v in range(n)]
         self.went = [[b["went_out"].start + (q - v) % n for q in range(n)] for v in range(n)]
 
-    def __reduce__(self) -> tuple[Any, tuple[int, int, int, int]]:
-        return Config, (self.n, self.n_rounds, self.decks, self.max_turns)
+    def __reduce__(self) -> tuple[Any, tuple[int, int, int, int, bool]]:
+        return Config, (self.n, self.n_rounds, self.decks, self.max_turns, self.features)
 
 
 class Core:
@@ -64,7 +68,8 @@ class Core:
 
     __slots__ = ("cfg", "totals", "k", "hand_size", "wild", "first", "stock", "stock_size",
                  "hands", "taken", "discard", "pile", "dealt", "phase", "current", "turn",
-                 "just_taken", "went_out", "final_left", "scores", "info", "obs", "frozen")
+                 "just_taken", "went_out", "final_left", "scores", "info", "obs", "fresh",
+                 "frozen")
 
     cfg: Config
     totals: list[int]
@@ -88,6 +93,7 @@ class Core:
     scores: list[int | None]
     info: list[str]
     obs: npt.NDArray[np.float32]
+    fresh: list[bool]
     frozen: bool
 
     @classmethod
@@ -101,6 +107,7 @@ class Core:
         # hidden): a string of " token" pieces, read by information_string.
         c.info = [""] * (cfg.n + 1)
         c.obs = np.zeros((cfg.n, cfg.size), dtype=np.float32)
+        c.fresh = [False] * cfg.n
         c.frozen = False
         c.start_round()
         return c
@@ -130,6 +137,7 @@ class Core:
         new.scores = self.scores[:]
         new.info = self.info[:]
         new.obs = self.obs.copy()
+        new.fresh = self.fresh[:]
         new.frozen = False
         return new
 
@@ -403,18 +411,49 @@ class Core:
 
     def encode(self, player: int, out: npt.NDArray[np.float32] | None = None
                ) -> npt.NDArray[np.float32]:
-        """``player``'s observation vector computed from the counts (what :attr:`obs`
-        keeps up to date move by move)."""
-        n_rounds = self.cfg.n_rounds
+        """``player``'s observation vector computed from the counts (what :meth:`vector`
+        reads from the vectors kept up to date move by move)."""
+        cfg = self.cfg
+        if out is None:
+            out = np.empty(cfg.size, dtype=np.float32)
         phase = 0 if self.phase in (DRAW, DRAW_CARD) else 1 if self.phase == DISCARD else -1
         top = self.pile[-1] if self.pile else -1
-        rnd = min(self.k, n_rounds - 1) + 1
-        return _fill(out, self.cfg.n, player, self.hands[player], top, self.discard,
-                     self.taken, self.unseen(player), self.hand_size, self.stock_size, rnd,
-                     rnd + 2, self.current, phase, self.went_out is not None, self.went_out,
-                     self.totals)
+        rnd = min(self.k, cfg.n_rounds - 1) + 1
+        _fill(out[:cfg.base], cfg.n, player, self.hands[player], top, self.discard,
+              self.taken, self.unseen(player), self.hand_size, self.stock_size, rnd, rnd + 2,
+              self.current, phase, self.went_out is not None, self.went_out, self.totals)
+        if cfg.features:
+            self.features_into(player, out[cfg.base:])
+        return out
+
+    def features_into(self, player: int, out: npt.NDArray[np.float32]) -> None:
+        """The solver features of ``player``'s hand (:mod:`fivecrowns.envs.features`)."""
+        view = player == self.current and self.phase == DISCARD
+        fill_features(out, self.hands[player], wild=self.wild, decks=self.cfg.decks,
+                      top=self.pile[-1] if self.pile else -1, unseen=self.unseen(player),
+                      discard_view=view, must_keep=self.kept() if view else -1,
+                      return_discard=False)
+
+    def vector(self, player: int) -> npt.NDArray[np.float32]:
+        """``player``'s observation vector (a row of :attr:`obs`: not to be changed).
+
+        The encoding proper is kept up to date move by move; the solver features, when
+        the game has them, are computed at the first read after a move (they cost solver
+        calls, and a move changes them for nearly every player).
+        """
+        if not self.fresh[player]:
+            cfg = self.cfg
+            self.features_into(player, self.obs[player, cfg.base:])
+            self.fresh[player] = True
+        return self.obs[player]
+
+    def moved(self) -> None:
+        """Mark the solver features out of date (after any move)."""
+        if self.cfg.features:
+            self.fresh = [False] * self.cfg.n
 
     def refresh(self) -> None:
         """Compute every observation vector again from the counts."""
         for v in range(self.cfg.n):
             self.encode(v, self.obs[v])
+        self.fresh = [True] * self.cfg.n

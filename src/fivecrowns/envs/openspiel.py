@@ -4,8 +4,10 @@ Importing this module registers the game with ``pyspiel.register_game``; then
 ``pyspiel.load_game("python_five_crowns", {"players": 3, "rounds": 2})`` makes one.
 
 Parameters: ``players`` (2..7, or 14 with 4 decks; default 2), ``rounds`` (play rounds
-1..``rounds``; default 11), ``decks`` (2 or 4; default 2) and ``max_turns`` (the turn
-limit of one round, docs/rules.rst, A round, 6; default 1000).
+1..``rounds``; default 11), ``decks`` (2 or 4; default 2), ``max_turns`` (the turn
+limit of one round, docs/rules.rst, A round, 6; default 1000) and ``solver_features``
+(default ``False``: with ``True`` the tensors end with the 62 solver features of
+:mod:`fivecrowns.envs.features`, as ``encode_observation(obs, features=True)``).
 
 The game is sequential, imperfect-information and general-sum, with **explicit chance**:
 every card leaving the deck is a chance outcome. The deal (one card at a time, clockwise
@@ -23,7 +25,8 @@ until the game ends, then minus each player's game total; the running totals are
 the observation.
 
 Observation and information-state tensors are the vector of
-:func:`fivecrowns.envs.encoding.encode_observation` (the same for both). The observation
+:func:`fivecrowns.envs.encoding.encode_observation` (the same for both; a public
+observer zeroes the own hand, the unseen counts and the solver features). The observation
 string is a short public-plus-own-hand summary; the information-state string is exact:
 the player's whole view of the game (public events, own cards as dealt and drawn).
 
@@ -31,8 +34,9 @@ Search copies states and reads them all the time, so a state is built for it: it
 the game as counts (:mod:`fivecrowns.envs._spiel_state`), and ``clone()`` costs the same
 at any point of a game (it never replays or copies the history, which OpenSpiel keeps).
 Each player's tensor and information string are kept up to date move by move, so reading
-them does no work; ``observation_tensor`` and ``information_state_tensor`` return the
-kept vector directly. ``resample_from_infostate`` draws a state the player cannot tell
+them does no work (the solver features, which cost solver calls, are computed at the
+first read after a move); ``observation_tensor`` and ``information_state_tensor`` return
+the kept vector directly. ``resample_from_infostate`` draws a state the player cannot tell
 from this one (:func:`resample`), so ``ISMCTSBot`` needs no set-up.
 
 Examples
@@ -72,7 +76,8 @@ __all__ = ["GAME_NAME", "FiveCrownsGame", "FiveCrownsState", "resample", "make_r
 #: The name the game is registered under.
 GAME_NAME = "python_five_crowns"
 
-_DEFAULTS = {"players": 2, "rounds": 11, "decks": 2, "max_turns": DEFAULT_MAX_TURNS}
+_DEFAULTS: dict[str, Any] = {"players": 2, "rounds": 11, "decks": 2,
+                             "max_turns": DEFAULT_MAX_TURNS, "solver_features": False}
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 
@@ -94,7 +99,10 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _config(params: dict[str, Any]) -> tuple[int, int, int, int]:
+def _config(params: dict[str, Any]) -> tuple[int, int, int, int, bool]:
+    features = params.get("solver_features", False)
+    if not isinstance(features, bool):
+        raise TypeError(f"solver_features must be a bool, got {type(features).__name__}")
     n = int(params.get("players", _DEFAULTS["players"]))
     rounds = int(params.get("rounds", _DEFAULTS["rounds"]))
     decks = int(params.get("decks", _DEFAULTS["decks"]))
@@ -105,7 +113,7 @@ def _config(params: dict[str, Any]) -> tuple[int, int, int, int]:
                          f"got {n}")
     if not 1 <= rounds <= 11:
         raise ValueError(f"rounds must be 1..11, got {rounds}")
-    return n, rounds, decks, max_turns
+    return n, rounds, decks, max_turns, features
 
 
 class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
@@ -113,7 +121,7 @@ class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(_DEFAULTS, **(params or {}))
-        n, rounds, decks, max_turns = _config(params)
+        n, rounds, decks, max_turns, features = _config(params)
         sizes = [r + 2 for r in range(1, rounds + 1)]
         length = sum(n * h + 1 + 3 * max_turns + 3 * n for h in sizes)
         worst = float(sum(50 * (h + 1) for h in sizes))
@@ -125,8 +133,10 @@ class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
         self.n_rounds = rounds
         self.decks = decks
         self.max_turns = max_turns
+        self.solver_features = features
         #: The state before the first deal, shared by new states until their first move.
-        self.initial_core = Core.initial(Config(n, rounds, decks, max_turns)).freeze()
+        self.initial_core = Core.initial(Config(n, rounds, decks, max_turns,
+                                                features)).freeze()
 
     def new_initial_state(self) -> FiveCrownsState:
         """The state before the first card is dealt."""
@@ -192,6 +202,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         a = int(action)
         c = self._own()
+        c.moved()  # before the move: a move that starts a round computes them again
         phase = c.phase
         if phase == _DEAL or phase == _TURN_UP or phase == _DRAW_CARD:
             c.chance(a)
@@ -234,12 +245,12 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
         tensor's size). ``player`` defaults to the player to act; a seat out of range
         raises ``pyspiel.SpielError`` as OpenSpiel does.
         """
-        return self._c.obs[self._seat(player)].tolist()
+        return self._c.vector(self._seat(player)).tolist()
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """The same vector as :meth:`observation_tensor` (the encoding has perfect
         recall of what matters: counts, not the order of events)."""
-        return self._c.obs[self._seat(player)].tolist()
+        return self._c.vector(self._seat(player)).tolist()
 
     def _seat(self, player: int | None) -> int:
         n = self._c.cfg.n
@@ -273,7 +284,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     def encode(self, player: int, out: npt.NDArray[np.float32] | None = None
                ) -> npt.NDArray[np.float32]:
         """The observation vector of ``player`` (:mod:`fivecrowns.envs.encoding`)."""
-        row = self._c.obs[player]
+        row = self._c.vector(player)
         if out is None:
             return row.copy()
         out[:] = row
@@ -319,13 +330,16 @@ class _Observer:
             raise ValueError(f"observation parameters are not supported, got {params}")
         self.perfect_recall = perfect_recall
         self.private = private
-        self.tensor = np.zeros(observation_size(game.n_players), dtype=np.float32)
+        features = game.solver_features
+        self.tensor = np.zeros(observation_size(game.n_players, features), dtype=np.float32)
         self.dict = {"observation": self.tensor}
-        where = blocks(game.n_players)
-        self._private_blocks = (where["hand"], where["unseen"])
+        where = blocks(game.n_players, features)
+        # the solver features describe the own hand: private too
+        self._private_blocks = [where[name] for name in ("hand", "unseen", "features")
+                                if name in where]
 
     def set_from(self, state: FiveCrownsState, player: int) -> None:
-        self.tensor[:] = state._c.obs[player]
+        self.tensor[:] = state._c.vector(player)
         if not self.private:  # a public observer: no own hand, nor what it implies
             for block in self._private_blocks:
                 self.tensor[block] = 0.0
@@ -387,6 +401,7 @@ def resample(state: FiveCrownsState, player: int, *,
     c.stock = np.bincount(cards[at:], minlength=N_TYPES).astype(np.int64)
     for q in others:
         c.encode(q, c.obs[q])
+        c.fresh[q] = True
     return new
 
 
