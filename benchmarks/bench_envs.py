@@ -25,9 +25,11 @@ C++ ``gin_rummy`` in the same process:
 - ``observation_tensor`` and ``information_state_tensor``: calls a second on one state
   at move 50 (``gin_rummy`` has no information-state tensor: its observation tensor is
   the comparison for both), and ``with moves``: random play reading the observation
-  tensor of the player to act at every decision, in decisions a second;
+  tensor of the player to act at every decision, in decisions a second (and the same
+  with the ``solver_features`` game parameter, whose features cost solver calls at the
+  first read after each move);
 - ``random_sim_test``: seconds for ``pyspiel.random_sim_test`` of one whole 11-round
-  2-player game with serialization.
+  2-player game with serialization, wall clock and CPU time of this process.
 
 Run with::
 
@@ -197,14 +199,17 @@ def spiel_state(name: str, moves: int, seed: int = 0) -> Any:
     return state
 
 
-def tensor_steps(name: str, decisions: int, seed: int = 0) -> int:
-    """Random play on ``name`` (as :func:`spiel_state`), reading the observation tensor
-    of the player to act at every decision; the decisions played (new games as needed)."""
+def tensor_steps(name: str, decisions: int, seed: int = 0, features: bool = False) -> int:
+    """Random play on ``name`` (as :func:`spiel_state`; ``features``: with the solver
+    features), reading the observation tensor of the player to act at every decision;
+    the decisions played (new games as needed)."""
     import pyspiel
 
     import fivecrowns.envs.openspiel  # noqa: F401
 
-    params = {"players": 2} if name == "python_five_crowns" else {}
+    params: dict[str, Any] = {}
+    if name == "python_five_crowns":
+        params = {"players": 2, "solver_features": features}
     game = pyspiel.load_game(name, params)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
@@ -268,9 +273,12 @@ def openspiel_table(quick: bool = False) -> list[tuple[str, str, str]]:
     gin_steps = _per_call(lambda: tensor_steps("gin_rummy", n), 1)
     rows.append(("with moves (decisions/s)", f"{n / ours_steps:,.0f}",
                  f"{n / gin_steps:,.0f}"))
-    t0 = time.perf_counter()
+    feat_steps = _per_call(lambda: tensor_steps("python_five_crowns", n, features=True), 1)
+    rows.append(("with moves, solver_features (dec./s)", f"{n / feat_steps:,.0f}", "-"))
+    t0, c0 = time.perf_counter(), time.process_time()
     random_sim_game()
-    rows.append(("random_sim_test, 11 rounds (s)", f"{time.perf_counter() - t0:.2f}", "-"))
+    rows.append(("random_sim_test, 11 rounds (s)",
+                 f"{time.perf_counter() - t0:.2f} ({time.process_time() - c0:.2f} CPU)", "-"))
     return rows
 
 
