@@ -431,3 +431,19 @@ def test_ismcts_beats_random_play() -> None:
     decided = wins + losses
     p_value = sum(math.comb(decided, k) for k in range(wins, decided + 1)) / 2 ** decided
     assert p_value < 0.01, (wins, losses)
+
+
+def test_information_strings_do_not_depend_on_their_chunks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strings are built in sealed chunks (so that copies share them): the same game
+    with one unbounded chunk gives the same strings."""
+    from fivecrowns.envs import _spiel_state
+
+    def strings() -> list[str]:
+        state = _play(_game(players=3, rounds=3).new_initial_state(),
+                      np.random.default_rng(11), 1500)
+        return [state.information_state_string(p) for p in range(3)]
+
+    chunked = strings()
+    monkeypatch.setattr(_spiel_state, "_CHUNK", 10**9)
+    assert strings() == chunked and len(chunked[0]) > 3000

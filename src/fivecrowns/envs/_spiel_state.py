@@ -4,8 +4,9 @@
 the hands, the discard pile in order, the cards seen taken), the phase, the running
 totals, and two things kept up to date move by move so that reading them costs no
 replay: each player's observation vector (the layout of :mod:`fivecrowns.envs.encoding`)
-and each player's information string. The strings are immutable and shared between
-copies, so :meth:`Core.copy` costs the same at move 50 as at move 5,000.
+and each player's information string. The strings are built in immutable chunks shared
+between copies, so :meth:`Core.copy` costs the same at move 50 as at move 5,000, and a
+copy holds only the last, short chunk of its own.
 
 No framework is imported here; :mod:`fivecrowns.envs.openspiel` wraps a :class:`Core`
 in a ``pyspiel.State``.
@@ -31,6 +32,8 @@ __all__ = ["Config", "Core", "DEAL", "TURN_UP", "DRAW", "DRAW_CARD", "DISCARD", 
 DEAL, TURN_UP, DRAW, DRAW_CARD, DISCARD, OVER = range(6)
 
 CARDS = [str(Card.from_index(t)) for t in range(N_TYPES)]
+# An information string's last chunk is sealed (shared from then on) past this length.
+_CHUNK = 1024
 
 
 class Config:
@@ -68,7 +71,8 @@ class Core:
 
     __slots__ = ("cfg", "totals", "k", "hand_size", "wild", "first", "stock", "stock_size",
                  "hands", "taken", "discard", "pile", "dealt", "phase", "current", "turn",
-                 "just_taken", "went_out", "final_left", "scores", "info", "obs", "fresh",
+                 "just_taken", "went_out", "final_left", "scores", "done", "info", "obs",
+                 "fresh",
                  "frozen")
 
     cfg: Config
@@ -91,6 +95,7 @@ class Core:
     went_out: int | None
     final_left: int
     scores: list[int | None]
+    done: list[tuple[str, ...]]
     info: list[str]
     obs: npt.NDArray[np.float32]
     fresh: list[bool]
@@ -104,7 +109,8 @@ class Core:
         c.totals = [0] * cfg.n
         c.k = 0
         # Information strings of each seat, then the public one (every private card
-        # hidden): a string of " token" pieces, read by information_string.
+        # hidden): " token" pieces, the sealed chunks in ``done``, the last in ``info``.
+        c.done = [()] * (cfg.n + 1)
         c.info = [""] * (cfg.n + 1)
         c.obs = np.zeros((cfg.n, cfg.size), dtype=np.float32)
         c.fresh = [False] * cfg.n
@@ -135,6 +141,7 @@ class Core:
         new.went_out = self.went_out
         new.final_left = self.final_left
         new.scores = self.scores[:]
+        new.done = self.done[:]
         new.info = self.info[:]
         new.obs = self.obs.copy()
         new.fresh = self.fresh[:]
@@ -393,6 +400,8 @@ class Core:
         token = " " + token
         info = self.info
         for i in range(len(info)):
+            if len(info[i]) >= _CHUNK:
+                self.seal(i)
             info[i] += token
 
     def private(self, kind: str, q: int, card: int) -> None:
@@ -400,8 +409,25 @@ class Core:
         hidden = f" {kind}{q}:?"
         info = self.info
         for i in range(len(info)):
+            if len(info[i]) >= _CHUNK:
+                self.seal(i)
             info[i] += hidden
         info[q] = info[q][:-1] + CARDS[card]
+
+    def seal(self, i: int) -> None:
+        """Move information string ``i``'s last chunk to its shared, sealed ones."""
+        self.done[i] += (self.info[i],)
+        self.info[i] = ""
+
+    def events(self, i: int) -> str:
+        """Information string ``i`` (a seat, or ``n`` for the public one): " token"s."""
+        return "".join(self.done[i]) + self.info[i]
+
+    def forget(self, q: int) -> None:
+        """Seat ``q``'s information string becomes the public one (its cards hidden)."""
+        n = self.cfg.n
+        self.done[q] = self.done[n]
+        self.info[q] = self.info[n]
 
     def unseen(self, player: int) -> npt.NDArray[np.int64]:
         """The counts of the cards whose place ``player`` cannot know."""

@@ -157,7 +157,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     OpenSpiel copies a Python state by making a new initial state and deep-copying its
     attributes; the one attribute here, the core, copies itself in time independent of
     the history (the history stays on OpenSpiel's side, and the information strings are
-    immutable and shared). A new state shares its game's initial core until its first
+    built in immutable, shared chunks). A new state shares its game's initial core until its first
     move.
     """
 
@@ -293,7 +293,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     def information_string(self, player: int) -> str:
         """The exact information state of ``player``: public events and own cards."""
         c = self._c
-        return f"p{player} hand {_text(c.hands[player])} |{c.info[player]}"
+        return f"p{player} hand {_text(c.hands[player])} |{c.events(player)}"
 
     def observation_string_of(self, player: int) -> str:
         """A short view of ``player``: own hand, then :meth:`public_string`."""
@@ -396,7 +396,7 @@ def resample(state: FiveCrownsState, player: int, *,
     for q, row in zip(others, unknown):
         k = int(row.sum())
         c.hands[q] = c.taken[q] + np.bincount(cards[at:at + k], minlength=N_TYPES)
-        c.info[q] = c.info[n]
+        c.forget(q)
         at += k
     c.stock = np.bincount(cards[at:], minlength=N_TYPES).astype(np.int64)
     for q in others:
