@@ -248,8 +248,8 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
         return self._c.vector(self._seat(player)).tolist()
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The same vector as :meth:`observation_tensor` (the encoding has perfect
-        recall of what matters: counts, not the order of events)."""
+        """The same vector as :meth:`observation_tensor` (the encoding's counts; the
+        order of events is in the exact information-state string)."""
         return self._c.vector(self._seat(player)).tolist()
 
     def _seat(self, player: int | None) -> int:
