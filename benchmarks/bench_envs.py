@@ -210,7 +210,7 @@ def tensor_steps(name: str, decisions: int, seed: int = 0, features: bool = Fals
 
     params: dict[str, Any] = {}
     if name == "python_five_crowns":
-        params = {"players": 2, "solver_features": features}
+        params = {"players": 2, **({"solver_features": True} if features else {})}
     game = pyspiel.load_game(name, params)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
