@@ -292,7 +292,7 @@ def test_kept_vectors_are_the_encoding(players: int, rounds: int, decks: int,
 def test_clone_is_independent_and_exact() -> None:
     game = _game(players=3, rounds=11)
     rng = np.random.default_rng(6)
-    pristine = str(game.new_initial_state())
+    pristine = (str(game.new_initial_state()), game.new_initial_state().chance_outcomes())
     state = _play(game.new_initial_state(), rng, 1500)
     copy = state.clone()
     assert copy.history() == state.history() and str(copy) == str(state)
@@ -305,7 +305,8 @@ def test_clone_is_independent_and_exact() -> None:
     assert (state.history(), str(state), state.information_state_string(0),
             state.observation_tensor(0)) == before
     # the initial state every new state shares until its first move is never changed
-    assert str(game.new_initial_state()) == pristine
+    assert (str(game.new_initial_state()), game.new_initial_state().chance_outcomes()) \
+        == pristine
 
 
 def test_information_string_reads_the_events() -> None:

@@ -235,7 +235,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
         return (f"round {c.k + 1}/{c.cfg.n_rounds} phase {c.phase} "
                 f"player {c.current} turn {c.turn} went_out {c.went_out} "
                 f"taken {c.just_taken} totals {c.totals}\n"
-                f"hands: {hands}\npile: {pile}\nstock: {_text(c.stock)}")
+                f"hands: {hands}\npile: {pile}\nstock: {c.stock_size} cards (the rest)")
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation vector (the encoding), as OpenSpiel's method.
