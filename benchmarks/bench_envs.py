@@ -352,3 +352,91 @@ def steps_table(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+# -- The cost of the solver features (fivecrowns.envs.features) --------------------------
+
+
+def _feature_positions(seed: int = 0) -> list[tuple[Round, int]]:
+    """(round, player to act) at every move of random legal play, 4 players, rounds
+    1..11: a copy of each position, half of them in the discard phase."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for r in range(1, 12):
+        rnd = Round(PLAYERS, r, seed=seed * 1000 + r)
+        while not rnd.is_over:
+            out.append((rnd.clone(), rnd.current_player))
+            acts = rnd.legal_actions()
+            rnd.apply_action(acts[int(rng.integers(len(acts)))])
+    return out
+
+
+def feature_encoding_cost(seed: int = 0) -> dict[str, float]:
+    """Microseconds of CPU per call, over the positions of :func:`_feature_positions`
+    (best of three): the observation, the encoding without and with the features, and the
+    features alone from the observation and from the round."""
+    from fivecrowns.envs.encoding import encode_observation
+    from fivecrowns.envs.features import observation_features, round_features
+
+    positions = _feature_positions(seed)
+    observations = [rnd.observation(p) for rnd, p in positions]
+    calls: dict[str, Callable[[], object]] = {
+        "observation()": lambda: [rnd.observation(p) for rnd, p in positions],
+        "encode": lambda: [encode_observation(o) for o in observations],
+        "encode features=True": lambda: [encode_observation(o, features=True)
+                                         for o in observations],
+        "observation_features": lambda: [observation_features(o) for o in observations],
+        "round_features": lambda: [round_features(rnd, p) for rnd, p in positions],
+    }
+    out = {}
+    for name, call in calls.items():
+        call()  # warm up (and the observations' lazy counts)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.process_time()
+            call()
+            best = min(best, time.process_time() - t0)
+        out[name] = best / len(positions) * 1e6
+    return out
+
+
+def gym_feature_steps(games: int = 3, seed: int = 0) -> dict[str, float]:
+    """Agent steps per CPU second of the Gymnasium env against three GreedyBots, random
+    legal actions, without and with ``solver_features=True, normalize=True``."""
+    from fivecrowns.envs.gym import FiveCrownsEnv
+
+    out = {}
+    for label, on in (("Gymnasium vs greedy", False), ("  + features, normalize", True)):
+        env = FiveCrownsEnv(("greedy",) * (PLAYERS - 1), solver_features=on, normalize=on)
+        rng = np.random.default_rng(seed)
+        steps = 0
+        t0 = time.process_time()
+        for g in range(games):
+            obs, _info = env.reset(seed=seed * 1000 + g)
+            done = False
+            while not done:
+                legal = np.flatnonzero(obs["action_mask"])
+                obs, _r, terminated, truncated, _info = env.step(
+                    int(legal[int(rng.integers(legal.size))]))
+                done = terminated or truncated
+                steps += 1
+        out[label] = steps / (time.process_time() - t0)
+    return out
+
+
+def test_feature_encoding(benchmark: object) -> None:
+    from fivecrowns.envs.encoding import encode_observation
+
+    observations = [rnd.observation(p) for rnd, p in _feature_positions(1)]
+    benchmark.group = "features"  # type: ignore[attr-defined]
+    benchmark(lambda: [encode_observation(o, features=True)  # type: ignore[operator]
+                       for o in observations])
+
+
+if __name__ == "__main__":
+    print(f"\n{'per call (4 players)':<24} {'us':>8}")
+    for name, us in feature_encoding_cost().items():
+        print(f"{name:<24} {us:>8.1f}")
+    print(f"\n{'agent steps/s':<24} {'':>8}")
+    for name, rate in gym_feature_steps().items():
+        print(f"{name:<24} {rate:>8,.0f}")

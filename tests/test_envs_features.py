@@ -209,6 +209,11 @@ def test_fill_features_from_counts() -> None:
     with pytest.raises(ValueError, match="wild"):
         fill_features(out, r.hand_counts(p), wild=2, decks=2, top=-1,
                       unseen=obs.unseen_counts, discard_view=False)
+    too_many = obs.unseen_counts.copy()
+    too_many[np.flatnonzero(r.hand_counts(p))[0]] += 2
+    with pytest.raises(ValueError, match="unseen must count cards the deck has"):
+        fill_features(out, r.hand_counts(p), wild=5, decks=2, top=-1, unseen=too_many,
+                      discard_view=False)
     with pytest.raises(TypeError, match="must be an Observation"):
         observation_features(r)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must be a Round"):

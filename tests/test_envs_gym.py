@@ -167,17 +167,24 @@ def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_maskable_ppo_uses_action_masks() -> None:
-    """sb3-contrib's MaskablePPO trains on the env with no mask function of its own."""
+    """sb3-contrib's MaskablePPO trains on the registered env (through Gymnasium's
+    wrappers, two envs in a vector) with no mask function of its own."""
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    env = FiveCrownsEnv(opponents=("greedy",), rounds=[1], solver_features=True,
-                        normalize=True)
-    assert is_masking_supported(env)
-    model = MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=16, n_epochs=1,
+    def make() -> gymnasium.Env:
+        return gymnasium.make(fivecrowns.envs.GYM_ID, opponents=("greedy",), rounds=[1],
+                              solver_features=True, normalize=True)
+
+    vec = DummyVecEnv([make, make])
+    assert is_masking_supported(vec)
+    model = MaskablePPO("MultiInputPolicy", vec, n_steps=32, batch_size=16, n_epochs=1,
                         seed=0, device="cpu")
     model.learn(64)
-    obs, _ = env.reset(seed=1)
-    action, _ = model.predict(obs, action_masks=get_action_masks(env))
-    assert env.action_masks()[int(action)]
+    obs = vec.reset()
+    masks = get_action_masks(vec)
+    np.testing.assert_array_equal(masks, obs["action_mask"].astype(bool))
+    actions, _ = model.predict(obs, action_masks=masks)
+    assert all(masks[i, int(a)] for i, a in enumerate(actions))

@@ -86,7 +86,7 @@ class FiveCrownsEnv(gymnasium.Env):
     normalize : bool
         Scale the observation vector to about [-1, 1]
         (:func:`~fivecrowns.envs.encoding.observation_scale`: card counts by the copies in
-        the deck, sizes by their largest values, totals by 200); ``observation_space``
+        the deck, sizes by their largest values, totals by 500); ``observation_space``
         has the scaled bounds.
     """
 
