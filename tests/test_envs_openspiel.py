@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -335,6 +336,21 @@ def test_serialization_is_exact_late_in_a_game() -> None:
         assert back.information_state_tensor(p) == state.information_state_tensor(p)
     a, b = np.random.default_rng(9), np.random.default_rng(9)
     assert str(_play(back, a, 400)) == str(_play(state.clone(), b, 400))
+
+
+def test_a_state_serialized_by_0_2_is_refused() -> None:
+    """0.2 kept the game in many attributes (``_log``, ``_stock``, ...): reading one of
+    its serialized states would silently give an initial state."""
+    old = (Path(__file__).parent / "data" / "openspiel_state_0.2.txt").read_text()
+    game = _game(players=2, rounds=1)
+    with pytest.raises(ValueError, match="serialized by fivecrowns 0.2"):
+        game.deserialize_state(old)
+    # the way out the message gives: its history applied to a new initial state
+    state = game.new_initial_state()
+    for action in (0, 1, 2, 3, 4, 5, 6, 1):  # old.startswith("history=-1:0,...,1:1")
+        state.apply_action(action)
+    assert old.startswith("history=" + ",".join(
+        f"{h.player}:{h.action}" for h in state.full_history()) + "\n")
 
 
 def test_tensor_methods_follow_openspiel() -> None:

@@ -151,6 +151,23 @@ class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self, perfect_recall=perfect, private=private, params=params)
 
 
+class _Before03:
+    """An attribute of the states of fivecrowns 0.2, which kept the game in many
+    attributes: setting it means ``deserialize_state`` was given such a state, which
+    this state would silently ignore."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> None:
+        raise AttributeError(self.name)
+
+    def __set__(self, obj: object, value: object) -> None:
+        raise ValueError(f"this state was serialized by fivecrowns 0.2 (it sets "
+                         f"{self.name}), whose states this version cannot read: apply its "
+                         f"history's actions to a new initial state instead")
+
+
 class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     """A state of the game: a :class:`~fivecrowns.envs._spiel_state.Core` of counts.
 
@@ -160,6 +177,10 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     built in immutable, shared chunks). A new state shares its game's initial core until its first
     move.
     """
+
+    # every 0.2 state had these two
+    _log = _Before03()
+    _stock = _Before03()
 
     def __init__(self, game: FiveCrownsGame) -> None:
         super().__init__(game)
