@@ -16,16 +16,34 @@ observation; OpenSpiel: the observation tensor and the legal actions). The rows:
   bots, counting the agent's steps (the bots' moves are in the time);
 - ``OpenSpiel``: ``python_five_crowns``, counting player steps (chance nodes in the time).
 
+OpenSpiel's search and learning algorithms also copy states and read tensors all the
+time; a second table sets ``python_five_crowns`` (2 players, 11 rounds) beside OpenSpiel's
+C++ ``gin_rummy`` in the same process:
+
+- ``clone``: ``state.clone()`` at move 50 and at move 2,000 of a random game (the cost
+  must not grow with the history), and ``gin_rummy``'s at move 50;
+- ``observation_tensor`` and ``information_state_tensor``: calls a second on one state
+  at move 50 (``gin_rummy`` has no information-state tensor: its observation tensor is
+  the comparison for both), and ``with moves``: random play reading the observation
+  tensor of the player to act at every decision, in decisions a CPU second (and the same
+  with the ``solver_features`` game parameter, whose features cost solver calls at the
+  first read after each move);
+- ``random_sim_test``: seconds for ``pyspiel.random_sim_test`` of one whole 11-round
+  2-player game with serialization, wall clock and CPU time of this process.
+
 Run with::
 
     python -m pytest benchmarks/bench_envs.py --benchmark-only
 
-or as a script for a small table (``--quick`` for a short run)::
+or as a script for small tables (``--quick`` for a short run, ``--openspiel`` for the
+second table only)::
 
     python benchmarks/bench_envs.py
 
-The script reports steps per second of CPU time of this process (one core), the best of
-three timings of each loop. It needs ``fivecrowns[rl]``.
+The first table reports steps per second of CPU time of this process (one core), the best
+of three timings of each loop; the second, wall-clock time per call, the best of short
+batches (see ``_per_call``), except ``with moves`` (CPU time, the best of three loops)
+and ``random_sim_test`` (wall clock and CPU time of one run). It needs ``fivecrowns[rl]``.
 """
 
 from __future__ import annotations
@@ -157,7 +175,169 @@ def test_steps(benchmark: object, name: str) -> None:
     benchmark.pedantic(LOOPS[name], args=(1, 0), rounds=3, iterations=1)  # type: ignore[attr-defined]
 
 
+def spiel_state(name: str, moves: int, seed: int = 0) -> Any:
+    """A state of ``name`` (``"python_five_crowns"``: 2 players, 11 rounds; or an
+    OpenSpiel game such as ``"gin_rummy"``) after ``moves`` random moves, chance
+    outcomes included, at a decision node."""
+    import pyspiel
+
+    import fivecrowns.envs.openspiel  # noqa: F401
+
+    params = {"players": 2} if name == "python_five_crowns" else {}
+    rng = np.random.default_rng(seed)
+    state = pyspiel.load_game(name, params).new_initial_state()
+    done = 0
+    while done < moves or state.is_chance_node():
+        if state.is_terminal():
+            raise ValueError(f"the game ended after {done} moves")
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=np.array(probs) / sum(probs))))
+        else:
+            acts = state.legal_actions()
+            state.apply_action(acts[int(rng.integers(len(acts)))])
+        done += 1
+    return state
+
+
+def tensor_steps(name: str, decisions: int, seed: int = 0, features: bool = False) -> int:
+    """Random play on ``name`` (as :func:`spiel_state`; ``features``: with the solver
+    features), reading the observation tensor of the player to act at every decision;
+    the decisions played (new games as needed)."""
+    import pyspiel
+
+    import fivecrowns.envs.openspiel  # noqa: F401
+
+    params: dict[str, Any] = {}
+    if name == "python_five_crowns":
+        params = {"players": 2, **({"solver_features": True} if features else {})}
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    done = 0
+    while done < decisions:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        elif state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=np.array(probs) / sum(probs))))
+        else:
+            state.observation_tensor()
+            acts = state.legal_actions()
+            state.apply_action(acts[int(rng.integers(len(acts)))])
+            done += 1
+    return done
+
+
+def random_sim_game() -> None:
+    """``pyspiel.random_sim_test`` of one whole 11-round 2-player game, serialized (its
+    random moves come from OpenSpiel's own fixed seed)."""
+    import pyspiel
+
+    import fivecrowns.envs.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_five_crowns", {"players": 2})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def _per_call(fn: Callable[[], object], calls: int) -> float:
+    """Seconds a call of ``fn``: the best of batches of about 2 ms each, ``calls`` calls
+    in all (at least five batches). Short batches keep the time the process spends
+    descheduled on a shared machine out of the figure, for every game alike."""
+    t0 = time.perf_counter()
+    for _ in range(10):
+        fn()
+    batch = max(1, int(0.002 / max((time.perf_counter() - t0) / 10, 1e-9)))
+    best = float("inf")
+    for _ in range(max(5, calls // batch)):
+        t0 = time.perf_counter()
+        for _ in range(batch):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / batch)
+    return best
+
+
+def _best_of(fn: Callable[[], object], runs: int = 3) -> float:
+    """The best of ``runs`` timings of ``fn()`` in CPU seconds of this process."""
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def openspiel_table(quick: bool = False) -> list[tuple[str, str, str]]:
+    """(measure, python_five_crowns, gin_rummy) rows of the second table."""
+    scale = 1 if quick else 4
+    ours = spiel_state("python_five_crowns", 50)
+    late = spiel_state("python_five_crowns", 2000)
+    gin = spiel_state("gin_rummy", 50)
+    rows = []
+    c50 = _per_call(ours.clone, 500 * scale)
+    c2k = _per_call(late.clone, 500 * scale)
+    cgin = _per_call(gin.clone, 500 * scale)
+    rows.append(("clone at move 50 (us)", f"{c50 * 1e6:.1f}", f"{cgin * 1e6:.1f}"))
+    rows.append(("clone at move 2,000 (us)", f"{c2k * 1e6:.1f}", "-"))
+    obs = _per_call(ours.observation_tensor, 2000 * scale)
+    info = _per_call(ours.information_state_tensor, 2000 * scale)
+    gobs = _per_call(gin.observation_tensor, 2000 * scale)
+    rows.append(("observation_tensor (calls/s)", f"{1 / obs:,.0f}", f"{1 / gobs:,.0f}"))
+    rows.append(("information_state_tensor (calls/s)", f"{1 / info:,.0f}",
+                 f"{1 / gobs:,.0f} (obs.)"))
+    n = 1000 * scale
+    ours_steps = _best_of(lambda: tensor_steps("python_five_crowns", n))
+    gin_steps = _best_of(lambda: tensor_steps("gin_rummy", n))
+    rows.append(("with moves (decisions/CPU s)", f"{n / ours_steps:,.0f}",
+                 f"{n / gin_steps:,.0f}"))
+    feat_steps = _best_of(lambda: tensor_steps("python_five_crowns", n, features=True))
+    rows.append(("with moves, solver_features (dec./CPU s)", f"{n / feat_steps:,.0f}", "-"))
+    t0, c0 = time.perf_counter(), time.process_time()
+    random_sim_game()
+    rows.append(("random_sim_test, 11 rounds (s)",
+                 f"{time.perf_counter() - t0:.2f} ({time.process_time() - c0:.2f} CPU)", "-"))
+    return rows
+
+
+SPIEL = {"clone python_five_crowns move 50": lambda: spiel_state("python_five_crowns", 50),
+         "clone python_five_crowns move 2000":
+             lambda: spiel_state("python_five_crowns", 2000),
+         "clone gin_rummy move 50": lambda: spiel_state("gin_rummy", 50)}
+
+
+@pytest.mark.parametrize("name", list(SPIEL))
+def test_openspiel_clone(benchmark: object, name: str) -> None:
+    pytest.importorskip("pyspiel", reason="needs fivecrowns[rl]")
+    benchmark.group = "openspiel clone"  # type: ignore[attr-defined]
+    benchmark(SPIEL[name]().clone)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("name", ["python_five_crowns observation_tensor",
+                                  "python_five_crowns information_state_tensor",
+                                  "gin_rummy observation_tensor"])
+def test_openspiel_tensor(benchmark: object, name: str) -> None:
+    pytest.importorskip("pyspiel", reason="needs fivecrowns[rl]")
+    game, method = name.split()
+    benchmark.group = "openspiel tensor"  # type: ignore[attr-defined]
+    benchmark(getattr(spiel_state(game, 50), method))  # type: ignore[operator]
+
+
+def test_openspiel_random_sim_test(benchmark: object) -> None:
+    pytest.importorskip("pyspiel", reason="needs fivecrowns[rl]")
+    benchmark.group = "openspiel random_sim_test"  # type: ignore[attr-defined]
+    benchmark.pedantic(random_sim_game, rounds=1, iterations=1)  # type: ignore[attr-defined]
+
+
 def main(argv: list[str]) -> None:
+    if "--openspiel" not in argv:
+        steps_table(argv)
+        print()
+    print(f"{'OpenSpiel':<42} {'python_five_crowns':>18} {'gin_rummy':>16}")
+    for measure, ours, gin in openspiel_table("--quick" in argv):
+        print(f"{measure:<42} {ours:>18} {gin:>16}")
+
+
+def steps_table(argv: list[str]) -> None:
     games = 1 if "--quick" in argv else 3
     print(f"{'loop':<20} {'steps':>8} {'steps/s':>10}")
     for name, loop in LOOPS.items():

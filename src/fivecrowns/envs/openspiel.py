@@ -4,8 +4,10 @@ Importing this module registers the game with ``pyspiel.register_game``; then
 ``pyspiel.load_game("python_five_crowns", {"players": 3, "rounds": 2})`` makes one.
 
 Parameters: ``players`` (2..7, or 14 with 4 decks; default 2), ``rounds`` (play rounds
-1..``rounds``; default 11), ``decks`` (2 or 4; default 2) and ``max_turns`` (the turn
-limit of one round, docs/rules.rst, A round, 6; default 1000).
+1..``rounds``; default 11), ``decks`` (2 or 4; default 2), ``max_turns`` (the turn
+limit of one round, docs/rules.rst, A round, 6; default 1000) and ``solver_features``
+(default ``False``: with ``True`` the tensors end with the 62 solver features of
+:mod:`fivecrowns.envs.features`, as ``encode_observation(obs, features=True)``).
 
 The game is sequential, imperfect-information and general-sum, with **explicit chance**:
 every card leaving the deck is a chance outcome. The deal (one card at a time, clockwise
@@ -23,9 +25,19 @@ until the game ends, then minus each player's game total; the running totals are
 the observation.
 
 Observation and information-state tensors are the vector of
-:func:`fivecrowns.envs.encoding.encode_observation` (the same for both). The observation
+:func:`fivecrowns.envs.encoding.encode_observation` (the same for both; a public
+observer zeroes the own hand, the unseen counts and the solver features). The observation
 string is a short public-plus-own-hand summary; the information-state string is exact:
 the player's whole view of the game (public events, own cards as dealt and drawn).
+
+Search copies states and reads them all the time, so a state is built for it: it keeps
+the game as counts (:mod:`fivecrowns.envs._spiel_state`), and ``clone()`` costs the same
+at any point of a game (it never replays or copies the history, which OpenSpiel keeps).
+Each player's tensor and information string are kept up to date move by move, so reading
+them does no work (the solver features, which cost solver calls, are computed at the
+first read after a move); ``observation_tensor`` and ``information_state_tensor`` return
+the kept vector directly. ``resample_from_infostate`` draws a state the player cannot tell
+from this one (:func:`resample`), so ``ISMCTSBot`` needs no set-up.
 
 Examples
 --------
@@ -39,7 +51,6 @@ Examples
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -47,24 +58,28 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from .. import solver
-from ..cards import JOKER_INDEX, N_TYPES, Card
+from ..cards import N_TYPES
 from ..round import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS, describe_action
 from ..rules import DEFAULT_MAX_TURNS, Rules
-from .encoding import _fill, blocks, observation_size
+from ._spiel_state import CARDS as _CARDS
+from ._spiel_state import DEAL as _DEAL
+from ._spiel_state import DISCARD as _DISCARD
+from ._spiel_state import DRAW as _DRAW
+from ._spiel_state import DRAW_CARD as _DRAW_CARD
+from ._spiel_state import OVER as _OVER
+from ._spiel_state import TURN_UP as _TURN_UP
+from ._spiel_state import Config, Core
+from .encoding import blocks, observation_size
 
 __all__ = ["GAME_NAME", "FiveCrownsGame", "FiveCrownsState", "resample", "make_resampler"]
 
 #: The name the game is registered under.
 GAME_NAME = "python_five_crowns"
 
-_DEFAULTS = {"players": 2, "rounds": 11, "decks": 2, "max_turns": DEFAULT_MAX_TURNS}
-_CARDS = [str(Card.from_index(t)) for t in range(N_TYPES)]
-
-# Phases of a state.
-_DEAL, _TURN_UP, _DRAW, _DRAW_CARD, _DISCARD, _OVER = range(6)
-# Log entries: (kind, player, card); private kinds show the card to their player only.
-_L_DEAL, _L_UP, _L_DECK, _L_BLIND, _L_TAKE, _L_DISCARD, _L_OUT, _L_RESHUFFLE, _L_ROUND = range(9)
+_DEFAULTS: dict[str, Any] = {"players": 2, "rounds": 11, "decks": 2,
+                             "max_turns": DEFAULT_MAX_TURNS, "solver_features": False}
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -84,7 +99,10 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _config(params: dict[str, Any]) -> tuple[int, int, int, int]:
+def _config(params: dict[str, Any]) -> tuple[int, int, int, int, bool]:
+    features = params.get("solver_features", False)
+    if not isinstance(features, bool):
+        raise TypeError(f"solver_features must be a bool, got {type(features).__name__}")
     n = int(params.get("players", _DEFAULTS["players"]))
     rounds = int(params.get("rounds", _DEFAULTS["rounds"]))
     decks = int(params.get("decks", _DEFAULTS["decks"]))
@@ -95,7 +113,7 @@ def _config(params: dict[str, Any]) -> tuple[int, int, int, int]:
                          f"got {n}")
     if not 1 <= rounds <= 11:
         raise ValueError(f"rounds must be 1..11, got {rounds}")
-    return n, rounds, decks, max_turns
+    return n, rounds, decks, max_turns, features
 
 
 class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
@@ -103,7 +121,7 @@ class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(_DEFAULTS, **(params or {}))
-        n, rounds, decks, max_turns = _config(params)
+        n, rounds, decks, max_turns, features = _config(params)
         sizes = [r + 2 for r in range(1, rounds + 1)]
         length = sum(n * h + 1 + 3 * max_turns + 3 * n for h in sizes)
         worst = float(sum(50 * (h + 1) for h in sizes))
@@ -115,9 +133,10 @@ class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
         self.n_rounds = rounds
         self.decks = decks
         self.max_turns = max_turns
-        full = np.full(N_TYPES, decks, dtype=np.int64)
-        full[JOKER_INDEX] = 3 * decks
-        self.full_counts = full
+        self.solver_features = features
+        #: The state before the first deal, shared by new states until their first move.
+        self.initial_core = Core.initial(Config(n, rounds, decks, max_turns,
+                                                features)).freeze()
 
     def new_initial_state(self) -> FiveCrownsState:
         """The state before the first card is dealt."""
@@ -132,206 +151,92 @@ class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self, perfect_recall=perfect, private=private, params=params)
 
 
+class _Before03:
+    """An attribute of the states of fivecrowns 0.2, which kept the game in many
+    attributes: setting it means ``deserialize_state`` was given such a state, which
+    this state would silently ignore."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> None:
+        raise AttributeError(self.name)
+
+    def __set__(self, obj: object, value: object) -> None:
+        raise ValueError(f"this state was serialized by fivecrowns 0.2 (it sets "
+                         f"{self.name}), whose states this version cannot read: apply its "
+                         f"history's actions to a new initial state instead")
+
+
 class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
-    """A state of the game: the deck as a multiset of unseen cards, the piles and hands."""
+    """A state of the game: a :class:`~fivecrowns.envs._spiel_state.Core` of counts.
+
+    OpenSpiel copies a Python state by making a new initial state and deep-copying its
+    attributes; the one attribute here, the core, copies itself in time independent of
+    the history (the history stays on OpenSpiel's side, and the information strings are
+    built in immutable, shared chunks). A new state shares its game's initial core until its first
+    move.
+    """
+
+    # every 0.2 state had these two
+    _log = _Before03()
+    _stock = _Before03()
 
     def __init__(self, game: FiveCrownsGame) -> None:
         super().__init__(game)
-        n = game.n_players
-        self._n = n
-        self._n_rounds = game.n_rounds
-        self._decks = game.decks
-        self._max_turns = game.max_turns
-        self._full = game.full_counts
-        self._totals = [0] * n
-        self._k = 0
-        self._log: list[tuple[int, int, int]] = []
-        self._start_round()
+        self._c: Core = game.initial_core
 
-    # -- the round's bookkeeping --
-
-    def _start_round(self) -> None:
-        n = self._n
-        self._hand_size = self._k + 3
-        self._wild = self._k + 3
-        self._dealer = self._k % n
-        self._first = (self._dealer + 1) % n
-        self._stock = self._full.copy()
-        self._stock_size = int(self._stock.sum())
-        self._hands = np.zeros((n, N_TYPES), dtype=np.uint8)
-        self._taken = np.zeros((n, N_TYPES), dtype=np.int64)
-        self._discard = np.zeros(N_TYPES, dtype=np.int64)
-        self._pile: list[int] = []
-        self._dealt = 0
-        self._phase = _DEAL
-        self._current = self._first
-        self._turn = 0
-        self._just_taken = -1
-        self._went_out: int | None = None
-        self._final_left = 0
-        self._scores: list[int | None] = [None] * n
-        self._log.append((_L_ROUND, -1, self._k))
-
-    def _deadwood(self, row: npt.NDArray[np.uint8]) -> int:
-        return int(solver.deadwood(row, self._wild, decks=self._decks))
-
-    def _end_round(self, hit_max_turns: bool) -> None:
-        for q in range(self._n):
-            if self._scores[q] is None:
-                self._scores[q] = self._deadwood(self._hands[q])
-        for q in range(self._n):
-            score = int(self._scores[q])  # type: ignore[arg-type]
-            self._totals[q] += score
-        self._k += 1
-        if self._k == self._n_rounds:
-            self._phase = _OVER
-        else:
-            self._start_round()
+    def _own(self) -> Core:
+        """The core, copied first if it is the game's shared initial one."""
+        c = self._c
+        if c.frozen:
+            c = self._c = c.copy()
+        return c
 
     # -- OpenSpiel API --
 
     def current_player(self) -> int:
-        phase = self._phase
+        c = self._c
+        phase = c.phase
         if phase == _DRAW or phase == _DISCARD:
-            return self._current
+            return c.current
         if phase == _OVER:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(pyspiel.PlayerId.CHANCE)
+            return _TERMINAL
+        return _CHANCE
 
     def is_terminal(self) -> bool:
-        return self._phase == _OVER
+        return self._c.phase == _OVER
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        stock = self._stock
+        c = self._c
+        stock = c.stock
         held = np.flatnonzero(stock)
-        p = (stock[held] / self._stock_size).tolist()
+        p = (stock[held] / c.stock_size).tolist()
         return list(zip(held.tolist(), p))
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self._current or not (self._phase == _DRAW or self._phase == _DISCARD):
+        c = self._c
+        if player != c.current or not (c.phase == _DRAW or c.phase == _DISCARD):
             return []
-        return np.flatnonzero(self._mask()).tolist()
-
-    def _mask(self) -> npt.NDArray[np.bool_]:
-        """The legal action codes of the player to act, as a (114,) bool array."""
-        mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-        if self._phase == _DRAW:
-            mask[0] = self._stock_size > 0 or len(self._pile) > 1
-            mask[1] = len(self._pile) > 0
-        elif self._phase == _DISCARD:
-            row = self._hands[self._current]
-            held = np.flatnonzero(row)
-            if self._just_taken >= 0:
-                held = held[held != self._just_taken]
-            mask[ACTION_DISCARD + held] = True
-            if solver.can_go_out(row, self._wild, decks=self._decks):
-                batch = np.repeat(row.reshape(1, N_TYPES), held.size, axis=0)
-                batch[np.arange(held.size), held] -= 1
-                dead = solver.deadwood_many(batch, self._wild, decks=self._decks)
-                mask[ACTION_GO_OUT + held[dead == 0]] = True
-        return mask
-
-    def _is_legal(self, a: int) -> bool:
-        """``self._mask()[a]`` for the player to act, with one solver call at most."""
-        if self._phase == _DRAW:
-            return (a == 0 and (self._stock_size > 0 or len(self._pile) > 1)) \
-                or (a == 1 and len(self._pile) > 0)
-        if not ACTION_DISCARD <= a < N_ACTIONS:
-            return False
-        go_out = a >= ACTION_GO_OUT
-        t = a - (ACTION_GO_OUT if go_out else ACTION_DISCARD)
-        row = self._hands[self._current]
-        if not row[t] or t == self._just_taken:
-            return False
-        if go_out:
-            row[t] -= 1
-            dead = self._deadwood(row)
-            row[t] += 1
-            return dead == 0
-        return True
+        return np.flatnonzero(c.mask()).tolist()
 
     def _apply_action(self, action: int) -> None:
         a = int(action)
-        phase = self._phase
+        c = self._own()
+        c.moved()  # before the move: a move that starts a round computes them again
+        phase = c.phase
         if phase == _DEAL or phase == _TURN_UP or phase == _DRAW_CARD:
-            if not 0 <= a < N_TYPES or not self._stock[a]:
-                raise ValueError(f"chance outcome {a} is not a card left in the draw pile")
-            self._stock[a] -= 1
-            self._stock_size -= 1
-            if phase == _DEAL:
-                q = (self._first + self._dealt) % self._n
-                self._hands[q, a] += 1
-                self._log.append((_L_DEAL, q, a))
-                self._dealt += 1
-                if self._dealt == self._n * self._hand_size:
-                    self._phase = _TURN_UP
-            elif phase == _TURN_UP:
-                self._pile.append(a)
-                self._discard[a] += 1
-                self._log.append((_L_UP, -1, a))
-                self._phase = _DRAW
-            else:
-                self._hands[self._current, a] += 1
-                self._log.append((_L_BLIND, self._current, a))
-                self._phase = _DISCARD
-            return
-        if not self._is_legal(a):
+            c.chance(a)
+        elif not c.is_legal(a):
             raise ValueError(f"action {a} ({_describe(a)}) is not legal now")
-        p = self._current
-        if phase == _DRAW:
+        elif phase == _DRAW:
             if a == 0:
-                if not self._stock_size:
-                    self._reshuffle()
-                self._log.append((_L_DECK, p, -1))
-                self._just_taken = -1
-                self._phase = _DRAW_CARD
+                c.draw_deck()
             else:
-                t = self._pile.pop()
-                self._discard[t] -= 1
-                self._taken[p, t] += 1
-                self._hands[p, t] += 1
-                self._just_taken = t
-                self._log.append((_L_TAKE, p, t))
-                self._phase = _DISCARD
-            return
-        go_out = a >= ACTION_GO_OUT
-        t = a - (ACTION_GO_OUT if go_out else ACTION_DISCARD)
-        row = self._hands[p]
-        row[t] -= 1
-        self._pile.append(t)
-        self._discard[t] += 1
-        if self._taken[p, t]:
-            self._taken[p, t] -= 1
-        self._log.append((_L_OUT if go_out else _L_DISCARD, p, t))
-        self._just_taken = -1
-        self._turn += 1
-        if self._went_out is None:
-            if go_out:
-                self._went_out = p
-                self._scores[p] = 0
-                self._final_left = self._n - 1
-            elif self._turn >= self._max_turns:
-                self._end_round(hit_max_turns=True)
-                return
+                c.take()
         else:
-            # docs/rules.rst, A round, 4: the final turn scores the hand kept.
-            self._scores[p] = self._deadwood(row)
-            self._final_left -= 1
-            if self._final_left == 0:
-                self._end_round(hit_max_turns=False)
-                return
-        self._current = (p + 1) % self._n
-        self._phase = _DRAW
-
-    def _reshuffle(self) -> None:
-        top = self._pile[-1]
-        self._stock += self._discard
-        self._stock[top] -= 1
-        self._stock_size = int(self._stock.sum())
-        self._discard[:] = 0
-        self._discard[top] = 1
-        self._pile = [top]
-        self._log.append((_L_RESHUFFLE, -1, -1))
+            go_out = a >= ACTION_GO_OUT
+            c.discard_card(a - (ACTION_GO_OUT if go_out else ACTION_DISCARD), go_out)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -339,78 +244,102 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
         return _describe(action)
 
     def returns(self) -> list[float]:
-        if self._phase != _OVER:
-            return [0.0] * self._n
-        return [float(-t) for t in self._totals]
+        c = self._c
+        if c.phase != _OVER:
+            return [0.0] * c.cfg.n
+        return [float(-t) for t in c.totals]
 
     def __str__(self) -> str:
-        hands = "; ".join(_text(self._hands[q]) for q in range(self._n))
-        pile = " ".join(_CARDS[t] for t in self._pile)
-        return (f"round {self._k + 1}/{self._n_rounds} phase {self._phase} "
-                f"player {self._current} turn {self._turn} went_out {self._went_out} "
-                f"taken {self._just_taken} totals {self._totals}\n"
-                f"hands: {hands}\npile: {pile}\nstock: {_text(self._stock)}")
+        c = self._c
+        hands = "; ".join(_text(c.hands[q]) for q in range(c.cfg.n))
+        pile = " ".join(map(_CARDS.__getitem__, c.pile))
+        return (f"round {c.k + 1}/{c.cfg.n_rounds} phase {c.phase} "
+                f"player {c.current} turn {c.turn} went_out {c.went_out} "
+                f"taken {c.just_taken} totals {c.totals}\n"
+                f"hands: {hands}\npile: {pile}\nstock: {c.stock_size} cards (the rest)")
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation vector (the encoding), as OpenSpiel's method.
+
+        Read from the vector the state keeps up to date, without OpenSpiel's round trip
+        through the observer (which builds a new initial state on every call to learn the
+        tensor's size). ``player`` defaults to the player to act; a seat out of range
+        raises ``pyspiel.SpielError`` as OpenSpiel does.
+        """
+        return self._c.vector(self._seat(player)).tolist()
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The same vector as :meth:`observation_tensor` (the encoding's counts; the
+        order of events is in the exact information-state string)."""
+        return self._c.vector(self._seat(player)).tolist()
+
+    def _seat(self, player: int | None) -> int:
+        n = self._c.cfg.n
+        if player is None:
+            player = self.current_player()
+        if not 0 <= player < n:
+            raise pyspiel.SpielError(f"player must be a seat 0..{n - 1}, got {player}")
+        return int(player)
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Callable[[], float]) -> FiveCrownsState:
+        """A state ``player_id`` cannot tell from this one, drawn uniformly (OpenSpiel's
+        ``ResampleFromInfostate``, which ``ISMCTSBot`` calls): see :func:`resample`.
+
+        The randomness comes from ``probability_sampler`` (a callable returning floats,
+        such as ``pyspiel.UniformProbabilitySampler``): two of its values seed a NumPy
+        generator, so a seeded sampler gives the same worlds in the same order.
+        """
+        if not callable(probability_sampler):
+            raise TypeError(f"probability_sampler must be callable, got "
+                            f"{type(probability_sampler).__name__}")
+        bits = [int(np.float64(probability_sampler()).view(np.uint64)) for _ in range(2)]
+        return resample(self, player_id, rng=np.random.default_rng(bits))
 
     # -- views --
 
     def hand_counts(self, player: int) -> npt.NDArray[np.uint8]:
         """A copy of ``player``'s hand as a (56,) ``uint8`` row."""
-        return self._hands[player].copy()
+        return self._c.hands[player].copy()
 
     def encode(self, player: int, out: npt.NDArray[np.float32] | None = None
                ) -> npt.NDArray[np.float32]:
         """The observation vector of ``player`` (:mod:`fivecrowns.envs.encoding`)."""
-        n = self._n
-        taken = self._taken
-        unseen = self._full - self._hands[player] - self._discard - taken.sum(axis=0) \
-            + taken[player]
-        phase = 0 if self._phase in (_DRAW, _DRAW_CARD) else \
-            1 if self._phase == _DISCARD else -1
-        top = self._pile[-1] if self._pile else -1
-        rnd = min(self._k, self._n_rounds - 1) + 1
-        return _fill(out, n, player, self._hands[player], top, self._discard, taken,
-                     unseen, self._hand_size, self._stock_size, rnd, rnd + 2, self._current,
-                     phase, self._went_out is not None, self._went_out, self._totals)
+        row = self._c.vector(player)
+        if out is None:
+            return row.copy()
+        out[:] = row
+        return out
 
     def information_string(self, player: int) -> str:
         """The exact information state of ``player``: public events and own cards."""
-        parts = [f"p{player} hand {_text(self._hands[player])} |"]
-        for kind, q, card in self._log:
-            if kind == _L_ROUND:
-                parts.append(f"round{card + 1}")
-            elif kind == _L_RESHUFFLE:
-                parts.append("reshuffle")
-            elif kind == _L_DEAL or kind == _L_BLIND:
-                shown = _CARDS[card] if q == player and card >= 0 else "?"
-                parts.append(f"{'d' if kind == _L_DEAL else 'b'}{q}:{shown}")
-            elif kind == _L_DECK:
-                parts.append(f"{q}:deck")
-            elif kind == _L_UP:
-                parts.append(f"up:{_CARDS[card]}")
-            elif kind == _L_TAKE:
-                parts.append(f"{q}:take:{_CARDS[card]}")
-            else:
-                parts.append(f"{q}:-{_CARDS[card]}{'*' if kind == _L_OUT else ''}")
-        return " ".join(parts)
+        c = self._c
+        return f"p{player} hand {_text(c.hands[player])} |{c.events(player)}"
 
     def observation_string_of(self, player: int) -> str:
         """A short view of ``player``: own hand, then :meth:`public_string`."""
-        return f"p{player} hand {_text(self._hands[player])} {self.public_string()}"
+        return f"p{player} hand {_text(self._c.hands[player])} {self.public_string()}"
 
     def public_string(self) -> str:
         """What everyone sees now: the round, who acts, the top discard, sizes, totals."""
-        top = _CARDS[self._pile[-1]] if self._pile else "-"
-        return (f"round {min(self._k, self._n_rounds - 1) + 1} "
-                f"to act {self.current_player()} top {top} discards {len(self._pile)} "
-                f"stock {self._stock_size} out {self._went_out} totals {self._totals}")
+        c = self._c
+        top = _CARDS[c.pile[-1]] if c.pile else "-"
+        return (f"round {min(c.k, c.cfg.n_rounds - 1) + 1} "
+                f"to act {self.current_player()} top {top} discards {len(c.pile)} "
+                f"stock {c.stock_size} out {c.went_out} totals {c.totals}")
+
+
+# OpenSpiel's checks name every legal action at every step: named once here.
+_ACTIONS = [describe_action(a) for a in range(N_ACTIONS)]
+_TYPES = np.arange(N_TYPES)
 
 
 def _describe(action: int) -> str:
-    return describe_action(action) if 0 <= action < N_ACTIONS else str(action)
+    return _ACTIONS[action] if 0 <= action < N_ACTIONS else str(action)
 
 
 def _text(row: npt.NDArray[Any]) -> str:
-    return " ".join(_CARDS[t] for t in np.flatnonzero(row).tolist() for _ in range(int(row[t])))
+    return " ".join([_CARDS[t] for t in np.repeat(_TYPES, row).tolist()])
 
 
 class _Observer:
@@ -422,13 +351,16 @@ class _Observer:
             raise ValueError(f"observation parameters are not supported, got {params}")
         self.perfect_recall = perfect_recall
         self.private = private
-        self.tensor = np.zeros(observation_size(game.n_players), dtype=np.float32)
+        features = game.solver_features
+        self.tensor = np.zeros(observation_size(game.n_players, features), dtype=np.float32)
         self.dict = {"observation": self.tensor}
-        where = blocks(game.n_players)
-        self._private_blocks = (where["hand"], where["unseen"])
+        where = blocks(game.n_players, features)
+        # the solver features describe the own hand: private too
+        self._private_blocks = [where[name] for name in ("hand", "unseen", "features")
+                                if name in where]
 
     def set_from(self, state: FiveCrownsState, player: int) -> None:
-        state.encode(player, self.tensor)
+        self.tensor[:] = state._c.vector(player)
         if not self.private:  # a public observer: no own hand, nor what it implies
             for block in self._private_blocks:
                 self.tensor[block] = 0.0
@@ -443,35 +375,64 @@ class _Observer:
 
 def resample(state: FiveCrownsState, player: int, *,
              rng: np.random.Generator) -> FiveCrownsState:
-    """A state ``player`` cannot tell from ``state``: the cards the others hold unseen,
-    dealt again uniformly from those cards and the draw pile.
+    """A state ``player`` cannot tell from ``state``, drawn uniformly given what they know.
 
-    The others' information strings in the result hide their past private cards (their
-    current hands stay visible to them). :func:`make_resampler` wraps this for ISMCTS.
+    The cards whose place ``player`` cannot know (the others' cards other than those
+    seen taken from the discard pile and still held, and the draw pile) are dealt again
+    uniformly at random to the same places, as :meth:`Round.determinize
+    <fivecrowns.round.Round.determinize>` does; everything else stays. Like it, the
+    draw is uniform given those counts and does not use what the history implies beyond
+    them (after a reshuffle the draw pile holds only cards that were discarded).
+
+    ``player``'s information string, tensors and legal actions are those of ``state``.
+    The others' information strings become the public one (their past private cards
+    hidden: they would not match the new hands), and the result's ``history()`` is
+    ``state``'s (OpenSpiel keeps it; the cards it names for the others are not theirs).
+    :meth:`FiveCrownsState.resample_from_infostate` and :func:`make_resampler` call this.
+
+    Examples
+    --------
+    >>> import pyspiel
+    >>> game = pyspiel.load_game(GAME_NAME, {"players": 3, "rounds": 1})
+    >>> state = game.new_initial_state()
+    >>> for card in range(10):              # 3 cards each, then the turned-up card
+    ...     state.apply_action(card)
+    >>> other = resample(state, 0, rng=np.random.default_rng(1))
+    >>> other.information_state_string(0) == state.information_state_string(0)
+    True
     """
-    new = copy.deepcopy(state)
-    unknown = {q: new._hands[q].astype(np.int64) - new._taken[q]
-               for q in range(new._n) if q != player}
-    pool = new._stock.copy()
-    for row in unknown.values():
-        pool += row
+    n = state._c.cfg.n
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise TypeError(f"player must be an int, got {type(player).__name__}")
+    if not 0 <= player < n:
+        raise ValueError(f"player must be a seat 0..{n - 1}, got {player}")
+    new: FiveCrownsState = state.clone()
+    c = new._own()
+    others = [q for q in range(n) if q != player]
+    unknown = [c.hands[q].astype(np.int64) - c.taken[q] for q in others]
+    pool = c.stock + sum(unknown)
     cards = np.repeat(np.arange(N_TYPES), pool)
     rng.shuffle(cards)
     at = 0
-    for q, row in unknown.items():
+    for q, row in zip(others, unknown):
         k = int(row.sum())
-        counts = np.bincount(cards[at:at + k], minlength=N_TYPES)
-        new._hands[q] = (new._taken[q] + counts).astype(np.uint8)
+        c.hands[q] = c.taken[q] + np.bincount(cards[at:at + k], minlength=N_TYPES)
+        c.forget(q)
         at += k
-    new._stock = np.bincount(cards[at:], minlength=N_TYPES).astype(np.int64)
-    new._stock_size = int(new._stock.sum())
-    new._log = [(kind, q, -1 if kind in (_L_DEAL, _L_BLIND) and q != player else card)
-                for kind, q, card in new._log]
+    c.stock = np.bincount(cards[at:], minlength=N_TYPES).astype(np.int64)
+    for q in others:
+        c.encode(q, c.obs[q])
+        c.fresh[q] = True
     return new
 
 
 def make_resampler(seed: int) -> Callable[[FiveCrownsState, int], FiveCrownsState]:
     """A determinisation callback for ``ISMCTSBot.set_resampler``, seeded by ``seed``.
+
+    ``ISMCTSBot`` needs none (it calls the state's ``resample_from_infostate``), but it
+    passes that method a ``pyspiel.UniformProbabilitySampler`` seeded from the clock, so
+    its worlds differ from run to run; this callback draws them from one generator seeded
+    by ``seed``, for reproducible searches.
 
     Examples
     --------
