@@ -35,27 +35,40 @@ Run with::
 
     python -m pytest benchmarks/bench_envs.py --benchmark-only
 
-or as a script for small tables (``--quick`` for a short run, ``--openspiel`` for the
-second table only)::
+A third part prices the solver features (:mod:`fivecrowns.envs.features`): CPU
+microseconds a call of the observation, its encoding without and with the features and the
+features alone, at every position of random 4-player rounds 1 to 11; and the Gymnasium
+env's agent steps a CPU second against three GreedyBots, without and with
+``solver_features=True, normalize=True``.
 
-    python benchmarks/bench_envs.py
+Run as a script for the tables::
+
+    python benchmarks/bench_envs.py [--quick] [--only adapters|openspiel|features]
+                                    [--games 3] [--seed 0] [--repeat 3]
+
+``--quick`` plays one game a loop and makes a quarter of the OpenSpiel calls; ``--only``
+(repeatable) picks the parts, all three by default; ``--openspiel`` is ``--only
+openspiel``. ``--games`` are the games of each loop of the first table and of the
+Gymnasium runs of the third, ``--repeat`` the timings of which the best is kept.
 
 The first table reports steps per second of CPU time of this process (one core), the best
-of three timings of each loop; the second, wall-clock time per call, the best of short
-batches (see ``_per_call``), except ``with moves`` (CPU time, the best of three loops)
-and ``random_sim_test`` (wall clock and CPU time of one run). It needs ``fivecrowns[rl]``.
+of ``--repeat`` timings of each loop; the second, wall-clock time per call, the best of
+short batches (see ``_per_call``), except ``with moves`` (CPU time, the best of
+``--repeat`` loops) and ``random_sim_test`` (wall clock and CPU time of one run); the
+third, CPU time (the best of ``--repeat`` timings per call, one run of the Gymnasium
+games). It needs ``fivecrowns[rl]``.
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
+from _harness import CPU, WALL, best_time, core_line, parser, table
 from fivecrowns.round import Round
 
 PLAYERS = 4
@@ -244,35 +257,25 @@ def _per_call(fn: Callable[[], object], calls: int) -> float:
     """Seconds a call of ``fn``: the best of batches of about 2 ms each, ``calls`` calls
     in all (at least five batches). Short batches keep the time the process spends
     descheduled on a shared machine out of the figure, for every game alike."""
-    t0 = time.perf_counter()
+    t0 = WALL()
     for _ in range(10):
         fn()
-    batch = max(1, int(0.002 / max((time.perf_counter() - t0) / 10, 1e-9)))
-    best = float("inf")
-    for _ in range(max(5, calls // batch)):
-        t0 = time.perf_counter()
+    batch = max(1, int(0.002 / max((WALL() - t0) / 10, 1e-9)))
+
+    def run_batch() -> None:
         for _ in range(batch):
             fn()
-        best = min(best, (time.perf_counter() - t0) / batch)
-    return best
+
+    return best_time(run_batch, max(5, calls // batch), WALL) / batch
 
 
-def _best_of(fn: Callable[[], object], runs: int = 3) -> float:
-    """The best of ``runs`` timings of ``fn()`` in CPU seconds of this process."""
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best
-
-
-def openspiel_table(quick: bool = False) -> list[tuple[str, str, str]]:
+def openspiel_table(quick: bool = False, seed: int = 0,
+                    repeats: int = 3) -> list[tuple[str, str, str]]:
     """(measure, python_five_crowns, gin_rummy) rows of the second table."""
     scale = 1 if quick else 4
-    ours = spiel_state("python_five_crowns", 50)
-    late = spiel_state("python_five_crowns", 2000)
-    gin = spiel_state("gin_rummy", 50)
+    ours = spiel_state("python_five_crowns", 50, seed)
+    late = spiel_state("python_five_crowns", 2000, seed)
+    gin = spiel_state("gin_rummy", 50, seed)
     rows = []
     c50 = _per_call(ours.clone, 500 * scale)
     c2k = _per_call(late.clone, 500 * scale)
@@ -286,16 +289,17 @@ def openspiel_table(quick: bool = False) -> list[tuple[str, str, str]]:
     rows.append(("information_state_tensor (calls/s)", f"{1 / info:,.0f}",
                  f"{1 / gobs:,.0f} (obs.)"))
     n = 1000 * scale
-    ours_steps = _best_of(lambda: tensor_steps("python_five_crowns", n))
-    gin_steps = _best_of(lambda: tensor_steps("gin_rummy", n))
+    ours_steps = best_time(lambda: tensor_steps("python_five_crowns", n, seed), repeats, CPU)
+    gin_steps = best_time(lambda: tensor_steps("gin_rummy", n, seed), repeats, CPU)
     rows.append(("with moves (decisions/CPU s)", f"{n / ours_steps:,.0f}",
                  f"{n / gin_steps:,.0f}"))
-    feat_steps = _best_of(lambda: tensor_steps("python_five_crowns", n, features=True))
+    feat_steps = best_time(lambda: tensor_steps("python_five_crowns", n, seed,
+                                                features=True), repeats, CPU)
     rows.append(("with moves, solver_features (dec./CPU s)", f"{n / feat_steps:,.0f}", "-"))
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0 = WALL(), CPU()
     random_sim_game()
     rows.append(("random_sim_test, 11 rounds (s)",
-                 f"{time.perf_counter() - t0:.2f} ({time.process_time() - c0:.2f} CPU)", "-"))
+                 f"{WALL() - t0:.2f} ({CPU() - c0:.2f} CPU)", "-"))
     return rows
 
 
@@ -328,32 +332,6 @@ def test_openspiel_random_sim_test(benchmark: object) -> None:
     benchmark.pedantic(random_sim_game, rounds=1, iterations=1)  # type: ignore[attr-defined]
 
 
-def main(argv: list[str]) -> None:
-    if "--openspiel" not in argv:
-        steps_table(argv)
-        print()
-    print(f"{'OpenSpiel':<42} {'python_five_crowns':>18} {'gin_rummy':>16}")
-    for measure, ours, gin in openspiel_table("--quick" in argv):
-        print(f"{measure:<42} {ours:>18} {gin:>16}")
-
-
-def steps_table(argv: list[str]) -> None:
-    games = 1 if "--quick" in argv else 3
-    print(f"{'loop':<20} {'steps':>8} {'steps/s':>10}")
-    for name, loop in LOOPS.items():
-        loop(1, 99)  # warm up
-        best = float("inf")
-        for _ in range(3):
-            t0 = time.process_time()
-            steps = loop(games, 0)
-            best = min(best, time.process_time() - t0)
-        print(f"{name:<20} {steps:>8} {steps / best:>10,.0f}")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
-
-
 # -- The cost of the solver features (fivecrowns.envs.features) --------------------------
 
 
@@ -371,9 +349,9 @@ def _feature_positions(seed: int = 0) -> list[tuple[Round, int]]:
     return out
 
 
-def feature_encoding_cost(seed: int = 0) -> dict[str, float]:
+def feature_encoding_cost(seed: int = 0, repeats: int = 3) -> dict[str, float]:
     """Microseconds of CPU per call, over the positions of :func:`_feature_positions`
-    (best of three): the observation, the encoding without and with the features, and the
+    (best of ``repeats``): the observation, the encoding without and with the features, and the
     features alone from the observation and from the round."""
     from fivecrowns.envs.encoding import encode_observation
     from fivecrowns.envs.features import observation_features, round_features
@@ -391,12 +369,7 @@ def feature_encoding_cost(seed: int = 0) -> dict[str, float]:
     out = {}
     for name, call in calls.items():
         call()  # warm up (and the observations' lazy counts)
-        best = float("inf")
-        for _ in range(3):
-            t0 = time.process_time()
-            call()
-            best = min(best, time.process_time() - t0)
-        out[name] = best / len(positions) * 1e6
+        out[name] = best_time(call, repeats, CPU) / len(positions) * 1e6
     return out
 
 
@@ -410,7 +383,7 @@ def gym_feature_steps(games: int = 3, seed: int = 0) -> dict[str, float]:
         env = FiveCrownsEnv(("greedy",) * (PLAYERS - 1), solver_features=on, normalize=on)
         rng = np.random.default_rng(seed)
         steps = 0
-        t0 = time.process_time()
+        t0 = CPU()
         for g in range(games):
             obs, _info = env.reset(seed=seed * 1000 + g)
             done = False
@@ -420,7 +393,7 @@ def gym_feature_steps(games: int = 3, seed: int = 0) -> dict[str, float]:
                     int(legal[int(rng.integers(legal.size))]))
                 done = terminated or truncated
                 steps += 1
-        out[label] = steps / (time.process_time() - t0)
+        out[label] = steps / (CPU() - t0)
     return out
 
 
@@ -433,10 +406,58 @@ def test_feature_encoding(benchmark: object) -> None:
                        for o in observations])
 
 
+#: The parts of the script, in the order they run.
+PARTS = ("adapters", "openspiel", "features")
+
+
+def steps_rows(games: int, seed: int = 0, repeats: int = 3) -> list[list[object]]:
+    """(loop, steps, steps per CPU second) rows of the first table: each loop of
+    :data:`LOOPS` on ``games`` games, the best of ``repeats`` timings after a warm-up."""
+    rows: list[list[object]] = []
+    for name, loop in LOOPS.items():
+        loop(1, seed + 99)  # warm up, on another game
+        steps, best = _timed(loop, games, seed, repeats)
+        rows.append([name, steps, steps / best])
+    return rows
+
+
+def _timed(loop: Callable[[int, int], int], games: int, seed: int,
+           repeats: int) -> tuple[int, float]:
+    """(steps of ``loop(games, seed)``, its best CPU time of ``repeats``)."""
+    steps: list[int] = []
+    best = best_time(lambda: steps.append(loop(games, seed)), repeats, CPU)
+    return steps[-1], best
+
+
+def main(argv: list[str]) -> int:
+    p = parser(__doc__, quick=False, games=3, seed=0, repeat=3)
+    p.add_argument("--only", choices=PARTS, action="append",
+                   help="run only these parts (repeatable; all by default)")
+    p.add_argument("--openspiel", dest="only", action="append_const", const="openspiel",
+                   help="the same as --only openspiel")
+    args = p.parse_args(argv)
+    parts = [part for part in PARTS if part in (args.only or PARTS)]
+    games = 1 if args.quick else args.games
+    print(f"{core_line()}; seed {args.seed}; best of {args.repeat} timings")
+    if "adapters" in parts:
+        print(f"\nagent steps per CPU second (one core), {PLAYERS} players, random legal "
+              f"actions, {games} whole game(s) a loop")
+        print(table(["loop", "steps", "steps/s"], steps_rows(games, args.seed, args.repeat),
+                    ["", "", ",.0f"]))
+    if "openspiel" in parts:
+        print("\nOpenSpiel, 2 players, 11 rounds, against gin_rummy in the same process")
+        print(table(["OpenSpiel", "python_five_crowns", "gin_rummy"],
+                    openspiel_table(args.quick, args.seed, args.repeat)))
+    if "features" in parts:
+        print(f"\nsolver features: CPU time a call, every position of random {PLAYERS}-player "
+              "rounds 1..11")
+        print(table(["per call (4 players)", "us"],
+                    list(feature_encoding_cost(args.seed, args.repeat).items()), ["", ".1f"]))
+        print(f"\nGymnasium against three GreedyBots, {games} game(s), CPU time")
+        print(table(["env", "agent steps/s"], list(gym_feature_steps(games, args.seed).items()),
+                    ["", ",.0f"]))
+    return 0
+
+
 if __name__ == "__main__":
-    print(f"\n{'per call (4 players)':<24} {'us':>8}")
-    for name, us in feature_encoding_cost().items():
-        print(f"{name:<24} {us:>8.1f}")
-    print(f"\n{'agent steps/s':<24} {'':>8}")
-    for name, rate in gym_feature_steps().items():
-        print(f"{name:<24} {rate:>8,.0f}")
+    sys.exit(main(sys.argv[1:]))
