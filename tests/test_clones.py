@@ -11,8 +11,8 @@ import pickle
 
 import numpy as np
 import pytest
-from copying import GAME_COPIES, ROUND_COPIES, game_state, patient_action, round_state
 
+from copying import GAME_COPIES, ROUND_COPIES, game_state, patient_action, round_state
 from fivecrowns import Game, Round, Rules
 from fivecrowns.actions import encode_discard, encode_draw
 from fivecrowns.bots import RandomBot
