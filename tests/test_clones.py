@@ -12,9 +12,10 @@ import pickle
 import numpy as np
 import pytest
 
+from conftest import need
 from copying import GAME_COPIES, ROUND_COPIES, game_state, patient_action, round_state
 from fivecrowns import Game, Round, Rules
-from fivecrowns.actions import encode_discard, encode_draw
+from fivecrowns.actions import ACTION_GO_OUT, encode_discard, encode_draw
 from fivecrowns.bots import RandomBot
 from fivecrowns.deck import Deck
 from fivecrowns.records import Phase
@@ -139,3 +140,31 @@ def test_copy_copy_of_a_deck_is_independent() -> None:
     c.discard(c.draw_index())
     assert deck.draw_size == 116 and deck.discard_size == 0 and c.rng is not deck.rng
     assert c.draw_pile() == deck.draw_pile()[1:]
+
+
+def test_a_copied_gym_environment_plays_on_like_the_original() -> None:
+    """An environment holds a game (and bots): ``copy.deepcopy`` and pickle of it copy
+    the game through the same memo, so the copies' next rounds are dealt alike."""
+    need("gymnasium")
+    from fivecrowns.envs import FiveCrownsEnv
+
+    env = FiveCrownsEnv((RandomBot(1, go_out=0.0), RandomBot(2, go_out=0.0)),
+                        rules=Rules(max_turns=300), rounds=[1, 2])
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    copies: list[FiveCrownsEnv] = []
+    for step in range(10_000):
+        legal = np.flatnonzero(obs["action_mask"])
+        if step < 300:   # no going out: the first round reshuffles
+            legal = legal[legal < ACTION_GO_OUT]
+        if step in (5, 40):
+            copies += [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+        action = int(rng.choice(legal))
+        obs, *rest = env.step(action)
+        for c in copies:
+            c_obs, *c_rest = c.step(action)
+            assert c_rest[:3] == rest[:3]
+            assert all(np.array_equal(c_obs[k], obs[k]) for k in obs), step
+        if rest[1] or rest[2]:
+            break
+    assert env.unwrapped._game.is_over and env.unwrapped._game.results[0].reshuffles > 0
