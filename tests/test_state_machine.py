@@ -12,14 +12,16 @@ that player exactly what the round shows them, and hold every card of the deck o
 The moves come from ``legal_actions()``: one at a time drawn by hypothesis, or runs of
 moves by a seeded policy that draws from the deck and goes out late (long rounds with
 reshuffles) or early (short rounds, final turns, tied games). Under
-``HYPOTHESIS_PROFILE=ci`` the machines play enough steps to reach reshuffles with live
-copies in most examples (see ``hypothesis.event`` in the statistics, e.g.
-``pytest --hypothesis-show-statistics``).
+``HYPOTHESIS_PROFILE=ci`` (see ``machine_settings`` in conftest.py) about a third of the
+hundred examples of each machine reshuffle a deck with live copies, and in the game
+machine as many deal the next round after it; a sixth play a tie-break round (run
+``pytest --hypothesis-show-statistics`` to see these events).
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,7 +31,6 @@ from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
-    precondition,
     rule,
 )
 
@@ -45,14 +46,17 @@ from fivecrowns.records import Phase
 MAX_COPIES = 4
 
 _SEEDS = st.integers(0, 2**32 - 1)
-# Moves in a run: a few, or many.
-_RUN = st.sampled_from([5, 40, 150])
-# How a run plays: see policy_action.
+# How long a run plays: a number of moves, or until the deck is next reshuffled (patient
+# play), or the round ends (eager play).
+_RUN = st.sampled_from([5, 40, 150, "reshuffle", "round end"])
+# The same, or eager moves until the game ends (last rounds, tied totals, tie-breaks).
+_GAME_RUN = st.sampled_from([5, 40, 150, "reshuffle", "round end", "game end"])
+# How a run of some moves plays: see policy_action.
 _POLICIES = st.sampled_from(["patient", "late", "eager"])
-# Runs until the deck is next reshuffled (patient play), or the round ends (eager play).
-_UNTIL = st.sampled_from(["reshuffle", "round end"])
-# The longest such run: far more moves than a reshuffle or the end of a round needs.
+# The longest run: far more moves than a reshuffle or the end of a round needs.
 _LONGEST = 3000
+# The ways to sample what a player cannot see.
+_SAMPLES = st.sampled_from(["determinize", "from_observation"])
 
 
 def eager_action(r: Round, legal: list[int], rng: np.random.Generator) -> int:
@@ -98,8 +102,28 @@ def follow(name: str, c: Round | Game, action: int) -> None:
                              f"{exc}") from None
 
 
-def _round_copy(how: str, r: Round) -> Round:
+def round_copy(how: str, r: Round) -> Round:
+    """An exact copy of ``r``: one of ``ROUND_COPIES``, or ``from_state``."""
     return from_state_copy(r) if how == "from_state" else ROUND_COPIES[how](r)
+
+
+_ROUND_COPIES = st.sampled_from([*sorted(ROUND_COPIES), "from_state"])
+
+
+def run(r: Round, play: Callable[[int], None], seed: int, length: int | str,
+        policy: str = "patient") -> None:
+    """Make moves of round ``r`` with ``play``: ``length`` moves by ``policy`` (see
+    :func:`policy_action`), or patient moves until the deck is next reshuffled
+    (``"reshuffle"``), or eager moves until the round ends (``"round end"``); always
+    stopping at the end of the round."""
+    rng = np.random.default_rng(seed)
+    reshuffles = r.deck.reshuffles
+    if isinstance(length, str):
+        policy = "patient" if length == "reshuffle" else "eager"
+    for _ in range(length if isinstance(length, int) else _LONGEST):
+        if r.is_over or (length == "reshuffle" and r.deck.reshuffles > reshuffles):
+            break
+        play(policy_action(r, r.legal_actions(), rng, policy))
 
 
 def conserved(r: Round) -> None:
@@ -123,6 +147,22 @@ def check_world(world: Round, r: Round, player: int) -> None:
     conserved(world)
     if r.current_player == player:   # their moves depend on what they see only
         assert world.legal_actions() == r.legal_actions()
+
+
+def sample_world(r: Round, data: st.DataObject, seed: int, how: str) -> None:
+    """A world of ``r`` sampled for a player (``how``: ``Round.determinize`` or
+    ``Round.from_observation``) must agree with what they see (:func:`check_world`),
+    leave ``r`` alone, and be a round one can play on."""
+    p = data.draw(st.integers(0, r.n_players - 1), label="player")
+    before = round_state(r)
+    if how == "determinize":
+        world = r.determinize(p, seed)
+    else:
+        world = Round.from_observation(r.observation(p), seed=seed, rules=r.rules)
+    check_world(world, r, p)
+    assert round_state(r) == before
+    world.apply_action(world.legal_actions()[0])
+    conserved(world)
 
 
 def _ended(r: Round) -> dict[str, Any]:
@@ -199,68 +239,36 @@ class RoundMachine(_Copies):
             if r.is_over:
                 event("round: the end of the round with live copies")
 
-    @precondition(lambda self: not self.r.is_over)
+    def going(self, seed: int) -> Round:
+        """The round, or a new one if it is over (its copies were checked at its end).
+        Every rule can run at every step: no example is lost to preconditions."""
+        if self.r.is_over:
+            self.new_round(seed)
+        return self.r
+
     @rule(data=st.data())
     def move(self, data: st.DataObject) -> None:
-        self.play(data.draw(st.sampled_from(self.r.legal_actions()), label="action"))
+        r = self.going(self.moves)
+        self.play(data.draw(st.sampled_from(r.legal_actions()), label="action"))
 
-    @precondition(lambda self: not self.r.is_over)
-    @rule(seed=_SEEDS, moves=_RUN, policy=_POLICIES)
-    def run(self, seed: int, moves: int, policy: str) -> None:
-        rng = np.random.default_rng(seed)
-        for _ in range(moves):
-            if self.r.is_over:
-                break
-            self.play(policy_action(self.r, self.r.legal_actions(), rng, policy))
+    @rule(seed=_SEEDS, length=_RUN, policy=_POLICIES)
+    def run(self, seed: int, length: int | str, policy: str) -> None:
+        run(self.going(seed), self.play, seed, length, policy)
 
-    @precondition(lambda self: not self.r.is_over)
-    @rule(seed=_SEEDS, until=_UNTIL)
-    def run_until(self, seed: int, until: str) -> None:
-        r = self.r
-        rng = np.random.default_rng(seed)
-        policy = "patient" if until == "reshuffle" else "eager"
-        reshuffles = r.deck.reshuffles
-        for _ in range(_LONGEST):
-            if r.is_over or (until == "reshuffle" and r.deck.reshuffles > reshuffles):
-                break
-            self.play(policy_action(r, r.legal_actions(), rng, policy))
-
-    @precondition(lambda self: not self.r.is_over)
-    @rule(how=st.sampled_from([*sorted(ROUND_COPIES), "from_state"]), seed=_SEEDS)
+    @rule(how=_ROUND_COPIES, seed=_SEEDS)
     def copy_across_a_reshuffle(self, how: str, seed: int) -> None:
         """A copy, then play until the deck is reshuffled."""
-        self.keep(how, _round_copy(how, self.r))
-        self.run_until(seed, "reshuffle")
+        self.keep(how, round_copy(how, self.going(seed)))
+        run(self.r, self.play, seed + 1, "reshuffle")
 
-    @precondition(lambda self: self.r.is_over)
-    @rule(seed=_SEEDS)
-    def next_round(self, seed: int) -> None:
-        self.new_round(seed)
-
-    @rule(how=st.sampled_from(sorted(ROUND_COPIES)))
+    @rule(how=_ROUND_COPIES)
     def take_copy(self, how: str) -> None:
-        self.keep(how, ROUND_COPIES[how](self.r))
+        if how != "from_state" or not self.r.is_over:   # from_state: a round going on
+            self.keep(how, round_copy(how, self.r))
 
-    @precondition(lambda self: not self.r.is_over)
-    @rule()
-    def take_from_state(self) -> None:
-        self.keep("from_state", from_state_copy(self.r))
-
-    @precondition(lambda self: not self.r.is_over)
-    @rule(data=st.data(), seed=_SEEDS, how=st.sampled_from(["determinize", "from_observation"]))
+    @rule(data=st.data(), seed=_SEEDS, how=_SAMPLES)
     def sample_world(self, data: st.DataObject, seed: int, how: str) -> None:
-        r = self.r
-        p = data.draw(st.integers(0, r.n_players - 1), label="player")
-        before = round_state(r)
-        if how == "determinize":
-            world = r.determinize(p, seed)
-        else:
-            world = Round.from_observation(r.observation(p), seed=seed, rules=r.rules)
-        check_world(world, r, p)
-        assert round_state(r) == before   # sampling leaves the round alone
-        if world.legal_actions():
-            world.apply_action(world.legal_actions()[0])   # a world is a playable round
-            conserved(world)
+        sample_world(self.going(seed), data, seed, how)
 
     @invariant()
     def copies_are_identical(self) -> None:
@@ -309,6 +317,8 @@ class GameMachine(_Copies):
         if r.deck.reshuffles > before and self.copies:
             event("game: a reshuffle with live copies")
             self.reshuffled = True
+        if r.final_turn and self.copies:
+            event("game: a final turn with live copies")
         if r.is_over:   # the round just played is over, the next one dealt (if any)
             want = _ended(r)   # the game's generator has dealt the next round since
             for name, rc in self.round_copies:
@@ -320,64 +330,51 @@ class GameMachine(_Copies):
             if g.tie_break_seats and not g.is_over:
                 event("game: a tie-break round")
 
-    @precondition(lambda self: not self.g.is_over)
+    def going(self, seed: int) -> Game:
+        """The game, or a new one if it is over (its copies were checked at its end).
+        Every rule can run at every step: no example is lost to preconditions."""
+        if self.g.is_over:
+            self.new_game(seed)
+        return self.g
+
     @rule(data=st.data())
     def move(self, data: st.DataObject) -> None:
-        self.play(data.draw(st.sampled_from(self.g.legal_actions()), label="action"))
+        g = self.going(self.moves)
+        self.play(data.draw(st.sampled_from(g.legal_actions()), label="action"))
 
-    @precondition(lambda self: not self.g.is_over)
-    @rule(seed=_SEEDS, moves=_RUN, policy=_POLICIES)
-    def run(self, seed: int, moves: int, policy: str) -> None:
-        rng = np.random.default_rng(seed)
-        g = self.g
-        for _ in range(moves):
-            if g.is_over:
-                break
-            self.play(policy_action(g.round, g.legal_actions(), rng, policy))
+    @rule(seed=_SEEDS, length=_GAME_RUN, policy=_POLICIES)
+    def run(self, seed: int, length: int | str, policy: str) -> None:
+        g = self.going(seed)
+        if length != "game end":
+            run(g.round, self.play, seed, length, policy)
+        while length == "game end" and not g.is_over:
+            run(g.round, self.play, seed, "round end")
+            seed += 1
 
-    @precondition(lambda self: not self.g.is_over)
-    @rule(seed=_SEEDS, until=_UNTIL)
-    def run_until(self, seed: int, until: str) -> None:
-        g = self.g
-        rng = np.random.default_rng(seed)
-        policy = "patient" if until == "reshuffle" else "eager"
-        r = g.round
-        reshuffles = r.deck.reshuffles
-        for _ in range(_LONGEST):
-            if r.is_over or (until == "reshuffle" and r.deck.reshuffles > reshuffles):
-                break
-            self.play(policy_action(r, g.legal_actions(), rng, policy))
-
-    @precondition(lambda self: not self.g.is_over)
     @rule(how=st.sampled_from(sorted(GAME_COPIES)), seed=_SEEDS)
     def copy_across_a_reshuffle(self, how: str, seed: int) -> None:
         """Issue 24's case: a copy, the deck reshuffled, then the next round dealt."""
-        self.keep(how, GAME_COPIES[how](self.g))
-        self.run_until(seed, "reshuffle")
-        self.run_until(seed + 1, "round end")
+        g = self.going(seed)
+        self.keep(how, GAME_COPIES[how](g))
+        run(g.round, self.play, seed + 1, "reshuffle")
+        if not g.is_over:
+            run(g.round, self.play, seed + 2, "round end")
 
-    @precondition(lambda self: self.g.is_over)
-    @rule(seed=_SEEDS)
-    def next_game(self, seed: int) -> None:
-        self.new_game(seed)
-
-    @rule(how=st.sampled_from(sorted(GAME_COPIES)))
+    @rule(how=st.sampled_from([*sorted(GAME_COPIES), "round clone", "round copy",
+                               "round deepcopy", "round pickle", "round from_state"]))
     def take_copy(self, how: str) -> None:
-        self.keep(how, GAME_COPIES[how](self.g))
+        """A copy of the game, or of its round (while it goes on: at most two)."""
+        if not how.startswith("round "):
+            self.keep(how, GAME_COPIES[how](self.g))
+        elif not self.g.is_over and len(self.round_copies) < 2:
+            self.round_copies.append((f"{how}@{self.moves}",
+                                      round_copy(how[6:], self.g.round)))
 
-    @precondition(lambda self: not self.g.is_over and len(self.round_copies) < 2)
-    @rule(how=st.sampled_from([*sorted(ROUND_COPIES), "from_state"]))
-    def take_round_copy(self, how: str) -> None:
-        self.round_copies.append((f"round {how}@{self.moves}",
-                                  _round_copy(how, self.g.round)))
+    @rule(data=st.data(), seed=_SEEDS, how=_SAMPLES)
+    def sample_world(self, data: st.DataObject, seed: int, how: str) -> None:
+        """Also of a tie-break round, whose players are numbered 0.. among the tied."""
+        sample_world(self.going(seed).round, data, seed, how)
 
-    @precondition(lambda self: not self.g.is_over)
-    @rule(seed=_SEEDS)
-    def play_out(self, seed: int) -> None:
-        """Eager play to the end of the game: last rounds, tied totals, tie-breaks."""
-        while not self.g.is_over:
-            self.run_until(seed, "round end")
-            seed += 1
 
     @invariant()
     def copies_are_identical(self) -> None:
