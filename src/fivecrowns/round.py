@@ -604,7 +604,7 @@ class Round:
 
     def clone(self) -> Round:
         """An independent copy: playing on it leaves this round untouched, and the same
-        moves give the same round (its deck gets a copy of the generator of its own)."""
+        moves give the same round (its deck gets a generator of its own, in the same state)."""
         return self._with_deck(self.deck.clone())
 
     def _with_deck(self, deck: Deck) -> Round:
