@@ -2,7 +2,8 @@
 
 * Hypothesis profiles: ``dev`` (the default, quick) and ``ci`` (more examples), chosen
   with the ``HYPOTHESIS_PROFILE`` environment variable. Both are derandomized, so every
-  run of the suite tries the same examples.
+  run of the suite tries the same examples. :func:`machine_settings` gives the state
+  machines' examples and steps under each.
 * ``impl``: a module-scoped fixture over the solver implementations,
   ``fivecrowns.solver.implementation("python")`` (always) and ``("compiled")`` (when
   ``fivecrowns._solver`` is built): the public solver functions bound to that core.
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from fivecrowns import _solver_py
 from fivecrowns.solver import Implementation, implementation
@@ -30,7 +31,26 @@ _COMMON = dict(deadline=None, derandomize=True, database=None, print_blob=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile("dev", max_examples=30, **_COMMON)  # type: ignore[arg-type]
 settings.register_profile("ci", max_examples=100, **_COMMON)  # type: ignore[arg-type]
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+#: The hypothesis profile of this run.
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+settings.load_profile(PROFILE)
+
+# The state machines of test_state_machine.py: a step can be a run of thousands of moves,
+# so fewer examples; ci plays enough of them to reach reshuffles with live copies, the
+# next round dealt after them and tie-break rounds in a quarter of the examples or more.
+# No explain phase: on such long examples it takes minutes and adds little.
+_MACHINE_PHASES = tuple(p for p in Phase if p is not Phase.explain)
+_MACHINES = {
+    "dev": settings(settings.get_profile("dev"), max_examples=10, stateful_step_count=30,
+                    phases=_MACHINE_PHASES),
+    "ci": settings(settings.get_profile("ci"), max_examples=100, stateful_step_count=50,
+                   phases=_MACHINE_PHASES),
+}
+
+
+def machine_settings() -> settings:
+    """The settings of a state machine test under this run's profile."""
+    return _MACHINES.get(PROFILE, _MACHINES["dev"])
 
 
 def _env(name: str) -> str:

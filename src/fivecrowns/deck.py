@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -58,6 +59,18 @@ def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
     except Exception:  # a bit generator that cannot be built from a SeedSequence
         return copy.deepcopy(rng)
     return np.random.Generator(twin)
+
+
+def _deepcopy_rng(rng: np.random.Generator, memo: dict[int, Any]) -> np.random.Generator:
+    """``copy.deepcopy(rng, memo)``, as fast as :func:`_copy_rng`: one copy per generator
+    and memo, so objects that share a generator (a game and its round's deck) still share
+    one in the copy."""
+    twin: np.random.Generator | None = memo.get(id(rng))
+    if twin is None:
+        twin = memo[id(rng)] = _copy_rng(rng)
+        # As copy.deepcopy does: keep the original alive while the memo names it by id.
+        memo.setdefault(id(memo), []).append(rng)
+    return twin
 
 
 def _sorted_deck(decks: int) -> npt.NDArray[np.intp]:
@@ -256,14 +269,28 @@ class Deck:
                            minlength=N_TYPES).astype(np.uint8)
 
     def clone(self) -> Deck:
-        """An independent copy, random state included."""
+        """An independent copy, random state included: it has a generator of its own.
+
+        ``copy.copy`` gives the same. ``copy.deepcopy`` too, except that a generator the
+        deck shares with other objects copied at the same time (a game's, see
+        :meth:`fivecrowns.Game.clone`) stays shared in the copy.
+        """
+        return self._with_rng(_copy_rng(self.rng))
+
+    def _with_rng(self, rng: np.random.Generator) -> Deck:
         new = object.__new__(Deck)
         new.rules = self.rules
-        new.rng = _copy_rng(self.rng)
+        new.rng = rng
         new._draw = list(self._draw)
         new._discard = list(self._discard)
         new.reshuffles = self.reshuffles
         return new
+
+    def __copy__(self) -> Deck:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deck:
+        return self._with_rng(_deepcopy_rng(self.rng, memo))
 
     def __getstate__(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}

@@ -47,6 +47,7 @@ import numpy.typing as npt
 
 from ._checks import check_table, passes
 from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
+from .deck import _deepcopy_rng
 from .errors import IllegalMoveError, ReplayError
 from .records import DiscardRecord, DrawRecord, Observation, Phase, RoundResult
 from .replay import RECORD_FORMAT as RECORD_FORMAT
@@ -60,6 +61,13 @@ __all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
 
 #: Cards dealt (and the wild rank) in the tie-break round.
 TIE_BREAK_HAND_SIZE = 6
+# A Game's attributes that hold immutable values (ints, tuples, Rules, frozen results and
+# records): a copy shares them (deep-copying the finished rounds' results is most of the
+# cost of a copy otherwise).
+_SHARED = frozenset({"n_players", "seed", "rules", "rounds", "first_dealer", "_seats",
+                     "_tie_round", "_tie_seats", "_winners", "_over", "_result"})
+
+
 def _pretty(seats: Iterable[int]) -> str:
     return ", ".join(str(s) for s in seats)
 
@@ -451,11 +459,37 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (random state included): playing on it leaves this game
-        untouched, and the same moves give the same game. ``copy.copy`` gives the same."""
-        return copy.deepcopy(self)
+        untouched, and the same moves give the same game. ``copy.copy`` and
+        ``copy.deepcopy`` give the same.
+
+        >>> g = Game(2, seed=3, rounds=[1, 2])
+        >>> c = g.clone()
+        >>> g.draw("deck").card == c.draw("deck").card, c.round is g.round
+        (True, False)
+        """
+        return self.__deepcopy__({})
 
     def __copy__(self) -> Game:
         return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # The round's deck shuffles with the game's own generator, so the copy's deck
+        # must share the copy's generator: both go through the same memo.
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        d = new.__dict__
+        for name, value in self.__dict__.items():
+            if name in _SHARED:
+                d[name] = value
+            elif name == "_rng":
+                d[name] = _deepcopy_rng(value, memo)
+            elif name in ("_totals", "_results"):
+                d[name] = list(value)
+            elif name == "_actions":
+                d[name] = [list(acts) for acts in value]
+            else:  # the round, and whatever a subclass adds
+                d[name] = copy.deepcopy(value, memo)
+        return new
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"round={self.round_number}"

@@ -39,6 +39,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -136,7 +137,8 @@ class Round(_positions.RoundPositions):
     Notes
     -----
     ``copy.copy`` and ``copy.deepcopy`` of a round give the same independent copy as
-    :meth:`clone` (random state included).
+    :meth:`clone` (random state included); ``copy.deepcopy`` of objects that share a
+    generator with the round's deck (a :class:`~fivecrowns.Game`) keeps it shared.
 
     Examples
     --------
@@ -597,10 +599,14 @@ class Round(_positions.RoundPositions):
     # from_state, from_observation and determinize: see fivecrowns.positions
 
     def clone(self) -> Round:
-        """An independent copy: playing on it leaves this round untouched."""
+        """An independent copy: playing on it leaves this round untouched, and the same
+        moves give the same round (its deck gets a generator of its own, in the same state)."""
+        return self._with_deck(self.deck.clone())
+
+    def _with_deck(self, deck: Deck) -> Round:
         new = object.__new__(Round)
         new.__dict__.update(self.__dict__)
-        new.deck = self.deck.clone()
+        new.deck = deck
         new._hands = [h.copy() for h in self._hands]
         new._history = list(self._history)
         new._scores = list(self._scores)
@@ -611,7 +617,10 @@ class Round(_positions.RoundPositions):
         return self.clone()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Round:
-        return self.clone()
+        # Through the memo: a generator the deck shares with what is copied along (the
+        # game's, in a Game) must stay shared in the copy, or a reshuffle would advance
+        # only one of the two and the copy's next deal would differ.
+        return self._with_deck(copy.deepcopy(self.deck, memo))
 
     def __repr__(self) -> str:
         return (f"Round(players={self.n_players}, round={self.round_number}, "
