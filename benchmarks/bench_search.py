@@ -1,91 +1,96 @@
-"""SearchBot's strength and speed: win rates (seats rotated, 95% Wilson intervals, via
-``simulate_games``) and milliseconds per decision at the default budget.
+"""A bot's strength on duplicate deals and its time per decision (SearchBot by default).
 
 Run as a script::
 
-    python benchmarks/bench_search.py                 # 2,000 games per match-up
-    python benchmarks/bench_search.py --games 200 --jobs 2
+    python benchmarks/bench_search.py                        # SearchBot, 2,000 deals a match-up
+    python benchmarks/bench_search.py --bot search:worlds=256 --games 4000 --jobs 2
+    python benchmarks/bench_search.py --bot expert --only strong --only duel
 
-The match-ups and their targets:
+``--bot`` takes any bot spec of ``fivecrowns simulate --bots`` (a registered name with
+options, or ``module:Class``; see ``fivecrowns simulate --list-bots``). Each match-up is a
+*duplicate match* (``simulate_games(..., duplicate=reference)``): every deal is played once
+with the bot and once with the reference bot (``--reference``, StrongBot by default) in its
+seat, seats rotated, and the bot's *paired gain* is the points a game it scores below the
+field, less what the reference scores below it on the same deals, with a 95% interval. The
+targets of 0.3 (issue 25) are in that unit:
 
-==========================================  ======
-SearchBot + 3 StrongBots (4 players)        >= 32%
-SearchBot + 3 GreedyBots (4 players)        >= 55%
-SearchBot vs StrongBot (2 players)          >= 60%
-ms per decision, default budget, one core   <= 100
-==========================================  ======
+==========================================  ========
+bot + 3 StrongBots (4 players)              >= +3.0
+bot vs StrongBot (2 players)                >= +4.0
+bot + 3 GreedyBots (4 players)              reported
+ms per decision, p95, one core              <= 100
+==========================================  ========
 
-``--only worlds`` measures the inner loop: play-outs per second of
-:func:`fivecrowns.rollout.play_worlds` against the same worlds sampled in Python.
-``--only edges`` says what each target asks for in game points: how far below the
-opponents' own mean total a player must score to win that often (from 40,000 games of
-the opponents' policy in every seat, shifted; about 20 s).
+The time per decision is CPU time of this process (one core) over every decision the bot
+makes in ``--timing-games`` 4-player games against StrongBots. ``--only worlds`` measures
+SearchBot's inner loop: play-outs per second of :func:`fivecrowns.rollout.play_worlds`
+against the same worlds sampled in Python. ``--only edges`` translates 0.2's win-rate targets
+(32% with three StrongBots, 55% with three GreedyBots, 60% heads-up) into game points, from
+40,000 games of the opponents' policy in every seat (about 20 s).
 
-Each match-up also prints SearchBot's *gain*: the points a game it scores below its
-opponents' mean, less what a StrongBot in its seat scores below them in the same games
-(same seeds, so the same deals), with a 95% interval. Paired on the deals, it is far less
-noisy than a win rate, and it is in the unit of ``--only edges``.
-
-The time per decision is CPU time of this process (one core) over every SearchBot
-decision of ``--timing-games`` 4-player games against StrongBots. The rollouts are those
-of :func:`fivecrowns.search.play_out`: the compiled engine when it is installed, else the
-(much slower) Python twin; the script prints which. With pytest-benchmark::
+With pytest-benchmark::
 
     python -m pytest benchmarks/bench_search.py --benchmark-only
 """
 
 from __future__ import annotations
 
-import argparse
-import functools
 import sys
-import time
 from typing import Any
 
 import numpy as np
 
+from _harness import CPU, WALL, core_line, parser, table
 from fivecrowns import GreedyBot, Round, StrongBot, play_game, simulate_games
-from fivecrowns.duplicate import paired_gain as library_paired_gain
 from fivecrowns.records import Observation, Phase
+from fivecrowns.registry import parse_bot
 from fivecrowns.rollout import play_games, play_out, play_worlds
-from fivecrowns.search import ROLLOUT_IMPLEMENTATION, SearchBot, win_chances
+from fivecrowns.search import ROLLOUT_IMPLEMENTATION, win_chances
 
-#: (name, opponents, target win rate)
-MATCHES: list[tuple[str, list[Any], float]] = [
-    ("SearchBot + 3 StrongBots", [StrongBot] * 3, 0.32),
-    ("SearchBot + 3 GreedyBots", [GreedyBot] * 3, 0.55),
-    ("SearchBot vs StrongBot", [StrongBot], 0.60),
-]
+#: key -> (title, field, target paired gain or None)
+MATCHES: dict[str, tuple[str, list[Any], float | None]] = {
+    "strong": ("+ 3 StrongBots", [StrongBot] * 3, 3.0),
+    "duel": ("vs StrongBot", [StrongBot], 4.0),
+    "greedy": ("+ 3 GreedyBots", [GreedyBot] * 3, None),
+}
+
+#: 0.2's win-rate targets (title, opponents' policy, players, win rate), for ``--only edges``.
+WIN_RATE_TARGETS = [("+ 3 StrongBots", "strong", 4, 0.32),
+                    ("+ 3 GreedyBots", "greedy", 4, 0.55),
+                    ("vs StrongBot", "strong", 2, 0.60)]
+
+#: Decisions slower than this at p95 miss the target (ms of CPU time, one core).
+MAX_P95_MS = 100.0
 
 
-class TimedSearchBot(SearchBot):
-    """A SearchBot that records the CPU time of each decision."""
+class Timed:
+    """A player that forwards every decision to ``inner`` and records its CPU time."""
 
-    def __init__(self, seed: int, **kwargs: Any) -> None:
-        super().__init__(seed, **kwargs)
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
         self.times: list[float] = []
 
-    def choose_draw(self, obs: Observation) -> Any:
-        start = time.process_time()
+    def _timed(self, method: str, obs: Observation) -> Any:
+        start = CPU()
         try:
-            return super().choose_draw(obs)
+            return getattr(self.inner, method)(obs)
         finally:
-            self.times.append(time.process_time() - start)
+            self.times.append(CPU() - start)
+
+    def choose_draw(self, obs: Observation) -> Any:
+        return self._timed("choose_draw", obs)
 
     def choose_discard(self, obs: Observation) -> Any:
-        start = time.process_time()
-        try:
-            return super().choose_discard(obs)
-        finally:
-            self.times.append(time.process_time() - start)
+        return self._timed("choose_discard", obs)
 
 
-def decision_times(games: int, seed: int, budget: int, **search: Any) -> np.ndarray:
-    """Seconds of CPU time of each SearchBot decision in ``games`` games against three
-    StrongBots (the bot in seat ``g % 4``)."""
+def decision_times(spec: str, games: int, seed: int) -> np.ndarray:
+    """Seconds of CPU time of each decision of the bot ``spec`` in ``games`` games against
+    three StrongBots (the bot in seat ``g % 4`` of game ``g``)."""
+    factory = parse_bot(spec).factory()
     times: list[float] = []
     for g in range(games):
-        bot = TimedSearchBot(seed + g, budget=budget, **search)
+        bot = Timed(factory(seed + g))
         players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
         players.insert(g % 4, bot)
         play_game(players, seed=seed + g)
@@ -121,13 +126,12 @@ def world_rates(positions: int = 40, worlds: int = 64, seed: int = 1) -> dict[st
     rng = np.random.default_rng(seed)
     rates = {}
     for policy in ("greedy", "strong"):
-        start = time.process_time()
+        start = CPU()
         for r in rounds:
             play_worlds(r, [0, 1], worlds=worlds, seed=seed, policy=policy,  # type: ignore[arg-type]
                         threads=1)
-        rates[f"play_worlds, {policy}"] = 2 * worlds * len(rounds) / (
-            time.process_time() - start)
-        start = time.process_time()
+        rates[f"play_worlds, {policy}"] = 2 * worlds * len(rounds) / (CPU() - start)
+        start = CPU()
         for r in rounds:
             batch = []
             for _ in range(worlds):
@@ -138,25 +142,8 @@ def world_rates(positions: int = 40, worlds: int = 64, seed: int = 1) -> dict[st
                     batch.append(c)
             play_out(batch, policy=policy, threads=1)  # type: ignore[arg-type]
         rates[f"Python worlds + play_out, {policy}"] = 2 * worlds * len(rounds) / (
-            time.process_time() - start)
+            CPU() - start)
     return rates
-
-
-def edges(report: Any) -> np.ndarray:
-    """Entrant 0's points a game below the mean of the others' totals, per game of a
-    :func:`simulate_games` report."""
-    scores = report.scores.astype(np.float64)
-    k = scores.shape[1]
-    return scores[:, 1:].sum(axis=1) / (k - 1) - scores[:, 0]
-
-
-def paired_gain(report: Any, baseline: Any) -> tuple[float, tuple[float, float]]:
-    """The paired gain of entrant 0 of ``report`` over entrant 0 of ``baseline`` and its
-    95% interval: :func:`fivecrowns.duplicate.paired_gain` of their scores (both runs with
-    the same seed and number of games, so game g has the same deal and seats in both)."""
-    if report.seeds != baseline.seeds:
-        raise ValueError("the two reports must come from the same seed and games")
-    return library_paired_gain(report.scores, baseline.scores)
 
 
 def shifted_win_rate(totals: np.ndarray, shift: float) -> float:
@@ -172,15 +159,14 @@ def shifted_win_rate(totals: np.ndarray, shift: float) -> float:
 
 
 def target_edges(games: int = 40000, seed: int = 1) -> list[tuple[str, float, float]]:
-    """What each target asks for in game points: for the match-ups of ``MATCHES`` whose
-    opponents all play one policy, ``(title, points, mean total)``: how many points a game
-    a player must score below the opponents' own policy, in games where every seat plays
-    it (``rollout.play_games``), to win at the target rate, and that policy's mean game
-    total. Found by bisection on the shift (the win rate grows with it)."""
+    """0.2's win-rate targets in game points: ``(title, points, mean total)`` for each of
+    :data:`WIN_RATE_TARGETS`: how many points a game a player must score below the
+    opponents' policy, in games where every seat plays it (``rollout.play_games``), to win
+    at the target rate, and that policy's mean game total. Found by bisection on the
+    shift (the win rate grows with it)."""
     out = []
-    for title, opponents, target in MATCHES:
-        policy = "strong" if opponents[0] is StrongBot else "greedy"
-        totals = play_games(games, seed=seed, n_players=len(opponents) + 1,
+    for title, policy, players, target in WIN_RATE_TARGETS:
+        totals = play_games(games, seed=seed, n_players=players,
                             policy=policy)  # type: ignore[arg-type]
         lo, hi = 0.0, 200.0
         for _ in range(30):
@@ -191,85 +177,72 @@ def target_edges(games: int = 40000, seed: int = 1) -> list[tuple[str, float, fl
 
 
 def test_decision_time(benchmark: Any) -> None:  # pragma: no cover - pytest-benchmark
-    benchmark.pedantic(decision_times, args=(1, 12345, SearchBot.DEFAULT_BUDGET),
-                       rounds=1, iterations=1)
+    benchmark.pedantic(decision_times, args=("search", 1, 12345), rounds=1, iterations=1)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per match-up")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET)
-    parser.add_argument("--policy", default="strong",
-                        help="rollout policy of the search (strong or greedy)")
-    parser.add_argument("--objective", default="own", choices=["own", "relative", "win"])
-    parser.add_argument("--candidates", type=int, default=2)
-    parser.add_argument("--confidence", type=float, default=1.0)
-    parser.add_argument("--discard-weight", type=float, default=0.0)
-    parser.add_argument("--replay-draws", type=int, default=0)
-    parser.add_argument("--timing-games", type=int, default=5,
-                        help="games whose decisions are timed (one core)")
-    parser.add_argument("--only", choices=["strong", "greedy", "duel", "time", "worlds",
-                                           "edges"],
-                        action="append", help="run only these parts (repeatable)")
-    args = parser.parse_args(argv)
-    parts = args.only or ["strong", "greedy", "duel", "time", "worlds", "edges"]
-    print(f"rollouts: {ROLLOUT_IMPLEMENTATION}, policy {args.policy}; budget {args.budget}; "
-          f"objective {args.objective}; candidates {args.candidates}; confidence "
-          f"{args.confidence}; discard weight {args.discard_weight}; replay draws "
-          f"{args.replay_draws}; seed {args.seed}; "
-          f"{args.games} games per match-up; jobs {args.jobs}", flush=True)
-    search = functools.partial(SearchBot, budget=args.budget, policy=args.policy,
-                               objective=args.objective, candidates=args.candidates,
-                               confidence=args.confidence,
-                               discard_weight=args.discard_weight,
-                               replay_draws=args.replay_draws)
+    p = parser(__doc__, games=2000, seed=0, jobs=1)
+    p.add_argument("--bot", default="search",
+                   help="the bot under test, a spec of `fivecrowns simulate --bots` "
+                        "(default search)")
+    p.add_argument("--reference", default="strong",
+                   help="the bot played in its seat on the same deals (default strong)")
+    p.add_argument("--timing-games", type=int, default=5,
+                   help="games whose decisions are timed (one core)")
+    p.add_argument("--only", choices=[*MATCHES, "time", "worlds", "edges"], action="append",
+                   help="run only these parts (repeatable)")
+    args = p.parse_args(argv)
+    parts = args.only or [*MATCHES, "time", "worlds"]
+    try:
+        bot, reference = parse_bot(args.bot), parse_bot(args.reference)
+    except ValueError as exc:
+        p.error(str(exc))
+    print(f"{core_line()}; SearchBot's rollouts: {ROLLOUT_IMPLEMENTATION}; bot {bot.label}, "
+          f"reference {reference.label}; seed {args.seed}; {args.games} deals a match-up; "
+          f"jobs {args.jobs}", flush=True)
     ok = True
-    for key, (title, opponents, target) in zip(("strong", "greedy", "duel"), MATCHES):
+    rows = []
+    for key, (title, field, target) in MATCHES.items():
         if key not in parts:
             continue
-        start = time.perf_counter()
-        names = ["SearchBot"] + [getattr(o, "name", o.__name__) for o in opponents]
-        report = simulate_games([search, *opponents], args.games, seed=args.seed,
-                                jobs=args.jobs, names=names)
-        e = report.entrants[0]
-        met = e.win_rate >= target
+        start = WALL()
+        names = [bot.label] + [o.name for o in field]
+        report = simulate_games([bot.factory(), *field], args.games, seed=args.seed,
+                                jobs=args.jobs, names=names, duplicate=reference.factory())
+        met = target is None or report.gain >= target
         ok &= met
-        print(f"\n{title}: win rate {e.win_rate:.3f} (95% CI {e.win_ci[0]:.3f}.."
-              f"{e.win_ci[1]:.3f}), target >= {target:.2f}: {'met' if met else 'NOT met'}"
-              f"  [{time.perf_counter() - start:.0f} s]")
-        print(report.table(), flush=True)
-        baseline = simulate_games([StrongBot, *opponents], args.games, seed=args.seed,
-                                  jobs=args.jobs)
-        gain, (lo, hi) = paired_gain(report, baseline)
-        print(f"gain over a StrongBot in its seat, same deals: {gain:+.2f} points a game "
-              f"(95% CI {lo:+.2f}..{hi:+.2f})", flush=True)
+        lo, hi = report.gain_ci
+        rows.append([f"{bot.label} {title}", f"{report.gain:+.2f}", f"{lo:+.2f}..{hi:+.2f}",
+                     f"{report.win_rate:.3f}", f"{report.reference_win_rate:.3f}",
+                     "" if target is None else f">= {target:+.1f}: {'met' if met else 'NOT met'}",
+                     f"{WALL() - start:.0f}"])
+        print(f"\n{report.table()}", flush=True)
+    if rows:
+        print("\npaired gain over the reference, points a game (95% CI), duplicate deals:")
+        print(table(["match-up", "gain", "95% CI", "win rate", "reference's", "target", "s"],
+                    rows, indent="  "))
     if "time" in parts:
-        ts = decision_times(args.timing_games, args.seed, args.budget, policy=args.policy,
-                            objective=args.objective, candidates=args.candidates,
-                            confidence=args.confidence,
-                            discard_weight=args.discard_weight,
-                            replay_draws=args.replay_draws) * 1e3
-        met = float(np.percentile(ts, 95)) <= 100
+        ts = decision_times(args.bot, args.timing_games, args.seed) * 1e3
+        p95 = float(np.percentile(ts, 95))
+        met = p95 <= MAX_P95_MS
         ok &= met
-        print(f"\nms per decision (CPU, one core, {ts.size} decisions): mean "
-              f"{ts.mean():.1f}, median {np.median(ts):.1f}, p95 "
-              f"{np.percentile(ts, 95):.1f}, max {ts.max():.1f}; target p95 <= 100: "
-              f"{'met' if met else 'NOT met'}", flush=True)
+        print(f"\nms per decision of {bot.label} (CPU, one core, {ts.size} decisions): mean "
+              f"{ts.mean():.1f}, median {np.median(ts):.1f}, p95 {p95:.1f}, max "
+              f"{ts.max():.1f}; target p95 <= {MAX_P95_MS:.0f}: {'met' if met else 'NOT met'}",
+              flush=True)
     if "worlds" in parts:
         rates = world_rates()
         print("\nplay-outs (world x move) per second, CPU, one core, 4 players, mid-round:")
-        for name, rate in rates.items():
-            print(f"  {name:<40}{rate:>12,.0f}")
+        print(table(["", "per s"], [[k, v] for k, v in rates.items()], [",.0f", ",.0f"],
+                    indent="  "))
         for policy in ("greedy", "strong"):
             ratio = rates[f"play_worlds, {policy}"] / rates[f"Python worlds + play_out, {policy}"]
             print(f"  ratio play_worlds / Python worlds, {policy}: x{ratio:.1f}")
     if "edges" in parts:
-        print("\nwhat each target asks for (40,000 games of the opponents' policy in every "
-              "seat, compiled engine):")
+        print("\n0.2's win-rate targets in points (40,000 games of the opponents' policy in "
+              "every seat, compiled engine):")
         for title, points, mean in target_edges(seed=args.seed + 1):
-            print(f"  {title:<28} {points:5.1f} points a game below the opponents' "
+            print(f"  {title:<16} {points:5.1f} points a game below the opponents' "
                   f"(their mean total {mean:.1f}: {points / mean:.0%})")
     return 0 if ok else 1
 
