@@ -9,7 +9,8 @@ it, and the size of the call's result. A call whose memory is bounded in n grows
 result and a working set that does not depend on n.
 
 - ``play_games``: ``play_games(n, seed=S)``, greedy, one thread per core; the result is
-  32 bytes a game.
+  32 bytes a game. ``--rounds 1`` plays one-round games: the memory does not depend on a
+  game's length, and 10**7 games take minutes instead of an hour.
 - ``play_out``: ``play_out(rounds)`` over n rounds (11 cards, 4 players: a thousand
   distinct rounds repeated, since the rounds are the caller's and only read); 16 bytes a
   round. The list of n rounds (8 bytes each) is made before the baseline.
@@ -38,6 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +70,8 @@ def _write_hands(path: Path, n: int, seed: int, block: int = 100_000) -> None:
     del out
 
 
-def child(workload: str, n: int, seed: int, folder: Path) -> dict[str, object]:
+def child(workload: str, n: int, seed: int, folder: Path,
+          rounds: list[int] | None = None) -> dict[str, object]:
     """Run one workload here (a fresh process) and report its memory."""
     import fivecrowns  # noqa: F401 - imported before the baseline
     from fivecrowns.files import score_file
@@ -80,14 +83,14 @@ def child(workload: str, n: int, seed: int, folder: Path) -> dict[str, object]:
         play_games(10, seed=seed)  # the engine and threads warmed up before the baseline
 
         def call() -> object:
-            return play_games(n, seed=seed)
+            return play_games(n, seed=seed, rounds=rounds)
         result_mb = n * 4 * 8 / 2**20
     elif workload == "play_out":
         base = deal_rounds(1000, seed=seed, round_number=11)
-        rounds = (base * (-(-n // 1000)))[:n]
+        many = (base * (-(-n // 1000)))[:n]
 
         def call() -> object:
-            return play_out(rounds)
+            return play_out(many)
         result_mb = n * 4 * 4 / 2**20
     elif workload == "score_file":
         src, dst = folder / "hands.npy", folder / "scored.npy"
@@ -98,25 +101,26 @@ def child(workload: str, n: int, seed: int, folder: Path) -> dict[str, object]:
         raise ValueError(f"unknown workload {workload!r}")
     before = _rss_mb()
     start = time.perf_counter()
-    call()  # type: ignore[operator]
+    call()
     seconds = time.perf_counter() - start
     return {"workload": workload, "n": n, "before": before, "peak": _rss_mb(),
             "result": result_mb, "seconds": seconds}
 
 
-def measure(workload: str, n: int, seed: int) -> dict[str, object]:
+def measure(workload: str, n: int, seed: int, rounds: str | None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="soak-") as name:
         folder = Path(name)
         if workload == "score_file":  # the input, made by another process
             subprocess.run([sys.executable, __file__, "--write-hands", str(n), str(folder),
                             "--seed", str(seed)], check=True)
+        extra = [] if rounds is None else ["--rounds", rounds]
         done = subprocess.run([sys.executable, __file__, "--child", workload, str(n),
-                               str(folder), "--seed", str(seed)], check=True,
+                               str(folder), "--seed", str(seed), *extra], check=True,
                               capture_output=True, text=True)
-        return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+        return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def interrupt(call: str, after: float) -> dict[str, object]:
+def interrupt(call: str, after: float) -> dict[str, Any]:
     """Start ``call`` of interrupt_target.py, SIGINT its group ``after`` seconds after it
     is ready, and check how it stopped."""
     with tempfile.TemporaryDirectory(prefix="soak-int-") as name:
@@ -155,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="games or rows, comma-separated (default 10**5, 10**6, 10**7)")
     p.add_argument("--only", default=",".join(WORKLOADS),
                    help=f"workloads, comma-separated ({', '.join(WORKLOADS)})")
+    p.add_argument("--rounds", default=None, metavar="R,R,...",
+                   help="play_games: the rounds of each game (default all 11)")
     p.add_argument("--interrupt", type=int, default=None, metavar="K",
                    help="interrupts per long call (0: none; default 5, 2 with --quick)")
     p.add_argument("--child", nargs=3, metavar=("WORKLOAD", "N", "FOLDER"),
@@ -163,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.child:
         workload, n, folder = args.child
-        print(json.dumps(child(workload, int(n), args.seed, Path(folder))))
+        rounds = None if args.rounds is None else [int(r) for r in args.rounds.split(",")]
+        print(json.dumps(child(workload, int(n), args.seed, Path(folder), rounds)))
         return 0
     if args.write_hands:
         n, folder = args.write_hands
@@ -178,21 +185,22 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for w in workloads:
         for n in sizes:
-            r = measure(w, n, args.seed)
-            grown = float(r["peak"]) - float(r["before"])  # type: ignore[arg-type]
-            rows.append([w, n, r["before"], r["peak"], grown, r["result"],
-                         grown - float(r["result"]), r["seconds"]])  # type: ignore[arg-type]
-            print(f"  {w} {n:,}: peak {float(r['peak']):.0f} MB "  # type: ignore[arg-type]
-                  f"({float(r['seconds']):.0f} s)", file=sys.stderr, flush=True)
+            r = measure(w, n, args.seed, args.rounds)
+            grown = r["peak"] - r["before"]
+            rows.append([w, n, r["before"], r["peak"], grown, r["result"], grown - r["result"],
+                         r["seconds"]])
+            print(f"  {w} {n:,}: peak {r['peak']:.0f} MB ({r['seconds']:.0f} s)",
+                  file=sys.stderr, flush=True)
     if rows:
+        games = "" if args.rounds is None else f"; games of rounds {args.rounds}"
         print(f"peak RSS (MB) of each call in a fresh process; machine: {os.cpu_count()} "
-              f"cores, shared")
+              f"cores, shared{games}")
         print(table(["call", "n", "before", "peak", "grown", "result", "grown - result",
                      "seconds"], rows, ["", ",", ".0f", ".0f", ".0f", ".1f", ".0f", ".0f"]))
     k = args.interrupt if args.interrupt is not None else (2 if args.quick else 5)
     if k > 0:
         sys.path.insert(0, str(TARGET.parent))
-        from interrupt_target import CALLS
+        from interrupt_target import CALLS  # type: ignore[import-not-found]
 
         rng = random.Random(args.seed)
         out_rows = []
@@ -201,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             results = [interrupt(call, rng.uniform(0.2, 4.0)) for _ in range(k)]
             bad = [r["why"] for r in results if not r["ok"]]
             failed |= bool(bad)
-            stops = [float(r["stop"]) for r in results]  # type: ignore[arg-type]
+            stops = [float(r["stop"]) for r in results]
             out_rows.append([call, k, k - len(bad), statistics.median(stops), max(stops),
                              "; ".join(str(b) for b in bad[:1]) or "-"])
         print(f"\nSIGINT at random moments (0.2-4 s after start), {k} per call")
