@@ -35,6 +35,7 @@ from .errors import (
     FiveCrownsError,
     HandError,
     IllegalMoveError,
+    MissingExtraError,
     ReplayError,
 )
 from .game import Game, GameResult
@@ -110,6 +111,7 @@ __all__ = [
     "IllegalMoveError",
     "ReplayError",
     "BotError",
+    "MissingExtraError",
     # rules
     "Rules",
     "N_ROUNDS",

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._optional import require, requires
 from ._validate import MAX_HAND_SIZE, check_decks, check_wild, type_name
 from .errors import HandError
 from .solver import deadwood_many, hand_counts
@@ -27,13 +28,12 @@ CARD_COLUMNS: tuple[str, ...] = tuple(type_name(i) for i in range(56))
 ERROR_COLUMN_RAY = "__fivecrowns_error"  # the error column between Ray workers and the driver
 
 
+#: What the io extra is for, in MissingExtraError's message.
+IO_WHAT = "reading and writing Parquet or CSV"
+
+
 def _pa() -> Any:
-    try:
-        import pyarrow
-    except ImportError:
-        raise ImportError("reading and writing Parquet or CSV needs pyarrow: "
-                          "pip install 'fivecrowns[io]'") from None
-    return pyarrow
+    return require("pyarrow", "io", IO_WHAT)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,7 +189,8 @@ def _matrix_counts(matrix: npt.NDArray[Any], decks: int, missing: npt.NDArray[np
 
 def _count_columns(batch: Any, decks: int) -> tuple[npt.NDArray[np.uint8], dict[int, str]]:
     pa = _pa()
-    import pyarrow.compute as pc
+    with requires("io", IO_WHAT):
+        import pyarrow.compute as pc
 
     n = batch.num_rows
     cols = []
@@ -300,7 +301,8 @@ class BatchScorer:
         if isinstance(col, pa.ChunkedArray):
             col = col.combine_chunks()
         if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
-            import pyarrow.compute as pc
+            with requires("io", IO_WHAT):
+                import pyarrow.compute as pc
             ok = pc.fill_null(pc.utf8_is_digit(pc.utf8_trim_whitespace(col)), False)
             col = pc.cast(pc.if_else(ok, pc.utf8_trim_whitespace(col), "0"), pa.int64())
             bad_text = ~np.asarray(ok, dtype=bool)

@@ -52,6 +52,11 @@ def play_games(
     policy: int,
     threads: int,
 ) -> npt.NDArray[np.int64]: ...
+# The addresses of bit generators' C structs, for the chunk workers (0 for None).
+def _bitgens(
+    generators: list[np.random.BitGenerator] | None, n: int
+) -> npt.NDArray[np.uint64]: ...
+
 # The chunk workers that play_rounds and play_games hand to threads (the GIL released).
 def _rounds_range(
     hands: npt.NDArray[np.uint8],
@@ -64,8 +69,8 @@ def _rounds_range(
     choices: npt.NDArray[np.uint64],
     policy: int,
     out: npt.NDArray[np.int32],
-    trace: npt.NDArray[np.int16],
-    trace_len: npt.NDArray[np.int32],
+    trace: npt.NDArray[np.int16] | None,
+    trace_len: npt.NDArray[np.int32] | None,
     start: int,
     stop: int,
 ) -> None: ...

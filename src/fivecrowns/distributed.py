@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from ._optional import require, requires
 from ._validate import check_decks, check_wild
 
 __all__ = ["ray_map_chunks", "ensure_ray", "ray_data", "score_dataset"]
@@ -29,12 +30,12 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+#: What the ray extra is for, in MissingExtraError's message.
+RAY_WHAT = "backend='ray'"
+
+
 def _ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise ImportError("backend='ray' needs Ray: pip install 'fivecrowns[ray]'") from None
-    return ray
+    return require("ray", "ray", RAY_WHAT)
 
 
 def ensure_ray(address: str | None = None, *, num_cpus: int | None = None) -> Any:
@@ -71,7 +72,8 @@ def ray_data(address: str | None = None) -> Any:
     ensure_ray(address)
     import warnings
 
-    import ray.data
+    with requires("ray", RAY_WHAT):
+        import ray.data
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -14,6 +14,7 @@ __all__ = [
     "IllegalMoveError",
     "ReplayError",
     "BotError",
+    "MissingExtraError",
 ]
 
 
@@ -39,3 +40,30 @@ class ReplayError(FiveCrownsError, ValueError):
 
 class BotError(FiveCrownsError, RuntimeError):
     """A player that raised or returned an illegal move; the message names the seed."""
+
+
+class MissingExtraError(FiveCrownsError, ImportError):
+    """An optional dependency that is not installed. The message names the feature, the
+    package and the extra that brings it: ``"reading and writing Parquet or CSV needs
+    pyarrow: pip install 'fivecrowns[io]'"``. The command line prints it as an error line
+    with exit status 2.
+
+    Attributes
+    ----------
+    extra : str
+        The extra of ``fivecrowns`` to install: ``"io"``, ``"ray"`` or ``"rl"``.
+    name : str
+        The missing package's import name (as for any ``ImportError``).
+    """
+
+    def __init__(self, message: str, *, extra: str, name: str | None = None) -> None:
+        super().__init__(message, name=name)
+        self.extra = extra
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickles (to and from worker processes) with its keyword arguments
+        return _missing_extra, (str(self), self.extra, self.name)
+
+
+def _missing_extra(message: str, extra: str, name: str | None) -> MissingExtraError:
+    return MissingExtraError(message, extra=extra, name=name)

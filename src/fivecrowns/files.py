@@ -33,8 +33,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._batches import CARD_COLUMNS, BatchScorer, _layout, _matrix_counts, _pa, _tensor_counts
+from ._batches import (
+    CARD_COLUMNS,
+    IO_WHAT,
+    BatchScorer,
+    _layout,
+    _matrix_counts,
+    _pa,
+    _tensor_counts,
+)
 from ._batches import ERROR_COLUMN_RAY as _ERR
+from ._optional import requires
 from ._validate import check_wild
 from .runner import ProgressCallback
 
@@ -94,7 +103,8 @@ def _csv_types(column: str | None, wild: int | str) -> dict[str, Any]:
 
 
 def _read_parquet(src: Path, batch_size: int) -> tuple[Any, Iterator[Any]]:
-    import pyarrow.parquet as pq
+    with requires("io", IO_WHAT):
+        import pyarrow.parquet as pq
 
     # pre_buffer (the default) keeps every row group read so far: memory would grow with
     # the file (10 million hands: +150 MB); without it the reader holds one row group.
@@ -103,7 +113,8 @@ def _read_parquet(src: Path, batch_size: int) -> tuple[Any, Iterator[Any]]:
 
 
 def _read_csv(src: Path, column: str | None, wild: int | str) -> tuple[Any, Iterator[Any]]:
-    import pyarrow.csv as pacsv
+    with requires("io", IO_WHAT):
+        import pyarrow.csv as pacsv
 
     reader = pacsv.open_csv(
         src, read_options=pacsv.ReadOptions(block_size=1 << 22),
@@ -196,7 +207,8 @@ class _TableWriter:
         self.schema = schema
         self.extra = extra
         if fmt == "parquet":
-            import pyarrow.parquet as pq
+            with requires("io", IO_WHAT):
+                import pyarrow.parquet as pq
 
             # Dictionary pages pay off for repetitive columns; trying them on a column of
             # distinct hands costs more than the rest of writing it (0.5 -> 0.2 s per
@@ -207,7 +219,8 @@ class _TableWriter:
             self.writer = pq.ParquetWriter(path, schema, use_dictionary=[
                 n for n in schema.names if n not in plain])
         else:
-            import pyarrow.csv as pacsv
+            with requires("io", IO_WHAT):
+                import pyarrow.csv as pacsv
 
             self.writer = pacsv.CSVWriter(path, schema, write_options=pacsv.WriteOptions(
                 quoting_style="needed"))
@@ -331,7 +344,8 @@ def count_rows(src: str | os.PathLike[str]) -> int | None:
     if fmt == "npy":
         return len(_read_npy(path))
     if fmt == "parquet":
-        import pyarrow.parquet as pq
+        with requires("io", IO_WHAT):
+            import pyarrow.parquet as pq
 
         return int(pq.ParquetFile(path).metadata.num_rows)
     return None
@@ -391,7 +405,8 @@ def _ray_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int,
             schema = _read_parquet(src, batch_size)[0]
             ds = data.read_parquet(str(src))
         elif fmt == "csv":
-            import pyarrow.csv as pacsv
+            with requires("io", IO_WHAT):
+                import pyarrow.csv as pacsv
 
             schema = _read_csv(src, scorer.column, scorer.wild)[0]
             ds = data.read_csv(str(src), convert_options=pacsv.ConvertOptions(

@@ -80,9 +80,40 @@ def _local(fn: Callable[[list[T]], list[R]], chunks: list[list[T]], jobs: int
             yield fn(chunk)
         return
     workers = min(jobs, len(chunks))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_clean_start()) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_clean_start())
+    try:
         # map() yields in submission order, however the workers finish.
         yield from pool.map(fn, chunks)
+    except BaseException:  # Ctrl-C, an error, or the caller stopped iterating
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down now: the chunks not started are dropped and the workers
+    stopped, so that Ctrl-C ends a run at once, not after the chunks already handed to
+    the workers (a few per worker, seconds each with slow bots). Every worker process
+    and the pool's thread are gone when it returns."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    # Before 3.14: shutdown forgets the processes and the pool's thread, so they are
+    # taken first. A terminated worker ends the pool's thread, which closes its queues.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    thread = getattr(pool, "_executor_manager_thread", None)
+    calls = getattr(pool, "_call_queue", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
+    if thread is not None:
+        thread.join()
+    if calls is not None:  # its feeder thread can outlive the pool's thread by a moment
+        calls.close()
+        calls.join_thread()
 
 
 def run_in_order(fn: Callable[[T], R], items: Sequence[T], *, jobs: int = 1,
@@ -139,12 +170,17 @@ def run_in_order(fn: Callable[[T], R], items: Sequence[T], *, jobs: int = 1,
     else:
         parts = _local(work, chunks, jobs if len(chunks) > 1 else 1)
     results: list[R] = []
-    for part in parts:
-        results.extend(part)
-        if on_result is not None:
-            for r in part:
-                on_result(r)
-        if progress is not None:
-            progress(len(part))
+    try:
+        for part in parts:
+            results.extend(part)
+            if on_result is not None:
+                for r in part:
+                    on_result(r)
+            if progress is not None:
+                progress(len(part))
+    finally:
+        close = getattr(parts, "close", None)
+        if close is not None:  # a failure here (Ctrl-C in on_result...) stops the workers now
+            close()
     return results
 

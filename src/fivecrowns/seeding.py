@@ -22,6 +22,7 @@ __all__ = [
     "make_rng",
     "check_seed",
     "game_seeds",
+    "game_seeds_range",
     "bot_seeds",
     "solitaire_streams",
     "play_seeds",
@@ -73,6 +74,31 @@ def _ints(seq: np.random.SeedSequence, n: int) -> list[int]:
     return [int(s) >> 1 for s in seq.generate_state(n, dtype=np.uint64)]
 
 
+# SeedSequence.generate_state's output hash (numpy's, from O'Neill's seed_seq_fe): 32-bit
+# word i is pool[i % pool_size] mixed with the constant INIT_B * MULT_B**i (mod 2**32).
+# Written here only to compute words start..stop without the words before them: a run of
+# 10**8 games would otherwise hold 10**8 seeds. The tests check it against numpy's.
+_INIT_B = 0x8B51F9DD
+_MULT_B = 0x58F38DED
+_XSHIFT = 16
+
+
+def _state_range(seq: np.random.SeedSequence, start: int, stop: int) -> list[int]:
+    """``seq.generate_state(n, dtype=np.uint64)[start:stop]`` for any ``n >= stop``."""
+    if stop <= start:
+        return []
+    first, count = 2 * start, 2 * (stop - start)  # uint64 j is 32-bit words 2j, 2j + 1
+    steps = np.full(count + 1, _MULT_B, dtype=np.uint32)
+    steps[0] = _INIT_B * pow(_MULT_B, first, 1 << 32) % (1 << 32)
+    consts = np.multiply.accumulate(steps, dtype=np.uint32)  # wraps mod 2**32, as C does
+    pool = np.asarray(seq.pool, dtype=np.uint32)
+    words = pool[np.arange(first, first + count) % len(pool)] ^ consts[:-1]
+    words *= consts[1:]
+    words ^= words >> np.uint32(_XSHIFT)
+    values = words[0::2].astype(np.uint64) | (words[1::2].astype(np.uint64) << np.uint64(32))
+    return (values >> np.uint64(1)).tolist()
+
+
 def game_seeds(seed: int, games: int) -> list[int]:
     """The deal seeds of a run of ``games`` games, derived from ``seed``.
 
@@ -83,6 +109,19 @@ def game_seeds(seed: int, games: int) -> list[int]:
     (True, 100)
     """
     return _ints(np.random.SeedSequence(int(seed)), games)
+
+
+def game_seeds_range(seed: int, start: int, stop: int) -> list[int]:
+    """``game_seeds(seed, games)[start:stop]`` (for any ``games >= stop``), computed
+    without the seeds before ``start``: how a long run deals its games chunk by chunk in
+    bounded memory.
+
+    >>> game_seeds_range(1, 3, 5) == game_seeds(1, 5)[3:5]
+    True
+    """
+    if start < 0 or stop < 0:
+        raise ValueError(f"start and stop must be non-negative, got {start} and {stop}")
+    return _state_range(np.random.SeedSequence(int(seed)), int(start), int(stop))
 
 
 def bot_seeds(seed: int, game: int, k: int) -> list[int]:

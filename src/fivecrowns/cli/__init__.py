@@ -213,16 +213,30 @@ DEFAULT_LINEUP = ("strong", "greedy", "greedy", "random")
 
 
 class _RecordSink:
-    """Writes game records as JSON lines to ``--out``; a failed write is a CommandError."""
+    """Writes game records as JSON lines to ``--out``; a failed write is a CommandError.
+
+    A regular file is written as ``FILE.part`` and renamed ``FILE`` when every game is
+    done, so an interrupted run never leaves a file that looks complete; its ``.part`` is
+    kept (every line in it is a whole game) and named on standard error. Anything else
+    (a pipe, a device) is written directly: it cannot be renamed onto.
+    """
 
     def __init__(self, target: str) -> None:
         self.target = target
+        self.lines = 0
+        self.part: str | None = None
         self.stream: IO[str]
         if target == "-":
             self.stream = sys.stdout
             return
         try:
-            self.stream = open(target, "w", encoding="utf-8")
+            if os.path.exists(target) and not os.path.isfile(target):
+                self.stream = open(target, "w", encoding="utf-8")
+                return
+            if os.path.isfile(target):  # --out overwrites: an older run's file goes now
+                open(target, "w").close()
+            self.part = target + ".part"
+            self.stream = open(self.part, "w", encoding="utf-8")
         except OSError as exc:
             raise self._error(exc) from None
 
@@ -238,14 +252,21 @@ class _RecordSink:
             raise
         except OSError as exc:
             raise self._error(exc) from None
+        self.lines += 1
 
-    def close(self) -> None:
+    def close(self, done: bool) -> None:
+        """Close the file; rename it ``FILE`` if the run is ``done``."""
         if self.stream is sys.stdout:
             return
         try:
             self.stream.close()
+            if done and self.part is not None:
+                os.replace(self.part, self.target)
         except OSError as exc:
             raise self._error(exc) from None
+        if not done and self.part is not None:
+            print(f"{PROG} simulate: the run did not finish: {self.lines} game record(s) kept in "
+                  f"{self.part}", file=sys.stderr)
 
 
 def _lineup(args: argparse.Namespace, rules: Rules) -> list[BotSpec]:
@@ -314,6 +335,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     # With the records on stdout, the table goes to stderr so that stdout stays JSON lines.
     table_out = sys.stderr if args.out == "-" else out
     sink = None if args.out is None else _RecordSink(args.out)
+    done = False
     try:
         with _common.progress(args.games, "simulate", quiet=args.quiet,
                               unit="game" if reference is None else "deal") as update:
@@ -323,9 +345,10 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
                 on_record=None if sink is None else sink.write, backend=args.backend,
                 ray_address=args.ray_address,
                 duplicate=None if reference is None else reference.factory())
+        done = True
     finally:
         if sink is not None:
-            sink.close()
+            sink.close(done)
     if reference is not None:
         return report_duplicate(args, lineup, result, out, table_out)
     if args.json:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import re
 import sys
 import time
@@ -13,6 +11,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 from .. import registry
+from .._optional import require
 from ..cards import Card, Rank, format_cards
 from ..rules import N_ROUNDS
 
@@ -158,9 +157,8 @@ def check_backend(backend: str, ray_address: str | None) -> None:
     """``--backend``/``--ray-address``: the address only with Ray, and Ray installed."""
     if ray_address is not None and backend != "ray":
         raise CommandError("--ray-address needs --backend ray")
-    if backend == "ray" and importlib.util.find_spec("ray") is None:
-        raise CommandError("--backend ray needs Ray, which is not installed: "
-                           "pip install 'fivecrowns[ray]'")
+    if backend == "ray":  # looked for only: importing Ray takes seconds
+        require("ray", "ray", "--backend ray", load=False)
 
 
 # --------------------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
                                  batch_size=args.batch_size, skip_bad=args.skip_bad,
                                  progress=update, backend=args.backend,
                                  ray_address=args.ray_address)
-    except ImportError as exc:  # pyarrow, for Parquet and CSV: the message names the extra
+    except ImportError as exc:  # a MissingExtraError names the extra; others, one line too
         raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(str(exc)) from None

@@ -35,10 +35,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils.env_logger import EnvLogger
+
+from .._optional import requires
+
+with requires("rl", "fivecrowns.envs.aec (the PettingZoo environment)"):
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
 
 from ..game import Game
 from ..round import N_ACTIONS, Phase

@@ -37,10 +37,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Union
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+
+from .._optional import requires
+
+with requires("rl", "fivecrowns.envs.gym (the Gymnasium environment)"):
+    import gymnasium
+    from gymnasium import spaces
 
 from ..bots import GreedyBot, RandomBot, StrongBot
 from ..game import Game

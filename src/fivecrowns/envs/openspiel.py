@@ -56,7 +56,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel
+
+from .._optional import requires
+
+with requires("rl", "fivecrowns.envs.openspiel (the OpenSpiel game)"):
+    import pyspiel
 
 from ..cards import N_TYPES
 from ..round import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS, describe_action
