@@ -250,6 +250,8 @@ def train(args: argparse.Namespace) -> MaskablePPO:
     budget = args.minutes * 60 if args.minutes else float("inf")
     steps = args.steps if args.steps else 10**12
     t0 = time.monotonic()
+    if args.minutes:
+        args.imitate = min(args.imitate, args.minutes / 2)
     if args.imitate:
         # inside the budget: the warm start counts as training time
         imitate(model, args, args.imitate * 60)
@@ -341,22 +343,25 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--eval-opponent", choices=("greedy", "strong", "random"),
                    default="greedy", help="the bots of the evaluation games")
     p.add_argument("--seed", type=int, default=0, help="seeds training and evaluation")
-    p.add_argument("--envs", type=int, default=4, help="training environments")
+    p.add_argument("--envs", type=int, default=8, help="training environments")
     p.add_argument("--subproc", action="store_true",
                    help="step the environments in subprocesses (SubprocVecEnv)")
-    p.add_argument("--threads", type=int, default=2, help="torch threads")
-    p.add_argument("--n-steps", type=int, default=1024, help="PPO steps per env per update")
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch threads (on a shared 2-core machine 1 was fastest)")
+    p.add_argument("--n-steps", type=int, default=256, help="PPO steps per env per update")
     p.add_argument("--batch-size", type=int, default=256)
     p.add_argument("--epochs", type=int, default=5)
-    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--lr", type=float, default=1e-4,
+                   help="PPO's learning rate (low: it fine-tunes the warm start)")
     p.add_argument("--gamma", type=float, default=0.995)
     p.add_argument("--ent-coef", type=float, default=0.0)
     p.add_argument("--arch", choices=("skip", "mlp"), default="skip",
                    help="skip: an MLP with the solver features passed beside it to a linear "
                         "policy head (SolverSkip); mlp: sb3's MLP policy")
     p.add_argument("--width", type=int, default=256, help="hidden units per layer")
-    p.add_argument("--imitate", type=float, default=0.0, metavar="MINUTES",
-                   help="first imitate GreedyBots for this many minutes (part of the budget)")
+    p.add_argument("--imitate", type=float, default=5.0, metavar="MINUTES",
+                   help="first imitate a GreedyBot for this many minutes, part of the budget "
+                        "and at most half of --minutes (0: PPO from scratch)")
     p.add_argument("--reward-scale", type=float, default=0.01,
                    help="rewards (minus points) are multiplied by this")
     p.add_argument("--shaping", type=float, default=1.0,
