@@ -271,7 +271,7 @@ def train(args: argparse.Namespace) -> MaskablePPO:
     steps = args.steps if args.steps else 10**12
     t0 = time.monotonic()
     if args.minutes:
-        args.imitate = min(args.imitate, args.minutes / 2)
+        args.imitate = min(args.imitate, args.minutes)
     if args.imitate:
         # inside the budget: the warm start counts as training time
         imitate(model, args, args.imitate * 60)
@@ -380,8 +380,8 @@ def main(argv: list[str] | None = None) -> None:
                         "policy head (SolverSkip); mlp: sb3's MLP policy")
     p.add_argument("--width", type=int, default=256, help="hidden units per layer")
     p.add_argument("--imitate", type=float, default=5.0, metavar="MINUTES",
-                   help="first imitate a GreedyBot for this many minutes, part of the budget "
-                        "and at most half of --minutes (0: PPO from scratch)")
+                   help="first imitate a GreedyBot for this many minutes, part of the "
+                        "budget --minutes (0: PPO from scratch)")
     p.add_argument("--reward-scale", type=float, default=0.01,
                    help="rewards (minus points) are multiplied by this")
     p.add_argument("--shaping", type=float, default=1.0,
