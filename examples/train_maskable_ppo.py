@@ -24,7 +24,8 @@ The recipe, and why (each part is a flag; docs/frameworks.rst, Training, has the
   slowly for a 30-minute budget on a loaded 2-core machine.
 - **PPO** for the rest of the budget (``--lr 1e-4``, low so as to refine the warm start
   rather than unlearn it; 8 environments, seats rotated, in one process with one torch
-  thread: on a shared 2-core machine that ran faster than subprocesses or two threads).
+  thread: on a shared, loaded 2-core machine subprocesses were no faster and two torch
+  threads much slower).
 - **Rewards**: minus the points, times ``--reward-scale`` (0.01), plus a potential-based
   shaping term on the deadwood kept (:class:`ShapedReward`), which ranks policies as the
   game does and rewards a good discard at once instead of at the round's end.
