@@ -9,7 +9,8 @@ a small slack, never per game. ``benchmarks/soak_memory.py`` measures peak RSS u
 from __future__ import annotations
 
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from fivecrowns import Rules, rollout
 from fivecrowns._threads import _split_work, run_threaded
 from fivecrowns.rollout import _pack, _plan, deal_rounds, play_games, play_out
+from fivecrowns.runner import run_in_order
 from fivecrowns.seeding import bot_seeds, game_seeds, game_seeds_range
 
 _rollout = pytest.importorskip("fivecrowns._rollout")
@@ -160,3 +162,50 @@ def test_play_out_memory_is_the_result_and_a_bounded_working_set(
     grown = run(2_048) - run(256)
     result = (2_048 - 256) * 2 * 4 + (2_048 - 256) * 8  # scores and the list of rounds
     assert grown <= result + SLACK, (grown, result)
+
+
+# -- simulate_games ------------------------------------------------------------------------
+
+def test_simulate_games_keeps_its_report_not_every_outcome() -> None:
+    """0.2 kept every game's work item and outcome as Python objects until the end. At
+    these sizes (1-round games) its peak grew about 1,010 bytes a game, now about 580: the
+    report (the seeds, scores and win shares, about 110) and the games' garbage that the
+    collector has not reached yet, which is most of the rest at small sizes.
+    ``test_the_runner_reads_items_as_the_work_goes`` checks the streaming itself."""
+    from fivecrowns import GreedyBot, simulate_games
+
+    def run(n: int) -> int:
+        return _peak(lambda: simulate_games([GreedyBot] * 4, n, seed=1, rounds=[1]))
+
+    run(50)
+    small, large = 200, 1_200
+    per_game = (run(large) - run(small)) / (large - small)
+    assert per_game < 800, per_game
+
+
+class _Watched(Sequence[int]):
+    """Items that record the highest index read."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.highest = n, -1
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: Any) -> Any:
+        assert isinstance(i, int), "the runner reads items one by one"
+        self.highest = max(self.highest, i)
+        return i
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_runner_reads_items_as_the_work_goes(jobs: int) -> None:
+    items = _Watched(400)
+    read_when: list[int] = []
+    out = run_in_order(abs, items, jobs=jobs, chunk_size=4,
+                       on_result=lambda r: read_when.append(items.highest))
+    assert out == list(range(400))
+    # when the first result arrives, only the chunks in flight have been read
+    assert read_when[0] < 4 * (1 + 4 * jobs), read_when[:3]
+    assert run_in_order(abs, items, jobs=jobs, chunk_size=7, keep=False,
+                        on_result=lambda r: None) == []

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Literal, TypeVar
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Literal, TypeVar, overload
 
 __all__ = ["Backend", "ProgressCallback", "run_in_order", "check_jobs", "chunked"]
 
@@ -55,6 +56,31 @@ def chunked(items: Sequence[T], size: int) -> list[list[T]]:
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
 
 
+class _Chunks(Sequence[list[T]]):
+    """``chunked(items, size)`` made one chunk at a time, when asked for: a long run holds
+    the chunks in flight, never a copy of every item."""
+
+    def __init__(self, items: Sequence[T], size: int) -> None:
+        self.items, self.size = items, size
+
+    def __len__(self) -> int:
+        return -(-len(self.items) // self.size)
+
+    @overload
+    def __getitem__(self, i: int) -> list[T]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[list[T]]: ...
+
+    def __getitem__(self, i: int | slice) -> list[T] | Sequence[list[T]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        start = (i % len(self)) * self.size
+        return [self.items[j] for j in range(start, min(start + self.size,
+                                                        len(self.items)))]
+
+
 def _map_chunk(fn: Callable[[T], R], chunk: list[T]) -> list[R]:
     return [fn(item) for item in chunk]
 
@@ -73,7 +99,7 @@ def _clean_start() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def _local(fn: Callable[[list[T]], list[R]], chunks: list[list[T]], jobs: int
+def _local(fn: Callable[[list[T]], list[R]], chunks: Sequence[list[T]], jobs: int
            ) -> Iterator[list[R]]:
     if jobs == 1:
         for chunk in chunks:
@@ -81,9 +107,16 @@ def _local(fn: Callable[[list[T]], list[R]], chunks: list[list[T]], jobs: int
         return
     workers = min(jobs, len(chunks))
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_clean_start())
+    # A few chunks per worker in flight, submitted as earlier ones are taken (map() would
+    # submit them all at once: every chunk, pickled, in memory for the whole run).
+    pending: deque[Future[list[R]]] = deque()
     try:
-        # map() yields in submission order, however the workers finish.
-        yield from pool.map(fn, chunks)
+        for chunk in chunks:
+            if len(pending) >= workers * 4:
+                yield pending.popleft().result()
+            pending.append(pool.submit(fn, chunk))
+        while pending:
+            yield pending.popleft().result()
     except BaseException:  # Ctrl-C, an error, or the caller stopped iterating
         _stop(pool)
         raise
@@ -119,7 +152,8 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 def run_in_order(fn: Callable[[T], R], items: Sequence[T], *, jobs: int = 1,
                  progress: ProgressCallback | None = None, backend: Backend = "local",
                  ray_address: str | None = None, chunk_size: int | None = None,
-                 on_result: Callable[[R], Any] | None = None) -> list[R]:
+                 on_result: Callable[[R], Any] | None = None, keep: bool = True
+                 ) -> list[R]:
     """``[fn(item) for item in items]``, possibly in parallel, in the items' order.
 
     Parameters
@@ -142,25 +176,34 @@ def run_in_order(fn: Callable[[T], R], items: Sequence[T], *, jobs: int = 1,
     on_result : callable, optional
         Called with each result, in the items' order, as soon as it and all before it
         are done (to stream records to a file).
+    keep : bool
+        ``False``: the results are only passed to ``on_result`` and an empty list is
+        returned, so that a long run's memory does not grow with its results.
 
     Returns
     -------
     list
         ``fn(item)`` for each item, in order.
+
+    Notes
+    -----
+    ``items`` is read chunk by chunk as the work goes (a sequence computing its items when
+    indexed is never copied whole), and only a few chunks per worker are in flight.
     """
     jobs = check_jobs(jobs)
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if ray_address is not None and backend != "ray":
         raise ValueError("ray_address is only for backend='ray'")
-    items = list(items)
-    if not items:
+    if not isinstance(items, Sequence):
+        items = list(items)
+    if not len(items):
         return []
     if chunk_size is None:
         chunk_size = _chunk_size(len(items), jobs if backend == "local" else max(jobs, 2), 16)
     else:
         chunk_size = check_jobs(chunk_size, "chunk_size")
-    chunks = chunked(items, chunk_size)
+    chunks = _Chunks(items, chunk_size)
     work = functools.partial(_map_chunk, fn)
     parts: Iterator[list[R]]
     if backend == "ray":
@@ -172,7 +215,8 @@ def run_in_order(fn: Callable[[T], R], items: Sequence[T], *, jobs: int = 1,
     results: list[R] = []
     try:
         for part in parts:
-            results.extend(part)
+            if keep:
+                results.extend(part)
             if on_result is not None:
                 for r in part:
                     on_result(r)

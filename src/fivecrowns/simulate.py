@@ -236,25 +236,50 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
         return _duplicate_match(factories, entrant_factory(duplicate), _name(duplicate),
                                 seeds, seed, rules, rounds, names, record_names, jobs,
                                 progress, on_record, backend, ray_address)
-    work = [(factories, g, seeds[g], seed, rules, rounds, record_names) for g in range(games)]
+    work = _Items(seeds, lambda g: (factories, g, seeds[g], seed, rules, rounds,
+                                    record_names))
+    # Each outcome goes into the arrays as it comes, in order: no list of every game's
+    # outcome (about 500 bytes a game) is kept.
+    scores = np.zeros((games, len(factories)), dtype=np.int64)
+    wins = np.zeros((games, len(factories)), dtype=np.float64)
+    done = [0, 0]  # games, rounds stopped by max_turns
 
     def emit(outcome: _Outcome) -> None:
+        g = done[0]
+        scores[g], wins[g] = outcome[0], outcome[1]
+        done[0] += 1
+        done[1] += outcome[2]
         if on_record is not None:
             assert outcome[3] is not None
             on_record(outcome[3])
 
-    outcomes = run_in_order(_play_seated, work, jobs=jobs, progress=progress,
-                            backend=backend, ray_address=ray_address, on_result=emit)
-    scores = np.array([o[0] for o in outcomes], dtype=np.int64)
-    wins = np.array([o[1] for o in outcomes], dtype=np.float64)
+    run_in_order(_play_seated, work, jobs=jobs, progress=progress, backend=backend,
+                 ray_address=ray_address, on_result=emit, keep=False)
     reports = []
     for e, name in enumerate(names):
         rate = float(wins[:, e].mean())
         rate_ci = wilson_interval(float(wins[:, e].sum()), games)
         mean, mean_ci = mean_interval(scores[:, e].astype(np.float64), floor=0.0)
         reports.append(EntrantReport(str(name), games, rate, rate_ci, mean, mean_ci))
-    return GamesReport(tuple(reports), tuple(seeds), scores, wins,
-                       sum(o[2] for o in outcomes))
+    return GamesReport(tuple(reports), tuple(seeds), scores, wins, done[1])
+
+
+class _Items(Sequence[Any]):
+    """The work items of a simulation, made when the runner reads them (one chunk at a
+    time), not all up front."""
+
+    def __init__(self, seeds: Sequence[int], item: Callable[[int], Any]) -> None:
+        self.seeds, self.item = seeds, item
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    def __getitem__(self, g: Any) -> Any:
+        if isinstance(g, slice):
+            return [self.item(i) for i in range(*g.indices(len(self)))]
+        if not -len(self) <= g < len(self):
+            raise IndexError(g)
+        return self.item(g % len(self))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,22 +312,25 @@ def _duplicate_match(factories: Sequence[PlayerFactory], reference: PlayerFactor
                      ray_address: str | None) -> DuplicateReport:
     """:func:`simulate_games` with ``duplicate``: both games of every deal, in one task
     (so that a deal's pair never straddles two workers), and their report."""
-    work: list[_DuplicateWork] = [
-        (factories, reference, reference_name, g, s, seed, rules, rounds, record_names)
-        for g, s in enumerate(seeds)]
+    work = _Items(seeds, lambda g: (factories, reference, reference_name, g, seeds[g], seed,
+                                    rules, rounds, record_names))
+    n, k = len(seeds), len(factories)
+    scores = np.zeros((2, n, k), dtype=np.int64)   # the bot's games, the reference's
+    wins = np.zeros((2, n, k), dtype=np.float64)
+    done = [0, 0]
 
     def emit(pair: tuple[_Outcome, _Outcome]) -> None:
-        if on_record is not None:
-            for outcome in pair:
+        g = done[0]
+        for which, outcome in enumerate(pair):
+            scores[which, g], wins[which, g] = outcome[0], outcome[1]
+            done[1] += outcome[2]
+            if on_record is not None:
                 assert outcome[3] is not None
                 on_record(outcome[3])
+        done[0] += 1
 
-    pairs = run_in_order(_play_duplicate, work, jobs=jobs, progress=progress,
-                         backend=backend, ray_address=ray_address, on_result=emit)
+    run_in_order(_play_duplicate, work, jobs=jobs, progress=progress, backend=backend,
+                 ray_address=ray_address, on_result=emit, keep=False)
     return DuplicateReport.from_games(
-        [str(n) for n in names], reference_name, seeds,
-        np.array([b[0] for b, _ in pairs], dtype=np.int64),
-        np.array([r[0] for _, r in pairs], dtype=np.int64),
-        np.array([b[1] for b, _ in pairs], dtype=np.float64),
-        np.array([r[1] for _, r in pairs], dtype=np.float64),
-        sum(b[2] + r[2] for b, r in pairs))
+        [str(n) for n in names], reference_name, seeds, scores[0], scores[1], wins[0],
+        wins[1], done[1])
