@@ -56,6 +56,7 @@ try:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
@@ -268,6 +269,8 @@ def train(args: argparse.Namespace) -> MaskablePPO:
         n_steps=args.n_steps, batch_size=args.batch_size, learning_rate=args.lr,
         n_epochs=args.epochs, gamma=args.gamma, gae_lambda=0.95, ent_coef=args.ent_coef,
         policy_kwargs=policy_kwargs)
+    # a logger that writes nothing: sb3's default makes an empty SB3-* folder in /tmp
+    model.set_logger(Logger(folder=None, output_formats=[]))
     budget = args.minutes * 60 if args.minutes else float("inf")
     steps = args.steps if args.steps else 10**12
     t0 = time.monotonic()
