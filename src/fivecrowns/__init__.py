@@ -37,6 +37,7 @@ from .errors import (
     IllegalMoveError,
     ReplayError,
 )
+from .expert import ExpertBot
 from .game import Game, GameResult
 from .melds import Discard, Meld, MeldKind, Solution
 from .players import Player, play_game
@@ -157,6 +158,7 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "StrongBot",
+    "ExpertBot",
     "SearchBot",
     # rollouts in C
     "play_out",
