@@ -63,6 +63,13 @@ def _one_draw(row: np.ndarray, obs: Observation) -> Fraction:
                     len(cards))
 
 
+def _out_chance(row: np.ndarray, obs: Observation) -> Fraction:
+    """The chance that one unseen copy drawn lets the hand go out."""
+    cards = _copies(obs.unseen_counts)
+    return Fraction(sum(_best_discard_after(row, c, obs.wild, obs.decks) == 0
+                        for c in cards), len(cards))
+
+
 def _two_draws(row: np.ndarray, obs: Observation) -> Fraction:
     """The mean over ordered pairs of distinct unseen copies: draw the first, make the
     best discard, draw the second, the best-discard deadwood."""
@@ -155,8 +162,9 @@ def test_the_discard_is_the_best_look_ahead_score() -> None:
                 or min(deadwood(_less(row, t), obs.wild) for t in order) == 0:
             continue
         pen = ExpertBot()._penalties(obs, order)
-        scores = [_one_draw(_less(row, t), obs) + Fraction(pen[k], 4)
-                  for k, t in enumerate(order)]
+        scores = [_one_draw(_less(row, t), obs)
+                  - ExpertBot.OUT_BONUS * _out_chance(_less(row, t), obs)
+                  + Fraction(pen[k], 4) for k, t in enumerate(order)]
         want = order[scores.index(min(scores))]
         assert ExpertBot().choose_discard(obs) == (Card.from_index(want), False)
         checked += 1

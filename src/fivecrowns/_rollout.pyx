@@ -562,13 +562,11 @@ cdef void strong_discard(Table* T) noexcept nogil:
 
 # -- the expert policy: expert.ExpertBot ----------------------------------------------------
 
-# Its penalties in quarter points and its bonus for going out on the next draw: the
-# class constants of ExpertBot.
+# Its penalty for a wild thrown away, in quarter points, and its bonus for the chance of
+# going out on the next draw: the class constants of ExpertBot.
 cdef enum:
     EXPERT_WILD_PENALTY = 400
-    EXPERT_FEED_RANK = 8
-    EXPERT_FEED_RUN = 5
-    EXPERT_OUT_BONUS = 0
+    EXPERT_OUT_BONUS = 40
 
 
 cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_t* d,
@@ -673,32 +671,16 @@ cdef bint expert_draw(Table* T) noexcept nogil:
     return taken * d < n
 
 
-cdef int expert_penalty(const Table* T, int t, bint known_any, const int* known) noexcept nogil:
+cdef inline int expert_penalty(const Table* T, int t) noexcept nogil:
     """``ExpertBot._penalties`` of discarding type ``t``, in quarter points."""
-    cdef int rank, suit, s, r, same_rank = 0, near_run = 0, pen = 0
-    if is_wild(t, T.wild):
-        return EXPERT_WILD_PENALTY
-    if not known_any:
-        return 0
-    rank = t % N_RANKS
-    suit = t // N_RANKS
-    for s in range(5):
-        same_rank += known[s * N_RANKS + rank]
-    for r in range(rank - 2, rank + 3):
-        if r != rank and 0 <= r < N_RANKS:
-            near_run += known[suit * N_RANKS + r]
-    if same_rank:
-        pen += EXPERT_FEED_RANK
-    if near_run:
-        pen += EXPERT_FEED_RUN
-    return pen
+    return EXPERT_WILD_PENALTY if is_wild(t, T.wild) else 0
 
 
 cdef void expert_discard(Table* T) noexcept nogil:
     """``ExpertBot.choose_discard``: out if possible; on a final turn the least deadwood;
     else the allowed discard with the least expected deadwood after the next draw, less
-    the going-out bonus, plus the penalties, compared as exact fractions."""
-    cdef int p = T.current, kept = must_keep(T), n, k, best = -1, nxt, t, allowed = 0
+    the going-out bonus, plus the wild penalty, compared as exact fractions."""
+    cdef int p = T.current, kept = must_keep(T), n, k, best = -1, allowed = 0
     cdef int chosen = -1
     cdef uint8_t* row = T.hands[p]
     cdef int order[N_TYPES]
@@ -707,8 +689,6 @@ cdef void expert_discard(Table* T) noexcept nogil:
     cdef int pen[N_TYPES]
     cdef int32_t table[N_TYPES]
     cdef int64_t nn, d, z, num = 0, den = 1, k_num, k_den
-    cdef bint known_any = False
-    cdef const int* known
     n = discard_order_of(row, T.wild, -1, order)
     if kept >= 0 and n == 1 and order[0] == kept:
         n = discard_order_of(row, T.wild, kept, order)
@@ -726,18 +706,11 @@ cdef void expert_discard(Table* T) noexcept nogil:
     if T.went_out >= 0 or allowed == 1:
         discard_card(T, order[best], False)
         return
-    nxt = (p + 1) % T.n_players
-    known = T.taken_counts[nxt]
-    if nxt != p:
-        for t in range(N_TYPES):
-            if known[t]:
-                known_any = True
-                break
     unseen_of(T, p, unseen)
     for k in range(n):
         if order[k] == kept:
             continue
-        pen[k] = expert_penalty(T, order[k], known_any, known)
+        pen[k] = expert_penalty(T, order[k])
         row[order[k]] -= 1
         fill_draw_table(row, T.wild, T.decks, table)
         row[order[k]] += 1

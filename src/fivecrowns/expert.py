@@ -32,12 +32,13 @@ than two unseen cards are left.
 Otherwise every allowed candidate of :func:`fivecrowns.outs.discard_order` (each natural
 type held and one wild) is looked ahead one draw: its score is the expected best-discard
 deadwood after a blind draw from the hand it leaves, ``N / D`` with weights ``u``, less
-``OUT_BONUS`` times the chance that the draw lets the bot go out, plus penalties: 100
-points for throwing a wild, and, if the next player has taken cards from the pile, 2 for
-a card of a rank they took and 1.25 for one within two ranks of a card of the same suit
-they took (half of StrongBot's). Unlike StrongBot, the deadwood left now has no weight:
-only the hand after the next draw counts. Scores are compared as exact fractions (the
-penalties in quarter points), the first candidate in ``discard_order`` winning ties.
+``OUT_BONUS`` (40) points times the chance ``Z / D`` that the draw lets the bot go out,
+plus 100 points for throwing a wild away. Unlike StrongBot it gives the deadwood left now
+no weight (only the hand after the next draw counts) and has no penalty for feeding the
+next player (with three StrongBots the penalty cost points, heads-up it made no
+difference: docs/notes/bot-strength.rst). Scores are compared as exact fractions,
+``(4 * (N - OUT_BONUS * Z) + 4 * penalty * D) / (4 * D)`` (the wild penalty is kept in
+quarter points, 400), the first candidate in ``discard_order`` winning ties.
 
 Everything is integer arithmetic, so the compiled rollout engine's ``"expert"`` policy
 (:mod:`fivecrowns.rollout`) makes exactly the same moves.
@@ -65,7 +66,6 @@ from .bots import (
     _must_keep_index,
     best_discard_choice,
     discard_order,
-    picked_up,
     unseen_counts,
 )
 from .cards import Card
@@ -98,8 +98,8 @@ class ExpertBot:
     - **Discard**: goes out whenever it can (the least deadwood on a final turn);
       otherwise the discard whose hand has the lowest expected deadwood after the next
       blind draw (every candidate looked at; the deadwood now does not count), less a
-      bonus for the chance of going out on that draw, plus StrongBot's penalties for
-      throwing a wild and, halved, for feeding the next player.
+      bonus for the chance of going out on that draw, plus StrongBot's penalty for
+      throwing a wild (none for feeding the next player).
 
     The module's documentation states the rule exactly. All arithmetic is on integers,
     so the compiled rollout engine's ``"expert"`` policy makes the same moves.
@@ -112,15 +112,11 @@ class ExpertBot:
 
     name = "ExpertBot"
 
-    #: Penalties, in quarter points: a wild thrown away (100 points), a card matching a
-    #: rank the next player took from the pile (2), a card near one of a suit they took
-    #: (1.25).
+    #: The penalty for throwing a wild away, in quarter points (100 points).
     WILD_PENALTY = 400
-    FEED_RANK_PENALTY = 8
-    FEED_RUN_PENALTY = 5
     #: Points taken off a discard's expected deadwood per unit of chance that the next
-    #: draw lets the bot go out.
-    OUT_BONUS = 0
+    #: draw lets the bot go out (a 10% chance is worth 4 points).
+    OUT_BONUS = 40
 
     def __init__(self, seed: SeedLike | None = None) -> None:
         pass
@@ -238,23 +234,9 @@ class ExpertBot:
         return Card.from_index(order[chosen]), False
 
     def _penalties(self, obs: Observation, order: list[int]) -> list[int]:
-        """StrongBot's penalties in quarter points, the feeding ones halved."""
-        pen = [0] * len(order)
-        nxt = (obs.player + 1) % obs.n_players
-        known = picked_up(obs)[nxt] if nxt != obs.player else None
-        for k, t in enumerate(order):
-            if Card.from_index(t).is_wild(obs.wild):
-                pen[k] = self.WILD_PENALTY
-                continue
-            if known is None or not known.any():
-                continue
-            rank, suit = t % 11, t // 11
-            if known[[s * 11 + rank for s in range(5)]].sum():
-                pen[k] += self.FEED_RANK_PENALTY
-            if any(known[suit * 11 + r] for r in (rank - 2, rank - 1, rank + 1, rank + 2)
-                   if 0 <= r < 11):
-                pen[k] += self.FEED_RUN_PENALTY
-        return pen
+        """The penalty of each candidate, in quarter points: a wild thrown away."""
+        return [self.WILD_PENALTY if Card.from_index(t).is_wild(obs.wild) else 0
+                for t in order]
 
     def __repr__(self) -> str:
         return "ExpertBot()"
