@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET)
     parser.add_argument("--policy", default="strong",
-                        help="rollout policy of the search (strong or greedy)")
+                        help="rollout policy of the search (strong, greedy or expert)")
     parser.add_argument("--objective", default="own", choices=["own", "relative", "win"])
     parser.add_argument("--candidates", type=int, default=2)
     parser.add_argument("--confidence", type=float, default=1.0)
