@@ -10,6 +10,7 @@ import numpy as np
 
 from fivecrowns import GreedyBot, Round, Rules, StrongBot
 from fivecrowns.actions import encode_discard, encode_draw
+from fivecrowns.expert import ExpertBot
 from fivecrowns.records import Phase
 from fivecrowns.rollout import play_out, play_out_actions
 from playing import play_until
@@ -18,7 +19,7 @@ __all__ = ["by_bots", "random_prefix", "greedy_prefix", "varied_round", "check_t
 
 
 #: The Python bot of each deterministic policy of the engine.
-BOTS = {"greedy": GreedyBot, "strong": StrongBot}
+BOTS = {"greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
 
 
 def by_bots(r: Round, policy: str = "greedy") -> tuple[list[int], list[int]]:

@@ -9,6 +9,7 @@ import sys
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import run_cli
@@ -262,7 +263,8 @@ def test_simulate_search_with_options(capsys: pytest.CaptureFixture[str]) -> Non
     (["--bots", "search:policy=oracle,strong"], "policy must be one of"),
     (["--bots", "strong,greedy:depth=2"], "unknown option 'depth' for bot 'greedy'"),
     (["--bots", "search,strong", "--duplicate", "strnog"],
-     "--duplicate: unknown bot 'strnog': expected one of random, greedy, strong, search"),
+     "--duplicate: unknown bot 'strnog': expected one of random, greedy, strong, search, "
+     "expert"),
     (["--bots", "clever,strong", "--duplicate", "strong"], "--bots: unknown bot 'clever'"),
     (["--bots", "search,strong", "--duplicate", "strong,greedy"],
      "--duplicate takes one reference bot, got 2"),
@@ -306,6 +308,32 @@ def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[st
     assert summary["win_rate"] == report.win_rate
     assert summary["reference_win_rate"] == report.reference_win_rate
     assert f"gain {report.gain:+.2f} points a game" in out
+
+
+def test_simulate_expert_duplicate(capsys: pytest.CaptureFixture[str]) -> None:
+    # the command, short: ExpertBot by name in a duplicate match against StrongBot,
+    # and its gain deal by deal equal to the compiled engine's seat policies on the same deals
+    from fivecrowns.duplicate import paired_gains
+    from fivecrowns.rollout import play_games
+
+    code, out, _ = run(capsys, "simulate", "--bots", "expert,strong,strong,strong",
+                       "--duplicate", "strong", "--games", "4", "--rounds", "1-3",
+                       "--seed", "5", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert (summary["bot"], summary["reference"]) == ("1:expert", "strong")
+    ref = play_games(4, seed=5, n_players=4, policy="strong", rounds=[1, 2, 3])
+    bot = np.zeros_like(ref)
+    refs = np.zeros_like(ref)
+    for g in range(4):
+        seat = -g % 4
+        seats = ["strong"] * 4
+        seats[seat] = "expert"
+        totals = play_games(4, seed=5, n_players=4, policy=seats,  # type: ignore[arg-type]
+                            rounds=[1, 2, 3])
+        order = [(seat + e) % 4 for e in range(4)]
+        bot[g], refs[g] = totals[g][order], ref[g][order]
+    assert summary["gain"] == pytest.approx(float(paired_gains(bot, refs).mean()))
 
 
 def test_simulate_duplicate_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

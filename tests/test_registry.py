@@ -11,6 +11,7 @@ import pytest
 from fivecrowns import registry
 from fivecrowns.bots import GreedyBot, RandomBot, StrongBot
 from fivecrowns.errors import BotError
+from fivecrowns.expert import ExpertBot
 from fivecrowns.search import SearchBot
 
 
@@ -22,6 +23,14 @@ def test_every_built_in_bot_is_registered() -> None:
         assert spec.cls is cls and spec.options == () and spec.label == name
         assert isinstance(spec.factory()(5), cls)
         assert registry.parse_bot(cls.__name__).cls is cls  # StrongBot is strong
+
+
+def test_expert_is_registered() -> None:
+    spec = registry.parse_bot("expert")
+    assert spec.cls is ExpertBot and spec.options == () and "expert" in registry.bot_names()
+    assert registry.parse_bot("ExpertBot").cls is ExpertBot
+    assert isinstance(spec.factory()(1), ExpertBot)
+    assert registry.parse_bot("search:policy=expert").factory()(0).policy == "expert"
 
 
 def test_options_are_converted_to_the_constructors_types() -> None:
@@ -57,7 +66,8 @@ def test_factories_pickle_and_make_fresh_seeded_bots() -> None:
     ("search:worlds=0", "bot 'search:worlds=0': budget must be at least 1, got 0"),
     ("search:worlds=2:budget=3", "option 'budget' given twice for bot 'search'"),
     ("search:256", "'256' is not an option key=value"),
-    ("clever", "unknown bot 'clever': expected one of random, greedy, strong, search"),
+    ("clever", "unknown bot 'clever': expected one of random, greedy, strong, search, "
+                "expert"),
     ("clever:x=1", "unknown bot 'clever'"),
     (":x=1", "expected NAME[:key=value"),
     ("fivecrowns.bots:", "expected a bot name"),

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fivecrowns
-from fivecrowns import GreedyBot, Round, Rules, StrongBot, play_game
+from fivecrowns import ExpertBot, GreedyBot, Round, Rules, StrongBot, play_game
 from fivecrowns.rollout import deal_rounds, play_games, play_out, play_out_actions
 from fivecrowns.seeding import game_seeds
 
@@ -137,6 +137,93 @@ def test_strong_games_are_play_game_twins() -> None:
             assert tuple(totals[g].tolist()) == res.totals
 
 
+# -- the expert policy ----------------------------------------------------------------------
+
+def test_expert_rounds_are_twins() -> None:
+    """ExpertBot's integer comparisons (two draws on the draw, every discard looked
+    ahead): the same moves in rounds of every kind (the soak runs thousands more)."""
+    reshuffled = 0
+    for seed in range(600):
+        reshuffled += check_twin(varied_round(seed), "expert") > 0
+    assert reshuffled >= 5
+
+
+@pytest.mark.parametrize("n_players", [2, 4, 7])
+def test_fresh_expert_rounds_are_twins(n_players: int) -> None:
+    for round_number in range(1, 12):
+        for return_discard in (False, True):
+            check_twin(Round(n_players, round_number, seed=round_number + 50 * n_players,
+                             rules=Rules(return_discard=return_discard)), "expert")
+
+
+def test_expert_party_rounds_are_twins() -> None:
+    for round_number in (1, 6, 11):
+        check_twin(Round(12, round_number, seed=round_number, rules=Rules(decks=4)),
+                   "expert")
+
+
+def test_expert_games_are_play_game_twins() -> None:
+    for rules in (Rules(), Rules(return_discard=True)):
+        totals = play_games(2, seed=7, n_players=3, policy="expert", rules=rules)
+        for g, game_seed in enumerate(game_seeds(7, 2)):
+            res = play_game([ExpertBot()] * 3, seed=game_seed, rules=rules)
+            assert tuple(totals[g].tolist()) == res.totals
+
+
+# -- one policy per seat ------------------------------------------------------------------
+
+BOT_OF = {"greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
+
+
+@pytest.mark.parametrize("seats", [
+    ["expert", "strong", "strong", "strong"],
+    ["strong", "expert"],
+    ["greedy", "expert", "strong"],
+    ["strong", "greedy", "expert", "greedy", "expert"],
+])
+def test_seat_policies_are_play_game_twins(seats: list[str]) -> None:
+    n = len(seats)
+    for rules, dealer in ((Rules(), 0), (Rules(return_discard=True, tie_break=True), n - 1)):
+        totals = play_games(4, seed=n, n_players=n, policy=seats,  # type: ignore[arg-type]
+                            rules=rules, first_dealer=dealer)
+        for g, game_seed in enumerate(game_seeds(n, 4)):
+            res = play_game([BOT_OF[p]() for p in seats], seed=game_seed, rules=rules,
+                            first_dealer=dealer)
+            assert tuple(totals[g].tolist()) == res.totals, (seats, g)
+
+
+def test_seat_policies_with_one_policy_are_the_single_policy() -> None:
+    for policy in ("greedy", "strong", "expert"):
+        one = play_games(6, seed=4, n_players=3, policy=policy, rounds=[1, 5, 9])
+        seated = play_games(6, seed=4, n_players=3, policy=[policy] * 3,  # type: ignore[list-item]
+                            rounds=[1, 5, 9])
+        assert (one == seated).all()
+    # the random policy in a seat: its own generator as with one policy; legal and
+    # reproducible
+    mixed = ["random", "expert", "strong"]
+    a = play_games(10, seed=2, n_players=3, policy=mixed,  # type: ignore[arg-type]
+                   rules=Rules(max_turns=80), threads=1)
+    b = play_games(10, seed=2, n_players=3, policy=mixed,  # type: ignore[arg-type]
+                   rules=Rules(max_turns=80), threads=2)
+    assert (a == b).all() and a.shape == (10, 3)
+    assert (play_games(10, seed=2, n_players=3, policy=["random"] * 3,  # type: ignore[list-item]
+                       rules=Rules(max_turns=80))
+            == play_games(10, seed=2, n_players=3, policy="random",
+                          rules=Rules(max_turns=80))).all()
+
+
+def test_seat_policies_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"one policy per seat: 4 for n_players=4, got 3"):
+        play_games(1, seed=0, policy=["expert", "strong", "strong"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"policy\[1\] must be one of greedy, random, "
+                                         r"strong, expert, got 'best'"):
+        play_games(1, seed=0, n_players=2, policy=["strong", "best"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"policy\[0\] must be a str"):
+        play_games(1, seed=0, n_players=2, policy=[3, "strong"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="policy must be a str or a sequence of str"):
+        play_games(1, seed=0, n_players=2, policy=b"strong")  # type: ignore[arg-type]
+
+
 # -- the random policy ----------------------------------------------------------------------
 
 def test_random_policy_plays_legal_moves_reproducibly() -> None:
@@ -196,7 +283,7 @@ def test_random_games_are_reproducible() -> None:
 # -- threads ------------------------------------------------------------------------------
 
 def test_threads_give_the_same_answers() -> None:
-    for policy in ("greedy", "random", "strong"):
+    for policy in ("greedy", "random", "strong", "expert"):
         one = play_games(40, seed=2, policy=policy, rounds=[1, 2, 3], threads=1)
         assert (play_games(40, seed=2, policy=policy, rounds=[1, 2, 3], threads=2)
                 == one).all()
@@ -226,7 +313,7 @@ def test_top_level_names() -> None:
 def test_bad_arguments() -> None:
     r = Round(2, 1, seed=0)
     with pytest.raises(ValueError,
-                       match="policy must be one of greedy, random, strong, got 'best'"):
+                       match="policy must be one of greedy, random, strong, expert, got 'best'"):
         play_out([r], policy="best")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="the random policy needs a seed"):
         play_out([r], policy="random")

@@ -9,6 +9,7 @@ import pytest
 
 import fivecrowns
 from fivecrowns import (
+    ExpertBot,
     GreedyBot,
     Phase,
     Player,
@@ -29,7 +30,8 @@ from fivecrowns.search import (
 from playing import play_until
 
 
-def _bot_scores(r: Round, bot: type[GreedyBot] | type[StrongBot] = GreedyBot
+def _bot_scores(r: Round,
+                bot: type[GreedyBot] | type[StrongBot] | type[ExpertBot] = GreedyBot
                 ) -> tuple[int, ...]:
     """The round played to its end by ``bot`` in every seat, through the public moves."""
     r = play_until(r.clone(), [bot() for _ in range(r.n_players)])
@@ -69,6 +71,32 @@ def test_play_out_strong_policy() -> None:
     assert tuple(scores[0].tolist()) == _bot_scores(r, StrongBot)
     bot = SearchBot(seed=0, budget=4, policy="strong")
     assert bot.choose_draw(r.observation(r.current_player)).name in ("DECK", "DISCARD")
+
+
+def test_the_expert_policy_in_the_rollouts() -> None:
+    rounds = [Round(3, round_number=k, seed=k) for k in (3, 8)]
+    want = [_bot_scores(r, ExpertBot) for r in rounds]
+    assert [tuple(s) for s in _python_play_out(rounds, "expert").tolist()] == want
+    assert [tuple(s) for s in play_out(rounds, policy="expert").tolist()] == want
+    worlds = _python_play_worlds(rounds[0], [0, 1], 3, np.random.default_rng(1), "expert")
+    assert worlds.shape == (3, 2, 3)
+
+
+def test_search_bot_with_the_expert_policy() -> None:
+    # its default move is ExpertBot's: with evidence it can never reach, it plays as
+    # ExpertBot, move for move
+    stubborn = play_game([SearchBot(seed=1, budget=4, policy="expert", confidence=1e9),
+                          StrongBot()], seed=2, rounds=[2, 7])
+    assert stubborn.record.to_dict()["rounds"] == play_game(
+        [ExpertBot(), StrongBot()], seed=2, rounds=[2, 7]).record.to_dict()["rounds"]
+    # searching, it plays legal moves (the game replays) and is seed-deterministic
+    bots = [SearchBot(seed=3, budget=8, policy="expert"), StrongBot(), GreedyBot()]
+    res = play_game(bots, seed=4, rounds=[3, 6])
+    again = play_game([SearchBot(seed=3, budget=8, policy="expert"), StrongBot(),
+                       GreedyBot()], seed=4, rounds=[3, 6])
+    assert res == again
+    assert fivecrowns.Game.replay(res.record).result == res
+    assert "policy='expert'" in repr(bots[0])
 
 
 def test_search_bot_is_a_player_exported_at_top_level() -> None:

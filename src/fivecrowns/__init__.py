@@ -38,6 +38,7 @@ from .errors import (
     MissingExtraError,
     ReplayError,
 )
+from .expert import ExpertBot
 from .game import Game, GameResult
 from .melds import Discard, Meld, MeldKind, Solution
 from .players import Player, play_game
@@ -159,6 +160,7 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "StrongBot",
+    "ExpertBot",
     "SearchBot",
     # rollouts in C
     "play_out",

@@ -57,6 +57,18 @@ def _bitgens(
     generators: list[np.random.BitGenerator] | None, n: int
 ) -> npt.NDArray[np.uint64]: ...
 
+def play_games_seated(
+    generators: list[np.random.BitGenerator],
+    choices: list[np.random.BitGenerator] | None,
+    n_players: int,
+    decks: int,
+    max_turns: int,
+    return_discard: bool,
+    rounds: npt.NDArray[np.int8],
+    first_dealer: int,
+    policies: npt.NDArray[np.int32],
+    threads: int,
+) -> npt.NDArray[np.int64]: ...
 # The chunk workers that play_rounds and play_games hand to threads (the GIL released).
 def _rounds_range(
     hands: npt.NDArray[np.uint8],
@@ -107,6 +119,20 @@ def _games_range(
     rounds: npt.NDArray[np.int8],
     first_dealer: int,
     policy: int,
+    out: npt.NDArray[np.int64],
+    start: int,
+    stop: int,
+) -> None: ...
+def _games_seated_range(
+    rngs: npt.NDArray[np.uint64],
+    choices: npt.NDArray[np.uint64],
+    n_players: int,
+    decks: int,
+    max_turns: int,
+    no_return: bool,
+    rounds: npt.NDArray[np.int8],
+    first_dealer: int,
+    policies: npt.NDArray[np.int32],
     out: npt.NDArray[np.int64],
     start: int,
     stop: int,

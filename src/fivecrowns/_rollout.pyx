@@ -13,8 +13,10 @@ first; every step here names the method it mirrors.
   (``_solver.pxd``): the same functions, so the same answers and the same tie-breaks.
 * The policies are the bots: ``greedy_*`` is ``bots.GreedyBot``, ``strong_*`` is
   ``bots.StrongBot`` (its floating-point expectations in numpy's order of operations,
-  over the public counts the engine keeps as ``public.PublicState`` does), ``random_*``
-  uniform legal moves from a generator of its own.
+  over the public counts the engine keeps as ``public.PublicState`` does), ``expert_*``
+  is ``expert.ExpertBot`` (integer arithmetic only, as the bot's), ``random_*``
+  uniform legal moves from a generator of its own. ``play_games_seated`` gives each
+  seat its own policy.
 * Entry points are private: ``fivecrowns.rollout`` validates everything, packs the
   rounds into arrays and calls them; nothing here checks its inputs again.
 """
@@ -66,6 +68,7 @@ cdef enum:
     GREEDY = 0
     RANDOM = 1
     STRONG = 2
+    EXPERT = 3
 
 # The columns of a packed round's state row (see fivecrowns.rollout._pack).
 cdef enum:
@@ -557,24 +560,207 @@ cdef void strong_discard(Table* T) noexcept nogil:
     discard_card(T, order[best], False)
 
 
+# -- the expert policy: expert.ExpertBot ----------------------------------------------------
+
+# Its penalty for a wild thrown away, in quarter points, and its bonus for the chance of
+# going out on the next draw: the class constants of ExpertBot.
+cdef enum:
+    EXPERT_WILD_PENALTY = 400
+    EXPERT_OUT_BONUS = 40
+
+
+cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_t* d,
+                     int64_t* z) noexcept nogil:
+    """``expert._sums``: the draw table's deadwood weighted by ``unseen`` (``n``), the
+    weight of the cards that can be drawn (``d``) and of those that go out (``z``)."""
+    cdef int t
+    n[0] = 0
+    d[0] = 0
+    z[0] = 0
+    for t in range(N_TYPES):
+        if table[t] >= 0:
+            n[0] += <int64_t>unseen[t] * table[t]
+            d[0] += unseen[t]
+            if table[t] == 0:
+                z[0] += unseen[t]
+
+
+cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
+                          int64_t* n_b, int64_t* d_b) noexcept nogil:
+    """``ExpertBot._two_blind_draws``: the weighted sums of two blind draws from ``row``
+    (restored), the best discard made after the first, the second card drawn from the
+    unseen cards less the first."""
+    cdef int32_t own[N_TYPES]     # the table of ``row`` itself: first cards thrown back
+    cdef int32_t table[N_TYPES]
+    cdef int64_t own_n = 0, own_d = 0, n, d, z
+    cdef bint have_own = False
+    cdef int c1, card, e
+    n_b[0] = 0
+    d_b[0] = 0
+    for c1 in range(N_TYPES):
+        if unseen[c1] <= 0:
+            continue
+        row[c1] += 1
+        card = -1
+        discard_below(row, wild, 1 << 30, &card)
+        row[card] -= 1
+        if card == c1:
+            if not have_own:
+                fill_draw_table(row, wild, decks, own)
+                table_sums(own, unseen, &own_n, &own_d, &z)
+                have_own = True
+            n = own_n
+            d = own_d
+            e = own[c1]
+        else:
+            fill_draw_table(row, wild, decks, table)
+            table_sums(table, unseen, &n, &d, &z)
+            e = table[c1]
+        row[card] += 1
+        row[c1] -= 1
+        if e >= 0:
+            n -= e
+            d -= 1
+        n_b[0] += unseen[c1] * n
+        d_b[0] += unseen[c1] * d
+
+
+cdef bint expert_draw(Table* T) noexcept nogil:
+    """``ExpertBot.choose_draw``: the top discard if wild or going out; else the better of
+    two plans of two draws (take it, then blind; blind twice), compared exactly; on a
+    final turn the one-draw comparison."""
+    cdef int p = T.current, top, taken, t = -1, dead, nb
+    cdef uint8_t* row = T.hands[p]
+    cdef int unseen[N_TYPES]
+    cdef int32_t table[N_TYPES]
+    cdef int64_t n_a, d_a, n_b, d_b, n, d, z
+    if T.n_pile == 0:
+        return False
+    if not deck_drawable(T):
+        return True
+    top = T.pile[T.n_pile - 1]
+    if is_wild(top, T.wild):
+        return True
+    unseen_of(T, p, unseen)
+    row[top] += 1
+    taken = discard_below(row, T.wild, 1 << 30, &t)
+    if t == top and T.no_return:
+        # the best is to throw the card back, which the rules forbid: the next best
+        nb = next_best(row, T.wild, t, &dead)
+        if nb >= 0:
+            taken = dead
+            t = nb
+    if taken == 0:
+        row[top] -= 1
+        return True
+    if T.went_out < 0:
+        row[t] -= 1
+        fill_draw_table(row, T.wild, T.decks, table)
+        table_sums(table, unseen, &n_a, &d_a, &z)
+        row[t] += 1
+        row[top] -= 1
+        two_blind_draws(row, T.wild, T.decks, unseen, &n_b, &d_b)
+        if d_a > 0 and d_b > 0:
+            return n_a * d_b < n_b * d_a
+    else:
+        row[top] -= 1
+    fill_draw_table(row, T.wild, T.decks, table)
+    table_sums(table, unseen, &n, &d, &z)
+    if d <= 0:
+        return taken < solve_deadwood(row, T.wild)
+    return taken * d < n
+
+
+cdef inline int expert_penalty(const Table* T, int t) noexcept nogil:
+    """``ExpertBot._penalties`` of discarding type ``t``, in quarter points."""
+    return EXPERT_WILD_PENALTY if is_wild(t, T.wild) else 0
+
+
+cdef void expert_discard(Table* T) noexcept nogil:
+    """``ExpertBot.choose_discard``: out if possible; on a final turn the least deadwood;
+    else the allowed discard with the least expected deadwood after the next draw, less
+    the going-out bonus, plus the wild penalty, compared as exact fractions."""
+    cdef int p = T.current, kept = must_keep(T), n, k, best = -1, allowed = 0
+    cdef int chosen = -1
+    cdef uint8_t* row = T.hands[p]
+    cdef int order[N_TYPES]
+    cdef int dead[N_TYPES]
+    cdef int unseen[N_TYPES]
+    cdef int pen[N_TYPES]
+    cdef int32_t table[N_TYPES]
+    cdef int64_t nn, d, z, num = 0, den = 1, k_num, k_den
+    n = discard_order_of(row, T.wild, -1, order)
+    if kept >= 0 and n == 1 and order[0] == kept:
+        n = discard_order_of(row, T.wild, kept, order)
+    for k in range(n):
+        row[order[k]] -= 1
+        dead[k] = solve_deadwood(row, T.wild)
+        row[order[k]] += 1
+        if order[k] != kept:
+            allowed += 1
+            if best < 0 or dead[k] < dead[best]:
+                best = k
+    if dead[best] == 0:
+        discard_card(T, order[best], True)
+        return
+    if T.went_out >= 0 or allowed == 1:
+        discard_card(T, order[best], False)
+        return
+    unseen_of(T, p, unseen)
+    for k in range(n):
+        if order[k] == kept:
+            continue
+        pen[k] = expert_penalty(T, order[k])
+        row[order[k]] -= 1
+        fill_draw_table(row, T.wild, T.decks, table)
+        row[order[k]] += 1
+        table_sums(table, unseen, &nn, &d, &z)
+        if d <= 0:  # nothing left to draw: the deadwood now
+            nn = dead[k]
+            d = 1
+            z = 0
+        k_num = 4 * (nn - EXPERT_OUT_BONUS * z) + pen[k] * d
+        k_den = 4 * d
+        if chosen < 0 or k_num * den < num * k_den:
+            chosen = k
+            num = k_num
+            den = k_den
+    discard_card(T, order[chosen], False)
+
+
 # -- playing to the end -------------------------------------------------------------------
+
+cdef void step(Table* T, int policy) noexcept nogil:
+    """One move of the current player, by ``policy``."""
+    if T.phase == DRAW:
+        if policy == GREEDY:
+            draw_from(T, greedy_draw(T))
+        elif policy == STRONG:
+            draw_from(T, strong_draw(T))
+        elif policy == EXPERT:
+            draw_from(T, expert_draw(T))
+        else:
+            draw_from(T, random_draw(T))
+    elif policy == GREEDY:
+        greedy_discard(T)
+    elif policy == STRONG:
+        strong_discard(T)
+    elif policy == EXPERT:
+        expert_discard(T)
+    else:
+        random_discard(T)
+
 
 cdef void play(Table* T, int policy) noexcept nogil:
     """Move until the round is over."""
     while T.phase != OVER:
-        if T.phase == DRAW:
-            if policy == GREEDY:
-                draw_from(T, greedy_draw(T))
-            elif policy == STRONG:
-                draw_from(T, strong_draw(T))
-            else:
-                draw_from(T, random_draw(T))
-        elif policy == GREEDY:
-            greedy_discard(T)
-        elif policy == STRONG:
-            strong_discard(T)
-        else:
-            random_discard(T)
+        step(T, policy)
+
+
+cdef void play_seated(Table* T, const int32_t* policies) noexcept nogil:
+    """Move until the round is over, each seat by its own policy (``policies[seat]``)."""
+    while T.phase != OVER:
+        step(T, policies[T.current])
 
 
 cdef void unpack(Table* T, const uint8_t* hands, const uint8_t* draw, const uint8_t* pile,
@@ -945,6 +1131,55 @@ def play_games(generators, choices, int n_players, int decks, int max_turns,
     run_threaded(lambda a, b: _games_range(rngs, policy_rngs, n_players, decks, max_turns,
                                            not return_discard, rounds, first_dealer, policy,
                                            out, a, b), n, threads)
+    return out
+
+
+cdef void play_game_seated(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
+                           int max_turns, bint no_return, const int8_t* rounds,
+                           int n_rounds, int first_dealer, const int32_t* policies,
+                           int64_t* totals) noexcept nogil:
+    """``play_game`` with seat q played by ``policies[q]`` (a policy per seat, so a
+    duplicate match of policies plays at C speed)."""
+    cdef Table T
+    cdef int k, q, size
+    for q in range(n_players):
+        totals[q] = 0
+    T.rng = rng
+    T.choices = choices
+    for k in range(n_rounds):
+        size = rounds[k] + 2
+        deal(&T, n_players, size, size, decks, max_turns, no_return,
+             (first_dealer + k) % n_players)
+        play_seated(&T, policies)
+        for q in range(n_players):
+            totals[q] += T.scores[q]
+
+
+def _games_seated_range(const uint64_t[::1] rngs, const uint64_t[::1] choices,
+                        int n_players, int decks, int max_turns, bint no_return,
+                        const int8_t[::1] rounds, int first_dealer,
+                        const int32_t[::1] policies, int64_t[:, ::1] out,
+                        Py_ssize_t start, Py_ssize_t stop):
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(start, stop):
+            play_game_seated(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
+                             max_turns, no_return, &rounds[0], <int>rounds.shape[0],
+                             first_dealer, &policies[0], &out[i, 0])
+
+
+def play_games_seated(generators, choices, int n_players, int decks, int max_turns,
+                      bint return_discard, rounds, int first_dealer, policies,
+                      int threads):
+    """``play_games`` with one policy per seat: ``policies``, (n_players,) int32."""
+    cdef Py_ssize_t n = len(generators)
+    rngs = _bitgens(generators, n)
+    policy_rngs = _bitgens(choices, n)
+    out = np.zeros((n, n_players), dtype=np.int64)
+    run_threaded(lambda a, b: _games_seated_range(rngs, policy_rngs, n_players, decks,
+                                                  max_turns, not return_discard, rounds,
+                                                  first_dealer, policies, out, a, b),
+                 n, threads)
     return out
 
 

@@ -451,3 +451,5 @@ register("strong", "fivecrowns.bots:StrongBot",
 register("search", "fivecrowns.search:SearchBot",
          "StrongBot improved by determinized Monte-Carlo search (worlds per decision)",
          aliases={"worlds": "budget"})
+register("expert", "fivecrowns.expert:ExpertBot",
+         "StrongBot re-tuned: looks two draws ahead on the draw, every discard one draw ahead")

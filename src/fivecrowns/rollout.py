@@ -30,6 +30,10 @@ Policies
     the engine tracks as :class:`~fivecrowns.public.PublicState` does), the look-ahead
     and the penalties, in the same floating-point operations in the same order, so the
     same moves.
+``"expert"``
+    Exactly :class:`~fivecrowns.expert.ExpertBot`: the two-draw comparison on the draw,
+    every discard looked ahead one draw, the penalties; all in integer arithmetic, as
+    the bot's, so the same moves.
 ``"random"``
     A legal move uniformly at random: the draw pile or the discard pile, then a card type
     held (but one the rules keep), going out when that discard allows it, as
@@ -87,8 +91,8 @@ __all__ = ["POLICIES", "Policy", "play_out", "play_out_actions", "play_games", "
            "play_worlds"]
 
 #: The policies the engine plays, by name.
-POLICIES = ("greedy", "random", "strong")
-Policy = Literal["greedy", "random", "strong"]
+POLICIES = ("greedy", "random", "strong", "expert")
+Policy = Literal["greedy", "random", "strong", "expert"]
 
 _RANDOM = POLICIES.index("random")
 _MAX_PLAYERS = 14
@@ -100,8 +104,9 @@ _SERIAL_GAMES = 8
 # Games (rounds) per piece of work, by policy: a piece's generators and packed rounds are
 # all the memory a call needs besides its result, and Ctrl-C is seen between pieces, so
 # a piece is kept to about a quarter of a second of one core (measured on the project's
-# shared machine: 0.22 ms a greedy game, 0.85 ms a random one, 1.9 ms a strong one).
-_GAMES_PER_PIECE = {"greedy": 1024, "random": 256, "strong": 128}
+# shared machine: 0.22 ms a greedy game, 0.85 ms a random one, 1.9 ms a strong one,
+# about ten times that an expert one); with a policy per seat, the slowest seat's piece.
+_GAMES_PER_PIECE = {"greedy": 1024, "random": 256, "strong": 128, "expert": 16}
 _ROUNDS_PER_PIECE = 512
 
 
@@ -120,6 +125,27 @@ def _policy(policy: object) -> int:
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     return POLICIES.index(policy)
+
+
+def _seat_policies(policy: object, n_players: int) -> list[int]:
+    """The policy codes of a sequence with one policy per seat, checked."""
+    if isinstance(policy, (str, bytes)) or not isinstance(policy, Sequence):
+        raise TypeError(f"policy must be a str or a sequence of str (one per seat), got "
+                        f"{type(policy).__name__}")
+    seats = list(policy)
+    if len(seats) != n_players:
+        raise ValueError(f"policy must name one policy per seat: {n_players} for "
+                         f"n_players={n_players}, got {len(seats)}")
+    codes = []
+    for q, p in enumerate(seats):
+        if not isinstance(p, str):
+            raise TypeError(f"policy[{q}] must be a str, one of {', '.join(POLICIES)}; "
+                            f"got {type(p).__name__}")
+        if p not in POLICIES:
+            raise ValueError(f"policy[{q}] must be one of {', '.join(POLICIES)}, "
+                             f"got {p!r}")
+        codes.append(POLICIES.index(p))
+    return codes
 
 
 def _threads(threads: object, n: int, serial: int) -> int:
@@ -227,10 +253,11 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
         hidden card is fixed in a round (the draw pile's order and the generator that
         shuffles any reshuffle), so a play-out is determined. The rounds are not changed:
         their generators are copied, not advanced.
-    policy : {"greedy", "random", "strong"}
-        See the module's documentation. ``"greedy"`` (``"strong"``) gives the scores of
-        ``r.clone()`` played to its end with a :class:`~fivecrowns.bots.GreedyBot`
-        (:class:`~fivecrowns.bots.StrongBot`) in every seat.
+    policy : {"greedy", "random", "strong", "expert"}
+        See the module's documentation. ``"greedy"`` (``"strong"``, ``"expert"``) gives
+        the scores of ``r.clone()`` played to its end with a
+        :class:`~fivecrowns.bots.GreedyBot` (:class:`~fivecrowns.bots.StrongBot`,
+        :class:`~fivecrowns.expert.ExpertBot`) in every seat.
     seed : int, optional
         The random policy's seed (required for it, ignored by the greedy one): round
         ``i``'s choices come from ``default_rng(game_seeds(seed, len(rounds))[i])``.
@@ -366,7 +393,7 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
         How many worlds to sample (at least 1).
     seed : int
         Non-negative.
-    policy : {"greedy", "strong"}
+    policy : {"greedy", "strong", "expert"}
         Every seat's play after the action (the random policy is not offered: it
         would need a generator per world and move).
     threads : int, optional
@@ -491,10 +518,12 @@ def _inference(r: Round) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
     return last, kept, blind
 
 
-def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "greedy",
-               rules: Rules | None = None, rounds: Sequence[int] | None = None,
+def play_games(games: int, *, seed: int, n_players: int = 4,
+               policy: Policy | Sequence[Policy] = "greedy", rules: Rules | None = None,
+               rounds: Sequence[int] | None = None,
                first_dealer: int = 0, threads: int | None = None) -> npt.NDArray[np.int64]:
-    """Play ``games`` whole games with ``policy`` in every seat; their totals.
+    """Play ``games`` whole games with ``policy`` in every seat (or one per seat); their
+    totals.
 
     Game ``g`` is dealt from ``game_seeds(seed, games)[g]`` (:mod:`fivecrowns.seeding`),
     exactly as :func:`~fivecrowns.simulate.simulate_games` deals it: with
@@ -510,10 +539,14 @@ def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "g
         The run's seed (non-negative). Keyword-only and required.
     n_players : int
         2 to ``rules.max_players``.
-    policy : {"greedy", "random", "strong"}
+    policy : {"greedy", "random", "strong", "expert"} or sequence of them
         ``"strong"`` gives the totals of ``play_game([StrongBot()] * n_players, ...)``.
-        The random policy's choices in game ``g`` come from
-        ``default_rng(bot_seeds(seed, g, 1)[0])``.
+        A sequence gives seat ``q`` (player ``q`` of every round, whoever deals) the
+        policy ``policy[q]``: ``["expert", "strong", "strong"]`` gives the totals of
+        ``play_game([ExpertBot(), StrongBot(), StrongBot()], ...)``, so a duplicate
+        match of policies runs at C speed. The random policy's choices in game ``g``
+        come from ``default_rng(bot_seeds(seed, g, 1)[0])`` (one generator for every
+        seat it plays).
     rules : Rules, optional
         Every field is honoured. With ``tie_break`` a tied game ends with a tie-break
         round, which names the winner but changes no total, so it is not played here.
@@ -543,6 +576,8 @@ def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "g
     ((100, 4), True)
     >>> bool((play_games(100, seed=1, threads=2) == totals).all())
     True
+    >>> play_games(4, seed=1, n_players=2, policy=["expert", "strong"]).shape
+    (4, 2)
     """
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
         raise TypeError(f"games must be an int, got {type(games).__name__}")
@@ -556,11 +591,15 @@ def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "g
             or not 0 <= first_dealer < n_players:
         raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
                          f"got {first_dealer!r}")
-    code = _policy(policy)
+    seats = None if isinstance(policy, str) else _seat_policies(policy, n_players)
+    code = _policy(policy) if seats is None else (_RANDOM if _RANDOM in seats else 0)
     n_threads = _threads(threads, games, _SERIAL_GAMES)
     core = _engine()
     out = np.zeros((games, n_players), dtype=np.int64)
     decks, max_turns, no_return = rules.decks, rules.max_turns, not rules.return_discard
+    policies = None if seats is None else np.array(seats, dtype=np.int32)
+    piece_games = (_GAMES_PER_PIECE[POLICIES[code]] if seats is None
+                   else min(_GAMES_PER_PIECE[POLICIES[c]] for c in seats))
 
     def piece(a: int, b: int) -> None:
         # The generators of this piece's games only (about 700 bytes a game): made here,
@@ -569,11 +608,15 @@ def play_games(games: int, *, seed: int, n_players: int = 4, policy: Policy = "g
         generators = [np.random.PCG64(s) for s in game_seeds_range(seed, a, b)]
         choices = (None if code != _RANDOM else
                    [np.random.PCG64(bot_seeds(seed, g, 1)[0]) for g in range(a, b)])
-        core._games_range(core._bitgens(generators, b - a), core._bitgens(choices, b - a),
-                          n_players, decks, max_turns, no_return, plan, first_dealer, code,
-                          out[a:b], 0, b - a)
+        rngs, picks = core._bitgens(generators, b - a), core._bitgens(choices, b - a)
+        if policies is None:
+            core._games_range(rngs, picks, n_players, decks, max_turns, no_return, plan,
+                              first_dealer, code, out[a:b], 0, b - a)
+        else:
+            core._games_seated_range(rngs, picks, n_players, decks, max_turns, no_return,
+                                     plan, first_dealer, policies, out[a:b], 0, b - a)
 
-    run_threaded(piece, games, n_threads, _GAMES_PER_PIECE[POLICIES[code]])
+    run_threaded(piece, games, n_threads, piece_games)
     return out
 
 

@@ -34,6 +34,7 @@ from . import solver
 from .actions import Source, encode_discard, encode_draw
 from .bots import GreedyBot, StrongBot
 from .cards import N_TYPES, Card, card_value
+from .expert import ExpertBot
 from .records import Observation, Phase
 from .round import Round
 from .rules import N_ROUNDS
@@ -104,8 +105,8 @@ def win_chances(totals: npt.NDArray[np.float64], player: int,
 
 
 #: The Python twin's policies: the bot that plays every seat.
-_POLICIES: dict[str, type[GreedyBot] | type[StrongBot]] = {"greedy": GreedyBot,
-                                                            "strong": StrongBot}
+_POLICIES: dict[str, type[GreedyBot] | type[StrongBot] | type[ExpertBot]] = {
+    "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
 
 
 def play_out(rounds: Sequence[Round], *, policy: str = "greedy",
@@ -121,8 +122,9 @@ def play_out(rounds: Sequence[Round], *, policy: str = "greedy",
     rounds : sequence of Round
         All with the same number of players.
     policy : str
-        ``"greedy"`` (:class:`~fivecrowns.GreedyBot` in every seat) or ``"strong"``
-        (:class:`~fivecrowns.StrongBot`); the compiled engine may know more.
+        ``"greedy"`` (:class:`~fivecrowns.GreedyBot` in every seat), ``"strong"``
+        (:class:`~fivecrowns.StrongBot`) or ``"expert"``
+        (:class:`~fivecrowns.ExpertBot`); the compiled engine may know more.
     threads : int, optional
         Worker threads of the compiled engine; the Python twin ignores it.
 
@@ -147,8 +149,8 @@ def _python_play_out(rounds: Sequence[Round], policy: str) -> npt.NDArray[np.int
     """:func:`play_out` without the compiled engine: the policy's bot in every seat."""
     bot = _POLICIES.get(policy)
     if bot is None:
-        raise ValueError(f"the Python rollouts know the policies 'greedy' and 'strong', "
-                         f"got {policy!r}")
+        raise ValueError(f"the Python rollouts know the policies "
+                         f"{', '.join(map(repr, _POLICIES))}, got {policy!r}")
     rounds = list(rounds)
     if not rounds:
         return np.zeros((0, 0), dtype=np.int32)
@@ -194,7 +196,8 @@ class SearchBot:
     """StrongBot's moves, improved by determinized Monte-Carlo search where it pays.
 
     For each decision with a real choice the bot lists a few candidate moves, always
-    including the one :class:`~fivecrowns.StrongBot` would make (its *default*), samples
+    including the one :class:`~fivecrowns.StrongBot` would make (its *default*;
+    :class:`~fivecrowns.ExpertBot`'s with ``policy="expert"``), samples
     ``budget`` worlds consistent with what it sees
     (:meth:`Round.from_observation <fivecrowns.Round.from_observation>`, then
     :func:`fivecrowns.rollout.play_worlds`), plays every candidate to the end of the
@@ -223,10 +226,14 @@ class SearchBot:
         How many least-deadwood discards to search besides StrongBot's.
     objective : ``"own"`` or ``"relative"``
     policy : str
-        Every seat's play in the rollouts: ``"strong"`` (the default; StrongBot) or
-        ``"greedy"`` (GreedyBot: about 8 times cheaper, a poorer model).
+        Every seat's play in the rollouts: ``"strong"`` (the default; StrongBot),
+        ``"greedy"`` (GreedyBot: about 8 times cheaper, a poorer model) or ``"expert"``
+        (:class:`~fivecrowns.ExpertBot`, the strongest policy, about twenty times
+        dearer than StrongBot's: at the default budget a decision is far over 100 ms;
+        ``budget=16`` keeps it under, docs/bots.rst). With ``"expert"`` the move to
+        improve on (the *default*) is ExpertBot's instead of StrongBot's.
     confidence : float
-        Standard errors of evidence needed to leave StrongBot's move (0: the best mean
+        Standard errors of evidence needed to leave the default move (0: the best mean
         wins).
     time_limit : float, optional
         Seconds per decision: stop sampling worlds when it is spent (at least one batch
@@ -284,7 +291,9 @@ class SearchBot:
         self.policy = policy
         self.confidence = float(confidence)
         self.time_limit = time_limit
-        self._default = StrongBot()
+        # the move to improve on: the rollout policy's own when it is the stronger one
+        self._default: StrongBot | ExpertBot = ExpertBot() if policy == "expert" \
+            else StrongBot()
 
     # -- the Player protocol --
 

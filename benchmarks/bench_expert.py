@@ -1,0 +1,209 @@
+"""ExpertBot's strength and speed: its paired gain over StrongBot on duplicate deals, and
+milliseconds per decision.
+
+Run as a script::
+
+    python benchmarks/bench_expert.py --games 8000              # compiled duplicate matches
+    python benchmarks/bench_expert.py --only python --games 400 # the same on the Python engine
+    python benchmarks/bench_expert.py --only time               # ms per decision, one core
+    python benchmarks/bench_expert.py --only search --games 200 # SearchBot(policy="expert")
+
+The gain is :mod:`fivecrowns.duplicate`'s: the bot's points a game below the field's mean,
+less a StrongBot's in the same seat of the same deals, with a 95% interval. ``compiled``
+plays the deals of ``simulate_games([bot, *field], games, seed=seed,
+duplicate=StrongBot)`` (game ``g`` dealt from ``game_seeds(seed, games)[g]``, the bot in
+seat ``-g mod k``) in the compiled rollout engine with one policy per seat
+(``rollout.play_games(policy=[...])``): the bot's seat is played once per seat and the
+games where it sits there are kept. ``python`` runs that ``simulate_games`` call itself
+and checks that every deal's gain equals the compiled engine's, which the twin tests
+promise. The two match-ups are the issue's targets: ExpertBot with three StrongBots
+(+3 points a game) and heads-up against one (+4).
+
+``time`` is CPU time of this process (one core) over every decision of the bot in
+``--timing-games`` 4-player games against three StrongBots, the bot in seat ``g % 4``.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from _harness import core_line, parser, table
+from fivecrowns import ExpertBot, SearchBot, StrongBot, play_game, simulate_games
+from fivecrowns.duplicate import paired_gains
+from fivecrowns.records import Observation
+from fivecrowns.rollout import play_games
+from fivecrowns.stats import mean_interval
+
+#: (name, the field's policy, players)
+MATCHES = [("ExpertBot + 3 StrongBots", "strong", 4), ("ExpertBot vs StrongBot", "strong", 2)]
+TARGETS = {4: 3.0, 2: 4.0}
+
+
+def compiled_duplicate(policy: str, field: str, n_players: int, games: int, seed: int,
+                       threads: int | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """The totals of the bot's games and of the reference's (StrongBot's) games of
+    ``simulate_games``'s duplicate deals, entrant order (the bot first): (games, k)
+    each."""
+    ref_totals = play_games(games, seed=seed, n_players=n_players, policy="strong",
+                            threads=threads)
+    bot = np.zeros((games, n_players), dtype=np.int64)
+    ref = np.zeros((games, n_players), dtype=np.int64)
+    g = np.arange(games)
+    for seat in range(n_players):
+        seats = [field] * n_players
+        seats[seat] = policy
+        totals = play_games(games, seed=seed, n_players=n_players,
+                            policy=seats, threads=threads)  # type: ignore[arg-type]
+        mine = (-g) % n_players == seat
+        # entrant e sits at seat (seat + e) % k in these games
+        order = [(seat + e) % n_players for e in range(n_players)]
+        bot[mine] = totals[mine][:, order]
+        ref[mine] = ref_totals[mine][:, order]
+    return bot, ref
+
+
+class TimedExpertBot(ExpertBot):
+    """An ExpertBot that records the CPU time of each decision."""
+
+    def __init__(self, seed: Any = None) -> None:
+        super().__init__(seed)
+        self.times: list[float] = []
+
+    def choose_draw(self, obs: Observation) -> Any:
+        start = time.process_time()
+        try:
+            return super().choose_draw(obs)
+        finally:
+            self.times.append(time.process_time() - start)
+
+    def choose_discard(self, obs: Observation) -> Any:
+        start = time.process_time()
+        try:
+            return super().choose_discard(obs)
+        finally:
+            self.times.append(time.process_time() - start)
+
+
+class TimedSearchBot(SearchBot):
+    """A SearchBot that records the CPU time of each decision."""
+
+    def __init__(self, seed: Any, **kwargs: Any) -> None:
+        super().__init__(seed, **kwargs)
+        self.times: list[float] = []
+
+    def choose_draw(self, obs: Observation) -> Any:
+        start = time.process_time()
+        try:
+            return super().choose_draw(obs)
+        finally:
+            self.times.append(time.process_time() - start)
+
+    def choose_discard(self, obs: Observation) -> Any:
+        start = time.process_time()
+        try:
+            return super().choose_discard(obs)
+        finally:
+            self.times.append(time.process_time() - start)
+
+
+def decision_times(make: Any, games: int, seed: int) -> np.ndarray:
+    """Seconds of CPU time of each decision of ``make(g)`` in ``games`` 4-player games
+    against three StrongBots (the bot in seat ``g % 4``)."""
+    times: list[float] = []
+    for g in range(games):
+        bot = make(seed + g)
+        players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
+        players.insert(g % 4, bot)
+        play_game(players, seed=seed + g)
+        times += bot.times
+    return np.array(times)
+
+
+def _gain_row(title: str, games: int, gains: np.ndarray, target: float | None,
+              seconds: float) -> list[Any]:
+    gain, (lo, hi) = mean_interval(gains)
+    met = "" if target is None else ("yes" if lo >= target else
+                                     ("no" if hi < target else "not decided"))
+    return [title, games, gain, f"{lo:+.2f}..{hi:+.2f}",
+            "" if target is None else f"+{target:.0f}", met, seconds]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser(__doc__, games=8000, seed=0, jobs=1)
+    p.add_argument("--threads", type=int, default=None, help="engine threads")
+    p.add_argument("--timing-games", type=int, default=8,
+                   help="games whose decisions are timed (one core)")
+    p.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET,
+                   help="SearchBot's worlds per decision (--only search, time)")
+    p.add_argument("--players", type=int, action="append", choices=[2, 4],
+                   help="only these match-ups (repeatable)")
+    p.add_argument("--only", choices=["compiled", "python", "time", "search"],
+                   action="append", help="run only these parts (repeatable)")
+    args = p.parse_args(argv)
+    parts = args.only or ["compiled", "time"]
+    players = args.players or [4, 2]
+    print(f"{core_line()}; seed {args.seed}; {args.games} deals per match-up", flush=True)
+    rows = []
+    ok = True
+    for title, field, n in MATCHES:
+        if n not in players:
+            continue
+        if "compiled" in parts or "python" in parts:
+            start = time.perf_counter()
+            bot, ref = compiled_duplicate("expert", field, n, args.games, args.seed,
+                                          args.threads)
+            gains = paired_gains(bot, ref)
+            row = _gain_row(f"{title}, compiled", args.games, gains, TARGETS[n],
+                            time.perf_counter() - start)
+            ok &= row[5] == "yes"
+            rows.append(row)
+            print(table(["match-up", "deals", "gain", "95% CI", "target", "met", "s"],
+                        [row], ["", ",d", "+.2f", "", "", "", ".0f"]), flush=True)
+        if "python" in parts:
+            start = time.perf_counter()
+            report = simulate_games([ExpertBot] + [StrongBot] * (n - 1), args.games,
+                                    seed=args.seed, duplicate=StrongBot,
+                                    jobs=args.jobs)
+            same = bool((report.gains == gains).all())
+            ok &= same
+            rows.append(_gain_row(f"{title}, Python engine", args.games, report.gains,
+                                  None, time.perf_counter() - start))
+            print(report.table())
+            print(f"every deal's gain equal to the compiled engine's: {same}", flush=True)
+        if "search" in parts:
+            start = time.perf_counter()
+            search = functools.partial(SearchBot, budget=args.budget, policy="expert")
+            report = simulate_games([search] + [StrongBot] * (n - 1), args.games,
+                                    seed=args.seed, duplicate=StrongBot,
+                                    names=["SearchBot(policy=expert)"]
+                                    + ["StrongBot"] * (n - 1), jobs=args.jobs)
+            rows.append(_gain_row(f"SearchBot(policy=expert) {title[10:]}", args.games,
+                                  report.gains, TARGETS[n], time.perf_counter() - start))
+            print(report.table(), flush=True)
+    if rows:
+        print()
+        print(table(["match-up", "deals", "gain", "95% CI", "target", "met", "s"], rows,
+                    ["", ",d", "+.2f", "", "", "", ".0f"]))
+    if "time" in parts:
+        for name, make in (
+                ("ExpertBot", lambda s: TimedExpertBot(s)),
+                (f"SearchBot(policy='expert', budget={args.budget})",
+                 lambda s: TimedSearchBot(s, budget=args.budget, policy="expert"))):
+            ts = decision_times(make, args.timing_games, args.seed) * 1e3
+            met = float(np.percentile(ts, 95)) <= 100
+            ok &= met
+            print(f"\n{name}: ms per decision (CPU, one core, {ts.size} decisions): mean "
+                  f"{ts.mean():.2f}, median {np.median(ts):.2f}, p95 "
+                  f"{np.percentile(ts, 95):.2f}, max {ts.max():.2f}; target p95 <= 100: "
+                  f"{'met' if met else 'NOT met'}", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
