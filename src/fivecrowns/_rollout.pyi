@@ -57,18 +57,6 @@ def _bitgens(
     generators: list[np.random.BitGenerator] | None, n: int
 ) -> npt.NDArray[np.uint64]: ...
 
-def play_games_seated(
-    generators: list[np.random.BitGenerator],
-    choices: list[np.random.BitGenerator] | None,
-    n_players: int,
-    decks: int,
-    max_turns: int,
-    return_discard: bool,
-    rounds: npt.NDArray[np.int8],
-    first_dealer: int,
-    policies: npt.NDArray[np.int32],
-    threads: int,
-) -> npt.NDArray[np.int64]: ...
 # The chunk workers that play_rounds and play_games hand to threads (the GIL released).
 def _rounds_range(
     hands: npt.NDArray[np.uint8],

@@ -15,7 +15,7 @@ first; every step here names the method it mirrors.
   ``bots.StrongBot`` (its floating-point expectations in numpy's order of operations,
   over the public counts the engine keeps as ``public.PublicState`` does), ``expert_*``
   is ``expert.ExpertBot`` (integer arithmetic only, as the bot's), ``random_*``
-  uniform legal moves from a generator of its own. ``play_games_seated`` gives each
+  uniform legal moves from a generator of its own. ``_games_seated_range`` gives each
   seat its own policy.
 * Entry points are private: ``fivecrowns.rollout`` validates everything, packs the
   rounds into arrays and calls them; nothing here checks its inputs again.
@@ -1087,12 +1087,14 @@ def play_worlds(hands, draws, piles, states, scores, publics, int player, action
     return out
 
 
-cdef void play_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
-                    int max_turns, bint no_return, const int8_t* rounds, int n_rounds,
-                    int first_dealer, int policy, int64_t* totals) noexcept nogil:
-    """``Game`` with every seat played by ``policy``: one generator for every deal and
-    reshuffle, the deal passing left each round. A tie-break round (``Rules.tie_break``)
-    only names a winner and changes no total, so it is not played."""
+cdef void play_game_seated(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
+                           int max_turns, bint no_return, const int8_t* rounds,
+                           int n_rounds, int first_dealer, const int32_t* policies,
+                           int64_t* totals) noexcept nogil:
+    """``Game`` with seat q played by ``policies[q]`` (a policy per seat, so a duplicate
+    match of policies plays at C speed): one generator for every deal and reshuffle, the
+    deal passing left each round. A tie-break round (``Rules.tie_break``) only names a
+    winner and changes no total, so it is not played."""
     cdef Table T
     cdef int k, q, size
     for q in range(n_players):
@@ -1103,9 +1105,21 @@ cdef void play_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
         size = rounds[k] + 2
         deal(&T, n_players, size, size, decks, max_turns, no_return,
              (first_dealer + k) % n_players)
-        play(&T, policy)
+        play_seated(&T, policies)
         for q in range(n_players):
             totals[q] += T.scores[q]
+
+
+cdef void play_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
+                    int max_turns, bint no_return, const int8_t* rounds, int n_rounds,
+                    int first_dealer, int policy, int64_t* totals) noexcept nogil:
+    """``play_game_seated`` with ``policy`` in every seat."""
+    cdef int32_t policies[MAX_PLAYERS]
+    cdef int q
+    for q in range(n_players):
+        policies[q] = policy
+    play_game_seated(rng, choices, n_players, decks, max_turns, no_return, rounds, n_rounds,
+                     first_dealer, policies, totals)
 
 
 def _games_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int n_players,
@@ -1134,27 +1148,6 @@ def play_games(generators, choices, int n_players, int decks, int max_turns,
     return out
 
 
-cdef void play_game_seated(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
-                           int max_turns, bint no_return, const int8_t* rounds,
-                           int n_rounds, int first_dealer, const int32_t* policies,
-                           int64_t* totals) noexcept nogil:
-    """``play_game`` with seat q played by ``policies[q]`` (a policy per seat, so a
-    duplicate match of policies plays at C speed)."""
-    cdef Table T
-    cdef int k, q, size
-    for q in range(n_players):
-        totals[q] = 0
-    T.rng = rng
-    T.choices = choices
-    for k in range(n_rounds):
-        size = rounds[k] + 2
-        deal(&T, n_players, size, size, decks, max_turns, no_return,
-             (first_dealer + k) % n_players)
-        play_seated(&T, policies)
-        for q in range(n_players):
-            totals[q] += T.scores[q]
-
-
 def _games_seated_range(const uint64_t[::1] rngs, const uint64_t[::1] choices,
                         int n_players, int decks, int max_turns, bint no_return,
                         const int8_t[::1] rounds, int first_dealer,
@@ -1166,21 +1159,6 @@ def _games_seated_range(const uint64_t[::1] rngs, const uint64_t[::1] choices,
             play_game_seated(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
                              max_turns, no_return, &rounds[0], <int>rounds.shape[0],
                              first_dealer, &policies[0], &out[i, 0])
-
-
-def play_games_seated(generators, choices, int n_players, int decks, int max_turns,
-                      bint return_discard, rounds, int first_dealer, policies,
-                      int threads):
-    """``play_games`` with one policy per seat: ``policies``, (n_players,) int32."""
-    cdef Py_ssize_t n = len(generators)
-    rngs = _bitgens(generators, n)
-    policy_rngs = _bitgens(choices, n)
-    out = np.zeros((n, n_players), dtype=np.int64)
-    run_threaded(lambda a, b: _games_seated_range(rngs, policy_rngs, n_players, decks,
-                                                  max_turns, not return_discard, rounds,
-                                                  first_dealer, policies, out, a, b),
-                 n, threads)
-    return out
 
 
 # -- dealing.random_hands ---------------------------------------------------------------
