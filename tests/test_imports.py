@@ -14,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+import fivecrowns
+
+# The package under test: the checkout's src/, or site-packages when the suite runs
+# against an installed wheel (its .pyx files are installed with it).
+SRC = Path(fivecrowns.__file__).resolve().parent.parent
 PACKAGE = "fivecrowns"
 
 
