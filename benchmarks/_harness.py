@@ -8,6 +8,7 @@ benchmarks/x.py`` and pytest both find it) instead of timing and printing in its
 - :func:`rate_for`: units of work per CPU second over at least a given CPU time, for
   workloads whose size is not known in advance (games of varying length);
 - :func:`seeds`: the seeds of a run, one per game or deal, from ``--seed``;
+- :class:`Timed` / :func:`decision_times`: the CPU time of each decision a bot makes;
 - :func:`table`: a plain-text table, text columns left-aligned and numbers right-aligned;
 - :func:`parser`: an ``argparse`` parser with the common flags (``--quick``, ``--games``,
   ``--seed``, ``--jobs``, ``--repeat``), each with the script's own default;
@@ -81,6 +82,42 @@ def rate_for(step: Callable[[int], int], seconds: float) -> Run:
         units += step(calls)
         calls += 1
     return Run(units, calls, CPU() - start)
+
+
+class Timed:
+    """A player that forwards every decision to ``inner`` and records its CPU time."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.times: list[float] = []
+
+    def _timed(self, method: str, obs: Any) -> Any:
+        start = CPU()
+        try:
+            return getattr(self.inner, method)(obs)
+        finally:
+            self.times.append(CPU() - start)
+
+    def choose_draw(self, obs: Any) -> Any:
+        return self._timed("choose_draw", obs)
+
+    def choose_discard(self, obs: Any) -> Any:
+        return self._timed("choose_discard", obs)
+
+
+def decision_times(make: Callable[[int], Any], games: int, seed: int) -> list[float]:
+    """Seconds of CPU time of each decision of the bot ``make(seed + g)`` in ``games``
+    4-player games against three StrongBots (the bot in seat ``g % 4`` of game ``g``)."""
+    from fivecrowns import StrongBot, play_game
+
+    times: list[float] = []
+    for g in range(games):
+        bot = Timed(make(seed + g))
+        players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
+        players.insert(g % 4, bot)
+        play_game(players, seed=seed + g)
+        times += bot.times
+    return times
 
 
 def seeds(first: int, count: int) -> range:

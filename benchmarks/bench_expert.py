@@ -32,10 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from _harness import core_line, parser, table
-from fivecrowns import ExpertBot, SearchBot, StrongBot, play_game, simulate_games
+from _harness import core_line, decision_times, parser, table
+from fivecrowns import ExpertBot, SearchBot, StrongBot, simulate_games
 from fivecrowns.duplicate import paired_gains
-from fivecrowns.records import Observation
 from fivecrowns.rollout import play_games
 from fivecrowns.stats import mean_interval
 
@@ -66,63 +65,6 @@ def compiled_duplicate(policy: str, field: str, n_players: int, games: int, seed
         bot[mine] = totals[mine][:, order]
         ref[mine] = ref_totals[mine][:, order]
     return bot, ref
-
-
-class TimedExpertBot(ExpertBot):
-    """An ExpertBot that records the CPU time of each decision."""
-
-    def __init__(self, seed: Any = None) -> None:
-        super().__init__(seed)
-        self.times: list[float] = []
-
-    def choose_draw(self, obs: Observation) -> Any:
-        start = time.process_time()
-        try:
-            return super().choose_draw(obs)
-        finally:
-            self.times.append(time.process_time() - start)
-
-    def choose_discard(self, obs: Observation) -> Any:
-        start = time.process_time()
-        try:
-            return super().choose_discard(obs)
-        finally:
-            self.times.append(time.process_time() - start)
-
-
-class TimedSearchBot(SearchBot):
-    """A SearchBot that records the CPU time of each decision."""
-
-    def __init__(self, seed: Any, **kwargs: Any) -> None:
-        super().__init__(seed, **kwargs)
-        self.times: list[float] = []
-
-    def choose_draw(self, obs: Observation) -> Any:
-        start = time.process_time()
-        try:
-            return super().choose_draw(obs)
-        finally:
-            self.times.append(time.process_time() - start)
-
-    def choose_discard(self, obs: Observation) -> Any:
-        start = time.process_time()
-        try:
-            return super().choose_discard(obs)
-        finally:
-            self.times.append(time.process_time() - start)
-
-
-def decision_times(make: Any, games: int, seed: int) -> np.ndarray:
-    """Seconds of CPU time of each decision of ``make(g)`` in ``games`` 4-player games
-    against three StrongBots (the bot in seat ``g % 4``)."""
-    times: list[float] = []
-    for g in range(games):
-        bot = make(seed + g)
-        players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
-        players.insert(g % 4, bot)
-        play_game(players, seed=seed + g)
-        times += bot.times
-    return np.array(times)
 
 
 def _gain_row(title: str, games: int, gains: np.ndarray, target: float | None,
@@ -192,10 +134,10 @@ def main(argv: list[str] | None = None) -> int:
                     ["", ",d", "+.2f", "", "", "", ".0f"]))
     if "time" in parts:
         for name, make in (
-                ("ExpertBot", lambda s: TimedExpertBot(s)),
+                ("ExpertBot", ExpertBot),
                 (f"SearchBot(policy='expert', budget={args.budget})",
-                 lambda s: TimedSearchBot(s, budget=args.budget, policy="expert"))):
-            ts = decision_times(make, args.timing_games, args.seed) * 1e3
+                 functools.partial(SearchBot, budget=args.budget, policy="expert"))):
+            ts = np.array(decision_times(make, args.timing_games, args.seed)) * 1e3
             met = float(np.percentile(ts, 95)) <= 100
             ok &= met
             print(f"\n{name}: ms per decision (CPU, one core, {ts.size} decisions): mean "

@@ -41,8 +41,9 @@ from typing import Any
 import numpy as np
 
 from _harness import CPU, WALL, core_line, parser, table
-from fivecrowns import GreedyBot, Round, StrongBot, play_game, simulate_games
-from fivecrowns.records import Observation, Phase
+from _harness import decision_times as harness_decision_times
+from fivecrowns import GreedyBot, Round, StrongBot, simulate_games
+from fivecrowns.records import Phase
 from fivecrowns.registry import parse_bot
 from fivecrowns.rollout import play_games, play_out, play_worlds
 from fivecrowns.search import ROLLOUT_IMPLEMENTATION, win_chances
@@ -63,39 +64,10 @@ WIN_RATE_TARGETS = [("+ 3 StrongBots", "strong", 4, 0.32),
 MAX_P95_MS = 100.0
 
 
-class Timed:
-    """A player that forwards every decision to ``inner`` and records its CPU time."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.times: list[float] = []
-
-    def _timed(self, method: str, obs: Observation) -> Any:
-        start = CPU()
-        try:
-            return getattr(self.inner, method)(obs)
-        finally:
-            self.times.append(CPU() - start)
-
-    def choose_draw(self, obs: Observation) -> Any:
-        return self._timed("choose_draw", obs)
-
-    def choose_discard(self, obs: Observation) -> Any:
-        return self._timed("choose_discard", obs)
-
-
 def decision_times(spec: str, games: int, seed: int) -> np.ndarray:
     """Seconds of CPU time of each decision of the bot ``spec`` in ``games`` games against
-    three StrongBots (the bot in seat ``g % 4`` of game ``g``)."""
-    factory = parse_bot(spec).factory()
-    times: list[float] = []
-    for g in range(games):
-        bot = Timed(factory(seed + g))
-        players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
-        players.insert(g % 4, bot)
-        play_game(players, seed=seed + g)
-        times += bot.times
-    return np.array(times)
+    three StrongBots (:func:`_harness.decision_times`)."""
+    return np.array(harness_decision_times(parse_bot(spec).factory(), games, seed))
 
 
 def _positions(n: int, seed: int) -> list[Round]:
