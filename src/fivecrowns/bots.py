@@ -216,6 +216,18 @@ def _allowed_order(row: npt.NDArray[np.uint8], wild: int, kept: int) -> list[int
     return discard_order(other, wild)
 
 
+def _discard_candidates(obs: Observation) -> tuple[npt.NDArray[np.uint8], int, list[int]]:
+    """(hand row, index of the card that must be kept or -1, candidate discards): the
+    candidates of :func:`discard_order`, or the allowed ones when the only candidate is
+    the card just taken, which the rules forbid throwing back."""
+    row = _hand_row(obs)
+    kept = _must_keep_index(obs)
+    order = discard_order(row, obs.wild)
+    if kept >= 0 and order == [kept]:
+        order = _allowed_order(row, obs.wild, kept)
+    return row, kept, order
+
+
 class StrongBot:
     """A bot that uses what it can see.
 
@@ -286,12 +298,8 @@ class StrongBot:
 
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
         """Go out if possible, else the discard with the best look-ahead score."""
-        row = _hand_row(obs)
+        row, kept, order = _discard_candidates(obs)
         wild, decks = obs.wild, obs.decks
-        kept = _must_keep_index(obs)
-        order = discard_order(row, wild)
-        if kept >= 0 and order == [kept]:
-            order = _allowed_order(row, wild, kept)
         # every natural type held, and one wild, are candidates; the card just taken from
         # the pile stays in the ranking (so the others rank as they would without the
         # rule) but is never chosen

@@ -62,10 +62,9 @@ from .bots import (
     _allowed_order,
     _candidate_deadwoods,
     _deck_drawable,
+    _discard_candidates,
     _hand_row,
-    _must_keep_index,
     best_discard_choice,
-    discard_order,
     unseen_counts,
 )
 from .cards import Card
@@ -202,12 +201,8 @@ class ExpertBot:
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
         """Go out if possible; else the discard with the best one-draw look-ahead score
         (see the class)."""
-        row = _hand_row(obs)
+        row, kept, order = _discard_candidates(obs)
         wild, decks = obs.wild, obs.decks
-        kept = _must_keep_index(obs)
-        order = discard_order(row, wild)
-        if kept >= 0 and order == [kept]:
-            order = _allowed_order(row, wild, kept)
         dead = _candidate_deadwoods(row, wild, decks, order).tolist()
         allowed = [k for k, t in enumerate(order) if t != kept]
         best = min(allowed, key=lambda k: (dead[k], k))
