@@ -3,6 +3,7 @@ the policy's statement (expectations over explicit card copies, as exact fractio
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -70,11 +71,12 @@ def _out_chance(row: np.ndarray, obs: Observation) -> Fraction:
                         for c in cards), len(cards))
 
 
-def _two_draws(row: np.ndarray, obs: Observation) -> Fraction:
-    """The mean over ordered pairs of distinct unseen copies: draw the first, make the
-    best discard, draw the second, the best-discard deadwood."""
+def _two_draws(row: np.ndarray, obs: Observation) -> tuple[Fraction, Fraction]:
+    """Over ordered pairs of distinct unseen copies (draw the first, make the best
+    discard, draw the second): the mean best-discard deadwood, and the share of pairs
+    after which the hand can go out."""
     cards = _copies(obs.unseen_counts)
-    total, pairs = 0, 0
+    total, outs, pairs = 0, 0, 0
     after_first: dict[int, np.ndarray] = {}
     memo: dict[tuple[bytes, int], int] = {}
     for i, c1 in enumerate(cards):
@@ -91,8 +93,9 @@ def _two_draws(row: np.ndarray, obs: Observation) -> Fraction:
             if key not in memo:
                 memo[key] = _best_discard_after(hand, c2, obs.wild, obs.decks)
             total += memo[key]
+            outs += memo[key] == 0
             pairs += 1
-    return Fraction(total, pairs)
+    return Fraction(total, pairs), Fraction(outs, pairs)
 
 
 def _reference_draw(obs: Observation) -> Source | None:
@@ -112,7 +115,10 @@ def _reference_draw(obs: Observation) -> Source | None:
     now = np.array(obs.counts, dtype=np.uint8)
     if obs.final_turn:
         return Source.DISCARD if taken < _one_draw(now, obs) else Source.DECK
-    return Source.DISCARD if _one_draw(plan_a, obs) < _two_draws(now, obs) else Source.DECK
+    bonus = ExpertBot.OUT_BONUS
+    mean, chance = _two_draws(now, obs)
+    take = _one_draw(plan_a, obs) - bonus * _out_chance(plan_a, obs) < mean - bonus * chance
+    return Source.DISCARD if take else Source.DECK
 
 
 def _less(row: np.ndarray, t: int) -> np.ndarray:
@@ -122,15 +128,18 @@ def _less(row: np.ndarray, t: int) -> np.ndarray:
 
 
 def _positions(phase: Phase, count: int) -> list[Observation]:
-    """Observations of the seat to move in ``phase``, from rounds played by StrongBots
-    (late in small rounds, so the unseen cards are few enough to enumerate pairs)."""
+    """Observations of the seat to move in ``phase``, from rounds of two to four players
+    played by StrongBots (late in small rounds, so the unseen cards are few enough to
+    enumerate pairs)."""
     found = []
     rng = np.random.default_rng(11)
     seed = 0
     while len(found) < count:
         seed += 1
-        r = Round(2, 1 + seed % 4, seed=seed, rules=Rules(return_discard=bool(seed % 2)))
-        bots = [StrongBot(), StrongBot()]
+        players = 2 + seed % 3
+        r = Round(players, 1 + seed % 4, seed=seed,
+                  rules=Rules(return_discard=bool(seed % 2)))
+        bots = [StrongBot()] * players
         for _ in range(int(rng.integers(0, 30))):
             if r.is_over:
                 break
@@ -152,9 +161,15 @@ def test_the_draw_is_the_two_draw_comparison() -> None:
     assert checked >= 20 and 0 < took < checked
 
 
+def _fixed_point(points: Fraction) -> int:
+    """A score as ExpertBot keeps it: in units of 2**-20 points, rounded down."""
+    return math.floor(points * 2**20)
+
+
 def test_the_discard_is_the_best_look_ahead_score() -> None:
-    checked = 0
-    for obs in _positions(Phase.DISCARD, 40):
+    checked = differs = 0
+    bonus = ExpertBot.OUT_BONUS
+    for obs in _positions(Phase.DISCARD, 150):
         row = np.array(obs.counts, dtype=np.uint8)
         kept = -1 if obs.must_keep is None else obs.must_keep.index
         order = [t for t in discard_order(row, obs.wild) if t != kept]
@@ -162,13 +177,22 @@ def test_the_discard_is_the_best_look_ahead_score() -> None:
                 or min(deadwood(_less(row, t), obs.wild) for t in order) == 0:
             continue
         pen = ExpertBot()._penalties(obs, order)
-        scores = [_one_draw(_less(row, t), obs)
-                  - ExpertBot.OUT_BONUS * _out_chance(_less(row, t), obs)
-                  + Fraction(pen[k], 4) for k, t in enumerate(order)]
-        want = order[scores.index(min(scores))]
+        one = [_fixed_point(_one_draw(_less(row, t), obs)
+                            - bonus * _out_chance(_less(row, t), obs)
+                            + Fraction(pen[k], 4)) for k, t in enumerate(order)]
+        looked = sorted(range(len(order)), key=lambda k: (one[k], k))
+        looked = looked[:ExpertBot.LOOKED_AHEAD]
+        mixed = {}
+        for k in looked:
+            mean, chance = _two_draws(_less(row, order[k]), obs)
+            two = _fixed_point(mean - bonus * chance + Fraction(pen[k], 4))
+            mixed[k] = (obs.n_players - 1) * one[k] + two
+        want = order[min(mixed, key=lambda k: (mixed[k], k))]
         assert ExpertBot().choose_discard(obs) == (Card.from_index(want), False)
         checked += 1
-    assert checked >= 20
+        differs += want != order[min(range(len(order)), key=lambda k: (one[k], k))]
+    # some positions are decided by the two-draw scores, not the one-draw ones alone
+    assert checked >= 20 and differs > 0
 
 
 def test_wilds_and_going_out() -> None:

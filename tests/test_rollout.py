@@ -140,8 +140,9 @@ def test_strong_games_are_play_game_twins() -> None:
 # -- the expert policy ----------------------------------------------------------------------
 
 def test_expert_rounds_are_twins() -> None:
-    """ExpertBot's integer comparisons (two draws on the draw, every discard looked
-    ahead): the same moves in rounds of every kind (the soak runs thousands more)."""
+    """ExpertBot's integer comparisons (two draws on the draw and on the best discards,
+    the discard scores' fixed point): the same moves in rounds of every kind (the soak
+    runs thousands more)."""
     reshuffled = 0
     for seed in range(600):
         reshuffled += check_twin(varied_round(seed), "expert") > 0

@@ -562,11 +562,14 @@ cdef void strong_discard(Table* T) noexcept nogil:
 
 # -- the expert policy: expert.ExpertBot ----------------------------------------------------
 
-# Its penalty for a wild thrown away, in quarter points, and its bonus for the chance of
-# going out on the next draw: the class constants of ExpertBot.
+# Its penalty for a wild thrown away, in quarter points, its bonus for the chance of going
+# out by the draws a score expects, how many discards it looks at over two draws, and the
+# fixed point of its discard scores: ExpertBot's class constants and expert._SCALE.
 cdef enum:
     EXPERT_WILD_PENALTY = 400
     EXPERT_OUT_BONUS = 40
+    EXPERT_LOOKED_AHEAD = 5
+    EXPERT_SCALE = 1 << 20
 
 
 cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_t* d,
@@ -586,17 +589,18 @@ cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_
 
 
 cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
-                          int64_t* n_b, int64_t* d_b) noexcept nogil:
-    """``ExpertBot._two_blind_draws``: the weighted sums of two blind draws from ``row``
-    (restored), the best discard made after the first, the second card drawn from the
-    unseen cards less the first."""
+                          int64_t* n_b, int64_t* d_b, int64_t* z_b) noexcept nogil:
+    """``expert._two_blind_draws``: the sums of two blind draws from ``row`` (restored),
+    the best discard made after the first, the second card drawn from the unseen cards
+    less the first."""
     cdef int32_t own[N_TYPES]     # the table of ``row`` itself: first cards thrown back
     cdef int32_t table[N_TYPES]
-    cdef int64_t own_n = 0, own_d = 0, n, d, z
+    cdef int64_t own_n = 0, own_d = 0, own_z = 0, n, d, z
     cdef bint have_own = False
     cdef int c1, card, e
     n_b[0] = 0
     d_b[0] = 0
+    z_b[0] = 0
     for c1 in range(N_TYPES):
         if unseen[c1] <= 0:
             continue
@@ -607,10 +611,11 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
         if card == c1:
             if not have_own:
                 fill_draw_table(row, wild, decks, own)
-                table_sums(own, unseen, &own_n, &own_d, &z)
+                table_sums(own, unseen, &own_n, &own_d, &own_z)
                 have_own = True
             n = own_n
             d = own_d
+            z = own_z
             e = own[c1]
         else:
             fill_draw_table(row, wild, decks, table)
@@ -621,8 +626,11 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
         if e >= 0:
             n -= e
             d -= 1
+            if e == 0:
+                z -= 1
         n_b[0] += unseen[c1] * n
         d_b[0] += unseen[c1] * d
+        z_b[0] += unseen[c1] * z
 
 
 cdef bint expert_draw(Table* T) noexcept nogil:
@@ -633,7 +641,7 @@ cdef bint expert_draw(Table* T) noexcept nogil:
     cdef uint8_t* row = T.hands[p]
     cdef int unseen[N_TYPES]
     cdef int32_t table[N_TYPES]
-    cdef int64_t n_a, d_a, n_b, d_b, n, d, z
+    cdef int64_t n_a, d_a, z_a, n_b, d_b, z_b, n, d, z
     if T.n_pile == 0:
         return False
     if not deck_drawable(T):
@@ -656,12 +664,13 @@ cdef bint expert_draw(Table* T) noexcept nogil:
     if T.went_out < 0:
         row[t] -= 1
         fill_draw_table(row, T.wild, T.decks, table)
-        table_sums(table, unseen, &n_a, &d_a, &z)
+        table_sums(table, unseen, &n_a, &d_a, &z_a)
         row[t] += 1
         row[top] -= 1
-        two_blind_draws(row, T.wild, T.decks, unseen, &n_b, &d_b)
+        two_blind_draws(row, T.wild, T.decks, unseen, &n_b, &d_b, &z_b)
         if d_a > 0 and d_b > 0:
-            return n_a * d_b < n_b * d_a
+            return ((n_a - EXPERT_OUT_BONUS * z_a) * d_b
+                    < (n_b - EXPERT_OUT_BONUS * z_b) * d_a)
     else:
         row[top] -= 1
     fill_draw_table(row, T.wild, T.decks, table)
@@ -676,10 +685,21 @@ cdef inline int expert_penalty(const Table* T, int t) noexcept nogil:
     return EXPERT_WILD_PENALTY if is_wild(t, T.wild) else 0
 
 
+cdef inline int64_t floor_score(int64_t n, int64_t d, int64_t z, int pen) noexcept nogil:
+    """``expert._floor_score``: ``(n - bonus * z) / d + pen / 4`` in units of 2**-20
+    points, rounded down as Python's ``//`` (``d > 0``; C's division truncates)."""
+    cdef int64_t num = EXPERT_SCALE * (4 * (n - EXPERT_OUT_BONUS * z) + pen * d)
+    cdef int64_t den = 4 * d
+    cdef int64_t q = num / den
+    if num % den != 0 and num < 0:
+        q -= 1
+    return q
+
+
 cdef void expert_discard(Table* T) noexcept nogil:
     """``ExpertBot.choose_discard``: out if possible; on a final turn the least deadwood;
-    else the allowed discard with the least expected deadwood after the next draw, less
-    the going-out bonus, plus the wild penalty, compared as exact fractions."""
+    else every allowed discard's one-draw score, the best few scored again over two
+    draws, and the least ``(k - 1) * one-draw + two-draw`` for ``k`` players."""
     cdef int p = T.current, kept = must_keep(T), n, k, best = -1, allowed = 0
     cdef int chosen = -1
     cdef uint8_t* row = T.hands[p]
@@ -687,8 +707,10 @@ cdef void expert_discard(Table* T) noexcept nogil:
     cdef int dead[N_TYPES]
     cdef int unseen[N_TYPES]
     cdef int pen[N_TYPES]
+    cdef bint looked[N_TYPES]
+    cdef int64_t one[N_TYPES]
     cdef int32_t table[N_TYPES]
-    cdef int64_t nn, d, z, num = 0, den = 1, k_num, k_den
+    cdef int64_t nn, d, z, two, score, chosen_score = 0
     n = discard_order_of(row, T.wild, -1, order)
     if kept >= 0 and n == 1 and order[0] == kept:
         n = discard_order_of(row, T.wild, kept, order)
@@ -708,6 +730,7 @@ cdef void expert_discard(Table* T) noexcept nogil:
         return
     unseen_of(T, p, unseen)
     for k in range(n):
+        looked[k] = False
         if order[k] == kept:
             continue
         pen[k] = expert_penalty(T, order[k])
@@ -719,12 +742,27 @@ cdef void expert_discard(Table* T) noexcept nogil:
             nn = dead[k]
             d = 1
             z = 0
-        k_num = 4 * (nn - EXPERT_OUT_BONUS * z) + pen[k] * d
-        k_den = 4 * d
-        if chosen < 0 or k_num * den < num * k_den:
+        one[k] = floor_score(nn, d, z, pen[k])
+    # the LOOKED_AHEAD lowest one-draw scores, ties by position
+    for _ in range(EXPERT_LOOKED_AHEAD):
+        best = -1
+        for k in range(n):
+            if order[k] != kept and not looked[k] and (best < 0 or one[k] < one[best]):
+                best = k
+        if best < 0:
+            break
+        looked[best] = True
+    for k in range(n):
+        if not looked[k]:
+            continue
+        row[order[k]] -= 1
+        two_blind_draws(row, T.wild, T.decks, unseen, &nn, &d, &z)
+        row[order[k]] += 1
+        two = floor_score(nn, d, z, pen[k]) if d > 0 else one[k]
+        score = (T.n_players - 1) * one[k] + two
+        if chosen < 0 or score < chosen_score:
             chosen = k
-            num = k_num
-            den = k_den
+            chosen_score = score
     discard_card(T, order[chosen], False)
 
 

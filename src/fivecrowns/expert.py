@@ -1,47 +1,54 @@
-"""ExpertBot: StrongBot's policy with a look-ahead of two draws on the draw, every discard
-looked ahead, and integer arithmetic throughout.
+"""ExpertBot: StrongBot's policy with two-draw look-aheads on the draw and the discard,
+and integer arithmetic throughout.
 
 The policy, precisely (``u`` is the player's ``unseen_counts``; a hand's *table* is
 :func:`fivecrowns.draw_table` of it, entry ``c`` the best-discard deadwood after drawing
-``c``, -1 where no copy of ``c`` is left; the *weighted sums* of a table are
-``N = sum(w[c] * table[c])`` and ``D = sum(w[c])`` over the ``c`` with ``table[c] >= 0``,
-for card weights ``w``, so ``N / D`` is the expected best-discard deadwood after one blind
-draw):
+``c``, -1 where no copy of ``c`` is left; the *one-draw sums* of a hand are
+``N = sum(u[c] * table[c])``, ``D = sum(u[c])`` and ``Z = sum(u[c])`` over the ``c`` with
+``table[c] >= 0`` (``Z``: with ``table[c] == 0``), so ``N / D`` is the expected
+best-discard deadwood after one blind draw and ``Z / D`` the chance that the draw lets
+the hand go out; ``B`` is ``OUT_BONUS``, 40 points per unit of chance):
+
+*Two-draw sums.* Of a hand ``H``: for each first card ``c1`` (weight ``u[c1]``), ``H(c1)``
+is ``H`` plus ``c1`` less its best discard, and the second card is drawn from what is
+left, ``u`` less one ``c1``: ``N2 = sum u[c1] * N(H(c1))``, ``D2`` and ``Z2`` likewise
+(each one-draw sum taken with weights ``u`` less one ``c1``), the sums over ordered pairs
+of cards drawn without replacement. ``N2 / D2`` is the expected deadwood after two blind
+draws, ``Z2 / D2`` the chance of being able to go out by then.
 
 **Draw.** The top discard is taken at once when it is a wild, when the deck cannot be
 drawn, or when taking it lets the bot go out (its best allowed discard then leaves no
 deadwood). Otherwise, with ``A`` the hand after taking the top discard and making its
 best allowed discard (:func:`fivecrowns.best_discard`'s card, or the next best when the
-rules keep the card just taken), the bot compares two plans of two draws each:
-
-- *take the top discard now, then draw blind next turn*: ``N_A / D_A``, the weighted sums
-  of ``A``'s table with weights ``u``;
-- *draw blind now, then again next turn*: for each first card ``c1`` (weight ``u[c1]``),
-  ``B(c1)`` is the hand plus ``c1`` less its best discard, and the second card is drawn
-  from what is left, ``u`` less one ``c1``: ``N_B = sum u[c1] * N(B(c1))`` and
-  ``D_B = sum u[c1] * D(B(c1))``, the expectation over ordered pairs of cards drawn
-  without replacement.
-
-It takes the top discard when ``N_A / D_A < N_B / D_B``, compared exactly as
-``N_A * D_B < N_B * D_A``. On a final turn (someone went out, or a tie-break round's
-first discard ends it) there is no second draw, and it compares the deadwood ``A`` leaves
-with the one-draw expectation of the hand now, as StrongBot does; so it does when fewer
-than two unseen cards are left.
+rules keep the card just taken), the bot compares two plans of two draws each: *take the
+top discard now, then draw blind next turn*, ``(N_A - B * Z_A) / D_A`` with ``A``'s
+one-draw sums, and *draw blind now, then again next turn*, ``(N2 - B * Z2) / D2`` with
+the two-draw sums of the hand now. It takes the top discard when the first is lower,
+compared exactly as ``(N_A - B * Z_A) * D2 < (N2 - B * Z2) * D_A``. On a final turn
+(someone went out, or a tie-break round's first discard ends it) there is no second draw,
+and it compares the deadwood ``A`` leaves with the one-draw expectation of the hand now,
+as StrongBot does; so it does when fewer than two unseen cards are left.
 
 **Discard.** It goes out whenever it can, and keeps the least deadwood on a final turn.
 Otherwise every allowed candidate of :func:`fivecrowns.outs.discard_order` (each natural
-type held and one wild) is looked ahead one draw: its score is the expected best-discard
-deadwood after a blind draw from the hand it leaves, ``N / D`` with weights ``u``, less
-``OUT_BONUS`` (40) points times the chance ``Z / D`` that the draw lets the bot go out,
-plus 100 points for throwing a wild away. Unlike StrongBot it gives the deadwood left now
-no weight (only the hand after the next draw counts) and has no penalty for feeding the
-next player (with three StrongBots the penalty cost points, heads-up it made no
-difference: docs/notes/bot-strength.rst). Scores are compared as exact fractions,
-``(4 * (N - OUT_BONUS * Z) + 4 * penalty * D) / (4 * D)`` (the wild penalty is kept in
-quarter points, 400), the first candidate in ``discard_order`` winning ties.
+type held and one wild) gets a *one-draw score* from the hand ``H`` it leaves:
+``floor(2**20 * (4 * (N - B * Z) + p * D) / (4 * D))``, the expected deadwood after a
+blind draw less the bonus for going out on it, plus ``p`` quarter points of penalty
+(``WILD_PENALTY``, 400, for throwing a wild away; nothing for feeding the next player),
+in units of ``2**-20`` points (when nothing can be drawn, ``N / D`` is the deadwood now
+and ``Z`` is 0). The ``LOOKED_AHEAD`` (5) candidates with the lowest one-draw scores
+(ties: the first in ``discard_order``) get a *two-draw score*, the same formula with the
+two-draw sums of ``H`` (the one-draw score again if ``D2`` is 0), and the one with the
+least ``(k - 1) * one-draw + two-draw`` wins, for ``k`` players, the first in
+``discard_order`` winning ties. The weights are the chances, roughly, that the round ends
+before the bot's second draw (more opponents, more likely). The deadwood left now has no
+weight: if an opponent goes out, the bot still draws once before it scores. Unlike
+StrongBot it has no penalty for feeding the next player (with three StrongBots the penalty
+cost points, heads-up it made no difference: docs/notes/bot-strength.rst).
 
-Everything is integer arithmetic, so the compiled rollout engine's ``"expert"`` policy
-(:mod:`fivecrowns.rollout`) makes exactly the same moves.
+Everything is integer arithmetic (the scores' fixed point keeps the mix exact in 64
+bits), so the compiled rollout engine's ``"expert"`` policy (:mod:`fivecrowns.rollout`)
+makes exactly the same moves.
 
 Examples
 --------
@@ -84,21 +91,80 @@ def _sums(table: npt.NDArray[np.int32],
             int(weights[table == 0].sum()))
 
 
+#: A hand's one-draw sums by its bytes, within one decision (one ``unseen``).
+_Memo = dict[bytes, tuple[npt.NDArray[np.int32], int, int, int]]
+
+
+def _memo_sums(row: npt.NDArray[np.uint8], wild: int, decks: int,
+               unseen: npt.NDArray[np.int64], memo: _Memo
+               ) -> tuple[npt.NDArray[np.int32], int, int, int]:
+    """``row``'s draw table and its sums, computed once per hand and decision."""
+    key = row.tobytes()
+    hit = memo.get(key)
+    if hit is None:
+        table = solver.draw_table(row, wild, decks=decks)
+        hit = memo[key] = (table, *_sums(table, unseen))
+    return hit
+
+
+def _two_blind_draws(row: npt.NDArray[np.uint8], wild: int, decks: int,
+                     unseen: npt.NDArray[np.int64], memo: _Memo | None = None
+                     ) -> tuple[int, int, int]:
+    """``(N, D, Z)`` of two blind draws from ``row`` (restored): sums over the ordered
+    pairs of unseen cards drawn without replacement, the best discard made after the
+    first; ``Z`` weighs the pairs after which the hand can go out."""
+    memo = {} if memo is None else memo
+    n_b = d_b = z_b = 0
+    for c1 in np.flatnonzero(unseen > 0).tolist():
+        row[c1] += 1
+        _, d1 = best_discard_choice(row, wild, decks)
+        row[d1] -= 1
+        table, n, d, z = _memo_sums(row, wild, decks, unseen, memo)
+        row[d1] += 1
+        row[c1] -= 1
+        # the second card comes from the unseen cards less the first one
+        e = int(table[c1])
+        if e >= 0:
+            n -= e
+            d -= 1
+            if e == 0:
+                z -= 1
+        u = int(unseen[c1])
+        n_b += u * n
+        d_b += u * d
+        z_b += u * z
+    return n_b, d_b, z_b
+
+
+def _floor_score(n: int, d: int, z: int, penalty: int, bonus: int) -> int:
+    """``(N - bonus * Z) / D + penalty / 4`` in units of ``2**-20`` points, rounded down
+    (``d > 0``)."""
+    return (_SCALE * (4 * (n - bonus * z) + penalty * d)) // (4 * d)
+
+
+#: The fixed point of the discard's scores: integers in units of 2**-20 points, so that a
+#: sum of two scores stays exact in 64 bits in the compiled twin.
+_SCALE = 1 << 20
+
+
 class ExpertBot:
-    """StrongBot re-tuned, with a two-draw look-ahead on the draw (the strongest policy
-    of the 0.2 research, docs/notes/bot-strength.rst).
+    """StrongBot re-tuned, with two-draw look-aheads on the draw and the discard.
 
     - **Draw**: takes the top discard if it is wild or lets the bot go out; otherwise
       compares *take it, then draw blind next turn* with *draw blind now and next turn*,
       each as the expected best-discard deadwood after the two draws
       (:func:`fivecrowns.draw_table` weighted by the cards the bot has not seen, the
-      second draw from what the first leaves), and takes it if that is lower. On a
-      final turn, a one-draw comparison as StrongBot's.
+      second draw from what the first leaves) less a bonus for the chance of being able
+      to go out by then, and takes it if that is lower. On a final turn, a one-draw
+      comparison as StrongBot's.
     - **Discard**: goes out whenever it can (the least deadwood on a final turn);
-      otherwise the discard whose hand has the lowest expected deadwood after the next
-      blind draw (every candidate looked at; the deadwood now does not count), less a
-      bonus for the chance of going out on that draw, plus StrongBot's penalty for
-      throwing a wild (none for feeding the next player).
+      otherwise scores every candidate by the expected deadwood after the next blind
+      draw (the deadwood now does not count) less a bonus for the chance of going out
+      on that draw, plus StrongBot's penalty for throwing a wild (none for feeding the
+      next player); the five best are scored again over two blind draws, and the one
+      with the least weighted mix wins: the one-draw score ``k - 1`` times, the
+      two-draw score once, for ``k`` players (the more opponents, the likelier the
+      round ends before a second draw).
 
     The module's documentation states the rule exactly. All arithmetic is on integers,
     so the compiled rollout engine's ``"expert"`` policy makes the same moves.
@@ -113,9 +179,11 @@ class ExpertBot:
 
     #: The penalty for throwing a wild away, in quarter points (100 points).
     WILD_PENALTY = 400
-    #: Points taken off a discard's expected deadwood per unit of chance that the next
-    #: draw lets the bot go out (a 10% chance is worth 4 points).
+    #: Points taken off an expected deadwood per unit of chance that the draws it
+    #: expects let the bot go out (a 10% chance is worth 4 points).
     OUT_BONUS = 40
+    #: How many of the best discards by the one-draw score are looked at over two draws.
+    LOOKED_AHEAD = 5
 
     def __init__(self, seed: SeedLike | None = None) -> None:
         pass
@@ -148,12 +216,14 @@ class ExpertBot:
         unseen = unseen_counts(obs)
         row[t] -= 1                    # A: the hand after taking the top and discarding
         if not (obs.final_turn or obs.sudden_death and obs.went_out is not None):
-            n_a, d_a, _ = _sums(solver.draw_table(row, wild, decks=decks), unseen)
+            n_a, d_a, z_a = _sums(solver.draw_table(row, wild, decks=decks), unseen)
             row[t] += 1
             row[top.index] -= 1        # the hand now
-            n_b, d_b = self._two_blind_draws(row, wild, decks, unseen)
+            n_b, d_b, z_b = _two_blind_draws(row, wild, decks, unseen)
             if d_a > 0 and d_b > 0:
-                return Source.DISCARD if n_a * d_b < n_b * d_a else Source.DECK
+                bonus = self.OUT_BONUS
+                return Source.DISCARD if (n_a - bonus * z_a) * d_b < \
+                    (n_b - bonus * z_b) * d_a else Source.DECK
         else:
             row[t] += 1
             row[top.index] -= 1
@@ -164,43 +234,11 @@ class ExpertBot:
                 else Source.DECK
         return Source.DISCARD if taken * d < n else Source.DECK
 
-    @staticmethod
-    def _two_blind_draws(row: npt.NDArray[np.uint8], wild: int, decks: int,
-                         unseen: npt.NDArray[np.int64]) -> tuple[int, int]:
-        """``(N_B, D_B)``: the weighted sums of two blind draws from ``row`` (the hand
-        now), the best discard made after the first."""
-        n_b = d_b = 0
-        # a hand's sums with weights ``unseen``, by the hand's bytes: a first card that
-        # is thrown away again leaves the same hand for every such card
-        seen: dict[bytes, tuple[npt.NDArray[np.int32], int, int]] = {}
-        for c1 in np.flatnonzero(unseen > 0).tolist():
-            row[c1] += 1
-            _, d1 = best_discard_choice(row, wild, decks)
-            row[d1] -= 1
-            key = row.tobytes()
-            hit = seen.get(key)
-            if hit is None:
-                table = solver.draw_table(row, wild, decks=decks)
-                n, d, _ = _sums(table, unseen)
-                hit = seen[key] = (table, n, d)
-            row[d1] += 1
-            row[c1] -= 1
-            table, n, d = hit
-            u = int(unseen[c1])
-            # the second card comes from the unseen cards less the first one
-            e = int(table[c1])
-            if e >= 0:
-                n -= e
-                d -= 1
-            n_b += u * n
-            d_b += u * d
-        return n_b, d_b
-
     # -- the discard --
 
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
-        """Go out if possible; else the discard with the best one-draw look-ahead score
-        (see the class)."""
+        """Go out if possible; else the discard with the best look-ahead score (see the
+        class)."""
         row, kept, order = _discard_candidates(obs)
         wild, decks = obs.wild, obs.decks
         dead = _candidate_deadwoods(row, wild, decks, order).tolist()
@@ -214,18 +252,25 @@ class ExpertBot:
             return Card.from_index(order[best]), False
         unseen = unseen_counts(obs)
         pen = self._penalties(obs, order)
-        # score k = (4 * (N - OUT_BONUS * Z) + pen * D) / (4 * D), compared exactly
-        chosen, num, den = -1, 0, 1
+        one = {}
         for k in allowed:
             row[order[k]] -= 1
             n, d, z = _sums(solver.draw_table(row, wild, decks=decks), unseen)
             row[order[k]] += 1
             if d <= 0:  # nothing left to draw: the deadwood now, as StrongBot's
                 n, d, z = dead[k], 1, 0
-            k_num = 4 * (n - self.OUT_BONUS * z) + pen[k] * d
-            k_den = 4 * d
-            if chosen < 0 or k_num * den < num * k_den:
-                chosen, num, den = k, k_num, k_den
+            one[k] = _floor_score(n, d, z, pen[k], self.OUT_BONUS)
+        looked = sorted(sorted(allowed, key=lambda k: (one[k], k))[:self.LOOKED_AHEAD])
+        memo: _Memo = {}
+        chosen, chosen_score = -1, 0
+        for k in looked:
+            row[order[k]] -= 1
+            n, d, z = _two_blind_draws(row, wild, decks, unseen, memo)
+            row[order[k]] += 1
+            two = _floor_score(n, d, z, pen[k], self.OUT_BONUS) if d > 0 else one[k]
+            score = (obs.n_players - 1) * one[k] + two
+            if chosen < 0 or score < chosen_score:
+                chosen, chosen_score = k, score
         return Card.from_index(order[chosen]), False
 
     def _penalties(self, obs: Observation, order: list[int]) -> list[int]:
