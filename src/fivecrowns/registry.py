@@ -452,4 +452,4 @@ register("search", "fivecrowns.search:SearchBot",
          "StrongBot improved by determinized Monte-Carlo search (worlds per decision)",
          aliases={"worlds": "budget"})
 register("expert", "fivecrowns.expert:ExpertBot",
-         "StrongBot re-tuned: looks two draws ahead on the draw, every discard one draw ahead")
+         "StrongBot re-tuned: looks two draws ahead on the draw and on its best discards")

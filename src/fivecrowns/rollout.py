@@ -32,8 +32,8 @@ Policies
     same moves.
 ``"expert"``
     Exactly :class:`~fivecrowns.expert.ExpertBot`: the two-draw comparison on the draw,
-    every discard looked ahead one draw, the penalties; all in integer arithmetic, as
-    the bot's, so the same moves.
+    every discard looked ahead one draw and the five best two draws, the penalties; all
+    in integer arithmetic, as the bot's, so the same moves.
 ``"random"``
     A legal move uniformly at random: the draw pile or the discard pile, then a card type
     held (but one the rules keep), going out when that discard allows it, as
@@ -105,8 +105,8 @@ _SERIAL_GAMES = 8
 # all the memory a call needs besides its result, and Ctrl-C is seen between pieces, so
 # a piece is kept to about a quarter of a second of one core (measured on the project's
 # shared machine: 0.22 ms a greedy game, 0.85 ms a random one, 1.9 ms a strong one,
-# about ten times that an expert one); with a policy per seat, the slowest seat's piece.
-_GAMES_PER_PIECE = {"greedy": 1024, "random": 256, "strong": 128, "expert": 16}
+# 49 ms an expert one); with a policy per seat, the slowest seat's piece.
+_GAMES_PER_PIECE = {"greedy": 1024, "random": 256, "strong": 128, "expert": 4}
 _ROUNDS_PER_PIECE = 512
 
 

@@ -228,9 +228,9 @@ class SearchBot:
     policy : str
         Every seat's play in the rollouts: ``"strong"`` (the default; StrongBot),
         ``"greedy"`` (GreedyBot: about 8 times cheaper, a poorer model) or ``"expert"``
-        (:class:`~fivecrowns.ExpertBot`, the strongest policy, about twenty times
+        (:class:`~fivecrowns.ExpertBot`, the strongest policy, about fifty times
         dearer than StrongBot's: at the default budget a decision is far over 100 ms;
-        ``budget=16`` keeps it under, docs/bots.rst). With ``"expert"`` the move to
+        ``budget=4`` keeps p95 under it, docs/bots.rst). With ``"expert"`` the move to
         improve on (the *default*) is ExpertBot's instead of StrongBot's.
     confidence : float
         Standard errors of evidence needed to leave the default move (0: the best mean
