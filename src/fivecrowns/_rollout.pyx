@@ -442,32 +442,51 @@ cdef double expected(const uint8_t* row, int wild, int decks, const int* unseen)
     return <double>weighted / <double>total
 
 
+# What draw_shortcuts answers.
+cdef enum:
+    DRAW_DECK = 0
+    DRAW_PILE = 1
+    DRAW_UNDECIDED = 2
+
+
+cdef int draw_shortcuts(Table* T, int* top, int* taken, int* t) noexcept nogil:
+    """The opening StrongBot's and ExpertBot's draws share: ``DRAW_DECK`` or ``DRAW_PILE``
+    where it decides (an empty pile, a deck that cannot be drawn, a wild on top, a top
+    card that lets the hand go out); else ``DRAW_UNDECIDED``, with the top card, the
+    deadwood left after taking it and making the best allowed discard, and that discard
+    (the hand left as it was)."""
+    cdef uint8_t* row = T.hands[T.current]
+    cdef int dead, nb
+    if T.n_pile == 0:
+        return DRAW_DECK
+    if not deck_drawable(T):
+        return DRAW_PILE
+    top[0] = T.pile[T.n_pile - 1]
+    if is_wild(top[0], T.wild):
+        return DRAW_PILE
+    row[top[0]] += 1
+    t[0] = -1
+    taken[0] = discard_below(row, T.wild, 1 << 30, t)
+    if t[0] == top[0] and T.no_return:
+        # the best is to throw the card back, which the rules forbid: the next best
+        nb = next_best(row, T.wild, t[0], &dead)
+        if nb >= 0:
+            taken[0] = dead
+            t[0] = nb
+    row[top[0]] -= 1
+    return DRAW_PILE if taken[0] == 0 else DRAW_UNDECIDED
+
+
 cdef bint strong_draw(Table* T) noexcept nogil:
     """``StrongBot.choose_draw``: the pile's top card if it beats a blind draw on
     expected deadwood."""
-    cdef int p = T.current, top, taken, t = -1, dead
-    cdef uint8_t* row = T.hands[p]
+    cdef int top = -1, taken = 0, t = -1, shortcut
     cdef int unseen[N_TYPES]
-    cdef double blind
-    if T.n_pile == 0:
-        return False
-    if not deck_drawable(T):
-        return True
-    top = T.pile[T.n_pile - 1]
-    if is_wild(top, T.wild):
-        return True
-    row[top] += 1
-    taken = discard_below(row, T.wild, 1 << 30, &t)
-    if t == top and T.no_return:
-        # the best is to throw the card back, which the rules forbid: the next best
-        if next_best(row, T.wild, t, &dead) >= 0:
-            taken = dead
-    row[top] -= 1
-    if taken == 0:
-        return True
-    unseen_of(T, p, unseen)
-    blind = expected(row, T.wild, T.decks, unseen)
-    return taken < blind
+    shortcut = draw_shortcuts(T, &top, &taken, &t)
+    if shortcut != DRAW_UNDECIDED:
+        return shortcut == DRAW_PILE
+    unseen_of(T, T.current, unseen)
+    return taken < expected(T.hands[T.current], T.wild, T.decks, unseen)
 
 
 cdef double feed_penalty(const Table* T, int t, bint known_any, const int* known) noexcept nogil:
@@ -637,31 +656,17 @@ cdef bint expert_draw(Table* T) noexcept nogil:
     """``ExpertBot.choose_draw``: the top discard if wild or going out; else the better of
     two plans of two draws (take it, then blind; blind twice), compared exactly; on a
     final turn the one-draw comparison."""
-    cdef int p = T.current, top, taken, t = -1, dead, nb
+    cdef int p = T.current, top = -1, taken = 0, t = -1, shortcut
     cdef uint8_t* row = T.hands[p]
     cdef int unseen[N_TYPES]
     cdef int32_t table[N_TYPES]
     cdef int64_t n_a, d_a, z_a, n_b, d_b, z_b, n, d, z
-    if T.n_pile == 0:
-        return False
-    if not deck_drawable(T):
-        return True
-    top = T.pile[T.n_pile - 1]
-    if is_wild(top, T.wild):
-        return True
+    shortcut = draw_shortcuts(T, &top, &taken, &t)
+    if shortcut != DRAW_UNDECIDED:
+        return shortcut == DRAW_PILE
     unseen_of(T, p, unseen)
-    row[top] += 1
-    taken = discard_below(row, T.wild, 1 << 30, &t)
-    if t == top and T.no_return:
-        # the best is to throw the card back, which the rules forbid: the next best
-        nb = next_best(row, T.wild, t, &dead)
-        if nb >= 0:
-            taken = dead
-            t = nb
-    if taken == 0:
-        row[top] -= 1
-        return True
     if T.went_out < 0:
+        row[top] += 1               # A: the hand after taking the top and discarding t
         row[t] -= 1
         fill_draw_table(row, T.wild, T.decks, table)
         table_sums(table, unseen, &n_a, &d_a, &z_a)
@@ -671,8 +676,6 @@ cdef bint expert_draw(Table* T) noexcept nogil:
         if d_a > 0 and d_b > 0:
             return ((n_a - EXPERT_OUT_BONUS * z_a) * d_b
                     < (n_b - EXPERT_OUT_BONUS * z_b) * d_a)
-    else:
-        row[top] -= 1
     fill_draw_table(row, T.wild, T.decks, table)
     table_sums(table, unseen, &n, &d, &z)
     if d <= 0:
