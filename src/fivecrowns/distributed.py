@@ -133,8 +133,9 @@ def ray_map_chunks(fn: Callable[[list[T]], list[R]], chunks: Sequence[list[T]], 
     list
         ``fn(chunk)``, in the chunks' order, each as soon as it and all before it are
         done. At most a few tasks per cluster CPU are in flight at a time, so a long
-        list of chunks does not flood the object store; chunks still queued when the
-        caller stops iterating (or an error is raised) are cancelled.
+        list of chunks does not flood the object store. When the caller stops iterating
+        (or an error is raised) no more chunks are sent; those in flight (a few per CPU)
+        run to their end and their results are dropped.
     """
     if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
         raise ValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
@@ -158,11 +159,11 @@ def ray_map_chunks(fn: Callable[[list[T]], list[R]], chunks: Sequence[list[T]], 
                 pending.append(task.remote(fn_ref, nxt))
             yield result
     finally:
-        for ref in pending:
-            try:
-                ray.cancel(ref)
-            except Exception:  # already finished or its worker gone: nothing to stop
-                pass
+        # The tasks in flight are not cancelled: ray.cancel on a task that is finishing at
+        # that moment can abort the whole driver process (Ray 2.60's core worker fails a
+        # check, "Tried to complete task that was not pending", seen in this project's CI).
+        # Letting a few chunks finish costs seconds; losing the caller's process costs all.
+        pending.clear()
 
 
 # ---------------------------------------------------------------------------------------------
