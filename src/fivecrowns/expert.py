@@ -252,16 +252,17 @@ class ExpertBot:
             return Card.from_index(order[best]), False
         unseen = unseen_counts(obs)
         pen = self._penalties(obs, order)
+        # one memo for the decision: a candidate's own table serves its two-draw sums too
+        memo: _Memo = {}
         one = {}
         for k in allowed:
             row[order[k]] -= 1
-            n, d, z = _sums(solver.draw_table(row, wild, decks=decks), unseen)
+            _, n, d, z = _memo_sums(row, wild, decks, unseen, memo)
             row[order[k]] += 1
             if d <= 0:  # nothing left to draw: the deadwood now, as StrongBot's
                 n, d, z = dead[k], 1, 0
             one[k] = _floor_score(n, d, z, pen[k], self.OUT_BONUS)
         looked = sorted(sorted(allowed, key=lambda k: (one[k], k))[:self.LOOKED_AHEAD])
-        memo: _Memo = {}
         chosen, chosen_score = -1, 0
         for k in looked:
             row[order[k]] -= 1
