@@ -77,3 +77,36 @@ def test_ray_backend_gives_the_local_results(capsys: pytest.CaptureFixture[str],
     code, on_ray, _ = run_cli(capsys, *args, "--backend", "ray")
     assert code == 0
     assert json.loads(on_ray) == json.loads(local)
+
+
+@pytest.mark.parametrize("suffix", [".npy", ".csv"])
+@pytest.mark.parametrize("wild", ["20", "0", "-1", "2", "+14"])
+def test_score_wild_number_is_a_rank(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                     suffix: str, wild: str) -> None:
+    """A number given to --wild is a rank, refused as `solve --wild` refuses it, and never
+    looked up as a column, whatever the input's format."""
+    src = tmp_path / f"h{suffix}"
+    if suffix == ".npy":
+        np.save(src, ROWS)
+    else:
+        src.write_text("hand\n5C 6C 7C\n")
+    code, _, err = run_cli(capsys, "score", str(src), str(tmp_path / f"o{suffix}"),
+                           "--wild", wild, "--quiet")
+    code_solve, _, err_solve = run_cli(capsys, "solve", "5C 6C 7C", "--wild", wild)
+    want = f"argument --wild: expected a wild rank 3..13 (or J, Q, K), got '{wild}'"
+    assert (code, code_solve) == (2, 2)
+    assert f"fivecrowns score: error: {want}\n" in err
+    assert f"fivecrowns solve: error: {want}\n" in err_solve
+    assert "wild column" not in err
+
+
+def test_score_wild_name_is_a_column(capsys: pytest.CaptureFixture[str],
+                                     tmp_path: Path) -> None:
+    need("pyarrow")
+    (tmp_path / "h.csv").write_text("hand,w\n5C 6C 7C,9\n5C 6C 9C,9\n")
+    code, _, err = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
+                           "--wild", "nope", "--quiet")
+    assert code == 2 and "wild column 'nope' not found" in err
+    code, out, _ = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
+                           "--wild", "w", "--quiet")
+    assert code == 0 and "scored 2 of 2" in out

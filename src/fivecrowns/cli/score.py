@@ -21,9 +21,9 @@ def add_parser(command: Any) -> None:
     p.add_argument("src", metavar="IN", help="the hands (.parquet, .csv or .npy)")
     p.add_argument("dst", metavar="OUT", help="where the scored rows go (.parquet, .csv or "
                    ".npy; written to OUT.part, then renamed)")
-    p.add_argument("--wild", required=True,
-                   help="the wild rank of every hand (3..13 or J/Q/K), or the name of a "
-                        "column holding each row's")
+    p.add_argument("--wild", required=True, type=_wild,
+                   help="the wild rank of every hand (3..13 or J/Q/K; a number is always a "
+                        "rank), or the name of a column holding each row's")
     p.add_argument("--column", help="the text column of hands (default 'hand'; without "
                    "one, the 56 count columns)")
     p.add_argument("--decks", type=decks_arg, default=2, help="2 (default) or 4")
@@ -44,10 +44,14 @@ def add_parser(command: Any) -> None:
 
 
 def _wild(text: str) -> int | str:
+    """``--wild``: a number is a rank, checked as ``solve --wild`` checks it; J, Q or K is a
+    rank too; any other text names a column (score_file says so if there is no such one)."""
+    if text.strip().lstrip("+-").isdigit():
+        return wild_arg(text)
     try:
         return wild_arg(text)
     except argparse.ArgumentTypeError:
-        return text  # a column name: score_file says so if there is no such column
+        return text
 
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
@@ -58,7 +62,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     try:
         total = count_rows(args.src)
         with progress(total, "score", quiet=args.quiet, unit="hand") as update:
-            summary = score_file(args.src, args.dst, wild=_wild(args.wild), decks=args.decks,
+            summary = score_file(args.src, args.dst, wild=args.wild, decks=args.decks,
                                  column=args.column, discard=args.discard,
                                  batch_size=args.batch_size, skip_bad=args.skip_bad,
                                  progress=update, backend=args.backend,
