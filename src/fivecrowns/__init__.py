@@ -30,6 +30,7 @@ from .cards import (
 from .dealing import random_hands
 from .deck import Deck
 from .errors import (
+    BadRowError,
     BotError,
     CardError,
     FiveCrownsError,
@@ -113,6 +114,7 @@ __all__ = [
     "ReplayError",
     "BotError",
     "MissingExtraError",
+    "BadRowError",
     # rules
     "Rules",
     "N_ROUNDS",

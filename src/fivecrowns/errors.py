@@ -15,6 +15,7 @@ __all__ = [
     "ReplayError",
     "BotError",
     "MissingExtraError",
+    "BadRowError",
 ]
 
 
@@ -67,3 +68,37 @@ class MissingExtraError(FiveCrownsError, ImportError):
 
 def _missing_extra(message: str, extra: str, name: str | None) -> MissingExtraError:
     return MissingExtraError(message, extra=extra, name=name)
+
+
+class BadRowError(FiveCrownsError, ValueError):
+    """A row of a file that holds no valid hand (:func:`fivecrowns.files.score_file`
+    without ``skip_bad``).
+
+    Attributes
+    ----------
+    path : str
+        The file.
+    row : int
+        The row's number among the file's rows, from 0.
+    line : int or None
+        For a CSV file, its line number as an editor shows it (the header is line 1);
+        ``None`` for Parquet and ``.npy`` files.
+    problem : str
+        What is wrong with it.
+    """
+
+    def __init__(self, message: str, *, path: str, row: int, line: int | None,
+                 problem: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.row = row
+        self.line = line
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _bad_row, (str(self), self.path, self.row, self.line, self.problem)
+
+
+def _bad_row(message: str, path: str, row: int, line: int | None,
+             problem: str) -> BadRowError:
+    return BadRowError(message, path=path, row=row, line=line, problem=problem)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any, TextIO
 
+from ..errors import BadRowError
 from ._common import CommandError, check_backend, decks_arg, positive, progress, wild_arg
 
 
@@ -67,6 +69,10 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
                                  batch_size=args.batch_size, skip_bad=args.skip_bad,
                                  progress=update, backend=args.backend,
                                  ray_address=args.ray_address)
+    except BadRowError as exc:  # the API's message speaks Python: say it in the CLI's words
+        where = f"line {exc.line}" if exc.line is not None else f"row {exc.row + 1} (from 1)"
+        raise CommandError(f"{Path(exc.path).name}: {where}: {exc.problem} (add --skip-bad "
+                           f"PATH to set bad rows aside)") from None
     except ImportError as exc:  # a MissingExtraError names the extra; others, one line too
         raise CommandError(str(exc)) from None
     except OSError as exc:
