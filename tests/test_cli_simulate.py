@@ -232,6 +232,86 @@ def test_the_ray_backend_without_ray(capsys: pytest.CaptureFixture[str],
     assert code == 2 and "pip install 'fivecrowns[ray]'" in err and err.count("\n") == 1
 
 
+def _ray_present() -> None:
+    """Skip without Ray (fail under CI): the CLI's --backend ray looks for it first."""
+    import importlib.util
+
+    from conftest import extras_required
+
+    if importlib.util.find_spec("ray") is None:
+        if extras_required():
+            pytest.fail("CI requires the fivecrowns[ray] extra", pytrace=False)
+        pytest.skip("Ray is not installed")
+
+
+@pytest.mark.parametrize("command", ["simulate", "solitaire", "score"])
+def test_an_unreachable_ray_cluster_fails_at_once(tmp_path: Path, command: str) -> None:
+    """Ray itself retries 127.0.0.1:1 for over ten minutes; the CLI says in one line that
+    nothing answers there, in a child process as a user runs it, well within its timeout."""
+    import subprocess
+    import time
+
+    import fivecrowns
+
+    _ray_present()
+    np.save(tmp_path / "h.npy", np.zeros((2, 56), np.uint8))
+    argv = {"score": ["score", str(tmp_path / "h.npy"), str(tmp_path / "o.npy"), "--wild",
+                      "5"]}.get(command, [command, "--games", "2"])
+    src = str(Path(fivecrowns.__file__).parents[1])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
+    env.pop("RAY_ADDRESS", None)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "fivecrowns", *argv, "--backend", "ray",
+                           "--ray-address", "127.0.0.1:1", "--quiet"], capture_output=True,
+                          text=True, env=env, timeout=_common.RAY_TIMEOUT * 4)
+    took = time.monotonic() - started
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"fivecrowns {command}: error: cannot reach a Ray cluster at "
+                           f"'127.0.0.1:1': connection refused\n")
+    assert took < _common.RAY_TIMEOUT
+
+
+def test_a_silent_ray_cluster_times_out(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An address that never answers (packets dropped) ends after --ray-timeout seconds."""
+    import socket
+
+    _ray_present()
+    waited: list[float | None] = []
+
+    def silent(address: tuple[str, int], timeout: float | None = None) -> socket.socket:
+        waited.append(timeout)
+        raise TimeoutError("timed out")
+
+    monkeypatch.setattr(socket, "create_connection", silent)
+    code, out, err = run(capsys, "simulate", "--games", "1", "--backend", "ray",
+                         "--ray-address", "ray://head:10001", "--ray-timeout", "2.5")
+    assert (code, out, waited) == (2, "", [2.5])
+    assert err == ("fivecrowns simulate: error: cannot reach a Ray cluster at "
+                   "'ray://head:10001': no answer within 2.5 s (--ray-timeout sets how long "
+                   "to wait)\n")
+    code, _, err = run(capsys, "solitaire", "--games", "1", "--ray-timeout", "5")
+    assert code == 2 and err == "fivecrowns solitaire: error: --ray-timeout needs --backend ray\n"
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.1:6379")  # the environment's address too
+    code, _, err = run(capsys, "solitaire", "--games", "1", "--backend", "ray")
+    assert code == 2 and "'10.0.0.1:6379': no answer within 30 s" in err
+    assert waited[-1] == _common.RAY_TIMEOUT
+
+
+def test_check_reachable_api() -> None:
+    from fivecrowns.distributed import check_reachable
+
+    with pytest.raises(ConnectionError, match=r"^cannot reach a Ray cluster at "
+                                              r"'127\.0\.0\.1:1': connection refused$"):
+        check_reachable("127.0.0.1:1", timeout=5)
+    for address in ("auto", "local", "http://x:1", "no-port"):
+        check_reachable(address)  # left to Ray
+    with pytest.raises(ValueError, match="timeout must be a positive number"):
+        check_reachable("127.0.0.1:1", timeout=0)
+    with pytest.raises(TypeError, match="ray_address must be a str"):
+        check_reachable(6379)  # type: ignore[arg-type]
+
+
 # --------------------------------------------------------------------------------------------
 # bots by name with options, --list-bots, --duplicate
 # --------------------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ def _solitaire_table(s: dict[str, Any]) -> str:
 
 
 def _cmd_solitaire(args: argparse.Namespace, out: TextIO) -> int:
-    check_backend(args.backend, args.ray_address)
+    check_backend(args.backend, args.ray_address, args.ray_timeout)
     rules = Rules(decks=args.decks)
     if args.show:
         if args.json:
@@ -324,7 +324,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.list_bots:
         print(describe_bots(), file=out)
         return 0
-    check_backend(args.backend, args.ray_address)
+    check_backend(args.backend, args.ray_address, args.ray_timeout)
     if args.out == "-" and args.json:
         raise CommandError("--out - and --json both write to standard output: choose one")
     rules = Rules(decks=args.decks, tie_break=args.tie_break)
@@ -401,8 +401,7 @@ def _run_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help=f"run the {what} in local worker processes (default) or on a Ray "
                         f"cluster (pip install 'fivecrowns[ray]')")
-    p.add_argument("--ray-address", metavar="ADDR",
-                   help="the Ray cluster to join (with --backend ray; default: a local one)")
+    _common.add_ray_options(p)
     p.add_argument("--quiet", action="store_true",
                    help="no progress report on standard error")
     p.add_argument("--json", action="store_true",

@@ -8,7 +8,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import BadRowError
-from ._common import CommandError, check_backend, decks_arg, positive, progress, wild_arg
+from ._common import (
+    CommandError,
+    add_ray_options,
+    check_backend,
+    decks_arg,
+    positive,
+    progress,
+    wild_arg,
+)
 
 
 def add_parser(command: Any) -> None:
@@ -38,8 +46,7 @@ def add_parser(command: Any) -> None:
                    help="rows per batch (65536): memory grows with it, not with the file")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="score here (default) or on Ray Data (pip install 'fivecrowns[ray]')")
-    p.add_argument("--ray-address", metavar="ADDR",
-                   help="the Ray cluster to join (with --backend ray; default: a local one)")
+    add_ray_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress report on standard error")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object with the summary instead of a line")
@@ -58,7 +65,7 @@ def _wild(text: str) -> int | str:
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``fivecrowns score``."""
-    check_backend(args.backend, args.ray_address)
+    check_backend(args.backend, args.ray_address, args.ray_timeout)
     from ..files import count_rows, score_file
 
     try:
