@@ -125,7 +125,7 @@ def test_play_against_a_users_bot_class(capsys: pytest.CaptureFixture[str],
                          "--seed", "2", "--rounds", "1", "--ascii")
     assert code == 2
     assert err == ("fivecrowns play: error: Player 1 (Raising): choose_discard raised "
-                   "KeyError: 'lost the card'\n")
+                   "KeyError: 'lost the card' (--traceback shows where)\n")
 
 
 def test_play_against_searchbot_with_options(capsys: pytest.CaptureFixture[str],

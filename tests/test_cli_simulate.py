@@ -200,6 +200,39 @@ def test_simulate_a_bad_bot_class(capsys: pytest.CaptureFixture[str],
     assert code == 2 and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_raising_bot_shows_its_traceback_on_request(capsys: pytest.CaptureFixture[str],
+                                                      user_bots: types.ModuleType,
+                                                      jobs: str) -> None:
+    """One line by default, naming --traceback; with it, the whole chain down to the line
+    of the bot's own code that raised (from a worker process too)."""
+    from fivecrowns.cli import main
+
+    argv = ["simulate", "--games", "2", "--bots", "fc_user_bots:Raising,greedy", "--rounds",
+            "1", "--quiet", "--jobs", jobs]
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.endswith("(Raising) raised KeyError: 'oops' (--traceback shows where)\n")
+    assert main([*argv, "--traceback"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback (most recent call last)" in err
+    assert 'fc_user_bots.py", line' in err and 'raise KeyError("oops")' in err
+    assert err.splitlines()[-1].endswith("(Raising) raised KeyError: 'oops'")
+
+
+def test_traceback_is_an_option_of_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivecrowns.cli import build_parser, main
+
+    for name, parser in build_parser().commands.items():  # type: ignore[attr-defined]
+        assert "--traceback" in parser.format_help(), name
+    assert main(["solve", "3C ZZ", "--wild", "5", "--traceback"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err
+    assert err.splitlines()[-1].startswith("fivecrowns solve: error: cannot parse card 'ZZ'")
+    code, _, err = run(capsys, "solve", "3C ZZ", "--wild", "5")  # not a bot's: no hint
+    assert code == 2 and "--traceback" not in err
+
+
 def test_entrants_pickle_and_call_as_the_contract_says(user_bots: types.ModuleType) -> None:
     import pickle
 

@@ -40,12 +40,13 @@ import argparse
 import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any, NoReturn, TextIO
 
 from ..cards import parse_cards
-from ..errors import FiveCrownsError
+from ..errors import BotError, FiveCrownsError
 from ..registry import BotSpec, describe_bots
 from ..rules import N_ROUNDS, Rules
 from ..solitaire import STRATEGIES
@@ -419,6 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
     def command(name: str, **kwargs: Any) -> argparse.ArgumentParser:
         p = sub.add_parser(name, **kwargs)
         parser.commands[name] = p
+        p.add_argument("--traceback", action="store_true",
+                       help="on an error, print the whole traceback instead of one line (for "
+                            "authors of bots: where their code raised)")
         return p
 
     p = command("solve", help="best melds and deadwood of a hand",
@@ -558,7 +562,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_bench(args, out)
         raise CommandError(f"unknown command {args.command!r}")  # pragma: no cover
     except (CommandError, FiveCrownsError, ValueError, TypeError) as exc:
-        print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
+        if args.traceback:
+            traceback.print_exception(exc, file=sys.stderr)
+        # a bot's own failure is its author's to debug: say how to see where it raised
+        hint = " (--traceback shows where)" if isinstance(exc, BotError) and \
+            not args.traceback else ""
+        print(f"{PROG} {args.command}: error: {exc}{hint}", file=sys.stderr)
         return 2
     except EOFError:
         print("\nEnd of input: goodbye.", file=out)
