@@ -420,6 +420,8 @@ def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[st
     assert summary["gain"] == report.gain and summary["gain_ci"] == list(report.gain_ci)
     assert summary["win_rate"] == report.win_rate
     assert summary["reference_win_rate"] == report.reference_win_rate
+    assert summary["score_ci"] == list(report.score_ci)
+    assert summary["reference_score_ci"] == list(report.reference_score_ci)
     assert f"gain {report.gain:+.2f} points a game" in out
 
 

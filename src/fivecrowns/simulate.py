@@ -29,7 +29,7 @@ from .players import PlayerFactory, entrant_factory, play_game
 from .rules import Rules
 from .runner import Backend, ProgressCallback, run_in_order
 from .seeding import bot_seeds, game_seeds
-from .stats import mean_interval, wilson_interval
+from .stats import mean_interval, mean_text, rate_text, wilson_interval
 
 __all__ = ["simulate_games", "GamesReport", "EntrantReport", "DuplicateReport"]
 
@@ -84,15 +84,18 @@ class GamesReport:
     hit_max_turns: int
 
     def table(self) -> str:
-        """A small text table of the results."""
-        lines = [f"{'entrant':<16} {'games':>6} {'win rate (95% CI)':>24} "
+        """A small text table of the results: win rates in percent, mean scores, each with
+        its 95% interval (the command line's ``simulate`` prints this table)."""
+        width = max(12, *(len(e.name) for e in self.entrants))
+        lines = [f"{'entrant':<{width}} {'games':>6} {'win rate (95% CI)':>26} "
                  f"{'mean score (95% CI)':>28}"]
         for e in self.entrants:
-            lines.append(f"{e.name:<16} {e.games:>6} "
-                         f"{e.win_rate:>8.3f} ({e.win_ci[0]:.3f}..{e.win_ci[1]:.3f}) "
-                         f"{e.mean_score:>10.1f} ({e.score_ci[0]:.1f}..{e.score_ci[1]:.1f})")
+            lines.append(f"{e.name:<{width}} {e.games:>6} {rate_text(e.win_rate, e.win_ci)} "
+                         f"{mean_text(e.mean_score, e.score_ci)}")
+        lines.append("win rate: mean share of victory (a tie for the lowest total shares it)")
         if self.hit_max_turns:
-            lines.append(f"{self.hit_max_turns} round(s) stopped by max_turns")
+            lines.append(f"{self.hit_max_turns} round(s) were stopped by the max_turns safety "
+                         f"limit")
         return "\n".join(lines)
 
 

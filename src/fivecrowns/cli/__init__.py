@@ -308,17 +308,7 @@ def _print_games_table(args: argparse.Namespace, names: Sequence[object], result
     print(f"{args.games} games, {len(names)} players, seed {args.seed}, rounds "
           f"{plan_text(args.rounds)}; seats rotate from game to game; a lower score is better",
           file=out)
-    width = max(12, *(len(e.name) for e in result.entrants))
-    print(f"{'entrant':<{width}} {'win rate':>9} {'(95% CI)':>17} {'mean score':>11} "
-          f"{'(95% CI)':>17}", file=out)
-    for e in result.entrants:
-        (wlo, whi), (mlo, mhi) = e.win_ci, e.score_ci
-        print(f"{e.name:<{width}} {100 * e.win_rate:>8.2f}% ({100 * wlo:6.2f}..{100 * whi:6.2f}%) "
-              f"{e.mean_score:>11.1f} ({mlo:7.1f}..{mhi:7.1f})", file=out)
-    print("win rate: mean share of victory (a tie for the lowest total shares it)", file=out)
-    if result.hit_max_turns:
-        print(f"{result.hit_max_turns} round(s) were stopped by the max_turns safety limit",
-              file=out)
+    print(result.table(), file=out)
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:

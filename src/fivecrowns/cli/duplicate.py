@@ -41,8 +41,9 @@ def duplicate_summary(args: argparse.Namespace, names: Sequence[object],
         "win_rate": float(result.win_rate), "win_ci": _ci(result.win_ci),
         "reference_win_rate": float(result.reference_win_rate),
         "reference_win_ci": _ci(result.reference_win_ci),
-        "mean_score": float(result.mean_score),
+        "mean_score": float(result.mean_score), "score_ci": _ci(result.score_ci),
         "reference_mean_score": float(result.reference_mean_score),
+        "reference_score_ci": _ci(result.reference_score_ci),
         "hit_max_turns": int(result.hit_max_turns),
     }
 
