@@ -139,6 +139,19 @@ class Raising(Plain):
         raise KeyError("oops")
 
 
+MADE = [0]
+
+
+class StopsAtGame13(Plain):
+    """Ctrl-C, as the terminal sends it, while game 12 is being set up (one per game)."""
+
+    def __init__(self):
+        MADE[0] += 1
+        if MADE[0] == 13:
+            raise KeyboardInterrupt
+        super().__init__()
+
+
 NOT_A_PLAYER = 3
 '''
 
@@ -231,6 +244,33 @@ def test_traceback_is_an_option_of_every_command(capsys: pytest.CaptureFixture[s
     assert err.splitlines()[-1].startswith("fivecrowns solve: error: cannot parse card 'ZZ'")
     code, _, err = run(capsys, "solve", "3C ZZ", "--wild", "5")  # not a bot's: no hint
     assert code == 2 and "--traceback" not in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--duplicate", "random"]])
+def test_ctrl_c_prints_the_finished_games_marked_partial(
+        capsys: pytest.CaptureFixture[str], user_bots: types.ModuleType,
+        extra: list[str]) -> None:
+    """Without --out, Ctrl-C used to throw the finished games away: their table (or JSON)
+    is printed, marked partial, and the exit status is still 130."""
+    from fivecrowns.cli import main
+
+    argv = ["simulate", "--games", "20", "--bots", "fc_user_bots:StopsAtGame13,greedy",
+            "--rounds", "1", "--quiet", *extra]
+    user_bots.MADE[0] = 0
+    assert main(argv) == 130
+    out, err = capsys.readouterr()
+    user_bots.MADE[0] = -100
+    assert main([*argv[:2], "10", *argv[3:]]) == 0  # the same first 10 games, whole
+    whole, _ = capsys.readouterr()
+    unit = "deals" if "--duplicate" in extra else "games"
+    assert err.startswith(f"PARTIAL RESULTS: interrupted after 10 of 20 {unit}\n") \
+        if extra == ["--json"] else out.startswith(f"PARTIAL RESULTS: interrupted after 10 "
+                                                   f"of 20 {unit}\n")
+    assert err.endswith("Interrupted.\n")
+    if extra == ["--json"]:
+        assert json.loads(out) == {**json.loads(whole), "partial": True}
+    else:
+        assert out.split("\n", 1)[1] == whole
 
 
 def test_entrants_pickle_and_call_as_the_contract_says(user_bots: types.ModuleType) -> None:

@@ -36,6 +36,7 @@ from .errors import (
     FiveCrownsError,
     HandError,
     IllegalMoveError,
+    Interrupted,
     MissingExtraError,
     ReplayError,
 )
@@ -115,6 +116,7 @@ __all__ = [
     "BotError",
     "MissingExtraError",
     "BadRowError",
+    "Interrupted",
     # rules
     "Rules",
     "N_ROUNDS",

@@ -16,6 +16,7 @@ __all__ = [
     "BotError",
     "MissingExtraError",
     "BadRowError",
+    "Interrupted",
 ]
 
 
@@ -102,3 +103,24 @@ class BadRowError(FiveCrownsError, ValueError):
 def _bad_row(message: str, path: str, row: int, line: int | None,
              problem: str) -> BadRowError:
     return BadRowError(message, path=path, row=row, line=line, problem=problem)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a simulation (:func:`fivecrowns.simulate_games`): a
+    ``KeyboardInterrupt`` (so ``except Exception`` does not catch it) that keeps what was
+    finished.
+
+    Attributes
+    ----------
+    partial : GamesReport or DuplicateReport or None
+        The report of the games (or deals) finished before the interrupt, the first ones
+        in order; ``None`` if none was.
+    """
+
+    def __init__(self, partial: object | None) -> None:
+        done = getattr(partial, "seeds", ())
+        super().__init__(f"interrupted after {len(done)} finished game(s)")
+        self.partial = partial
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return Interrupted, (self.partial,)

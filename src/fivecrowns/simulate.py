@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .duplicate import DuplicateReport
+from .errors import Interrupted
 from .players import PlayerFactory, entrant_factory, play_game
 from .rules import Rules
 from .runner import Backend, ProgressCallback, run_in_order
@@ -209,6 +210,9 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
         An entrant that is not a Player class or a callable as described.
     BotError
         A player raised or chose an illegal move (the message names the game's seed).
+    Interrupted
+        Ctrl-C (a ``KeyboardInterrupt``): its ``partial`` is the report of the games (or
+        deals) finished before it, or ``None``.
 
     Examples
     --------
@@ -256,15 +260,26 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
             assert outcome[3] is not None
             on_record(outcome[3])
 
-    run_in_order(_play_seated, work, jobs=jobs, progress=progress, backend=backend,
-                 ray_address=ray_address, on_result=emit, keep=False)
+    try:
+        run_in_order(_play_seated, work, jobs=jobs, progress=progress, backend=backend,
+                     ray_address=ray_address, on_result=emit, keep=False)
+    except KeyboardInterrupt as exc:  # Ctrl-C: keep the report of the games finished
+        g = done[0]
+        raise Interrupted(_games_report(names, seeds[:g], scores[:g], wins[:g], done[1])
+                          if g else None) from exc
+    return _games_report(names, seeds, scores, wins, done[1])
+
+
+def _games_report(names: Sequence[str], seeds: Sequence[int], scores: npt.NDArray[np.int64],
+                  wins: npt.NDArray[np.float64], hit_max_turns: int) -> GamesReport:
+    games = len(seeds)
     reports = []
     for e, name in enumerate(names):
         rate = float(wins[:, e].mean())
         rate_ci = wilson_interval(float(wins[:, e].sum()), games)
         mean, mean_ci = mean_interval(scores[:, e].astype(np.float64), floor=0.0)
         reports.append(EntrantReport(str(name), games, rate, rate_ci, mean, mean_ci))
-    return GamesReport(tuple(reports), tuple(seeds), scores, wins, done[1])
+    return GamesReport(tuple(reports), tuple(seeds), scores, wins, hit_max_turns)
 
 
 class _Items(Sequence[Any]):
@@ -332,8 +347,14 @@ def _duplicate_match(factories: Sequence[PlayerFactory], reference: PlayerFactor
                 on_record(outcome[3])
         done[0] += 1
 
-    run_in_order(_play_duplicate, work, jobs=jobs, progress=progress, backend=backend,
-                 ray_address=ray_address, on_result=emit, keep=False)
-    return DuplicateReport.from_games(
-        [str(n) for n in names], reference_name, seeds, scores[0], scores[1], wins[0],
-        wins[1], done[1])
+    def report(g: int) -> DuplicateReport:
+        return DuplicateReport.from_games(
+            [str(n) for n in names], reference_name, seeds[:g], scores[0, :g], scores[1, :g],
+            wins[0, :g], wins[1, :g], done[1])
+
+    try:
+        run_in_order(_play_duplicate, work, jobs=jobs, progress=progress, backend=backend,
+                     ray_address=ray_address, on_result=emit, keep=False)
+    except KeyboardInterrupt as exc:  # Ctrl-C: keep the report of the deals finished
+        raise Interrupted(report(done[0]) if done[0] else None) from exc
+    return report(n)

@@ -46,7 +46,8 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any, NoReturn, TextIO
 
 from ..cards import parse_cards
-from ..errors import BotError, FiveCrownsError
+from ..duplicate import DuplicateReport
+from ..errors import BotError, FiveCrownsError, Interrupted
 from ..registry import BotSpec, describe_bots
 from ..rules import N_ROUNDS, Rules
 from ..solitaire import STRATEGIES
@@ -70,7 +71,7 @@ from ._common import (
     symbols_ok,
     wild_arg,
 )
-from .duplicate import duplicate_reference, report_duplicate
+from .duplicate import duplicate_reference, duplicate_summary, report_duplicate
 
 __all__ = ["main", "build_parser", "parse_rounds"]
 
@@ -337,16 +338,34 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
                 ray_address=args.ray_address,
                 duplicate=None if reference is None else reference.factory())
         done = True
+    except Interrupted as stop:  # Ctrl-C: the games finished are still worth their table
+        if stop.partial is not None:
+            _report_games(args, lineup, stop.partial, out, table_out, partial=True)
+        raise
     finally:
         if sink is not None:
             sink.close(done)
-    if reference is not None:
-        return report_duplicate(args, lineup, result, out, table_out)
+    return _report_games(args, lineup, result, out, table_out)
+
+
+def _report_games(args: argparse.Namespace, lineup: Sequence[BotSpec], result: Any,
+                  out: TextIO, table_out: TextIO, *, partial: bool = False) -> int:
+    """Print a simulation's table or JSON summary; a ``partial`` one (Ctrl-C) says so and
+    counts only the games (or deals) finished."""
+    duplicate = isinstance(result, DuplicateReport)
+    if partial:
+        finished = len(result.seeds)
+        print(f"PARTIAL RESULTS: interrupted after {finished} of {args.games} "
+              f"{'deals' if duplicate else 'games'}", file=sys.stderr if args.json else table_out)
+        args = argparse.Namespace(**{**vars(args), "games": finished})
     if args.json:
-        print(json.dumps(_games_summary(args, lineup, result)), file=out)
+        summary = (duplicate_summary if duplicate else _games_summary)(args, lineup, result)
+        print(json.dumps({**summary, "partial": True} if partial else summary), file=out)
         return 0
+    if duplicate:
+        return report_duplicate(args, lineup, result, out, table_out, partial=partial)
     _print_games_table(args, lineup, result, table_out)
-    if args.out is not None and args.out != "-":
+    if args.out is not None and args.out != "-" and not partial:
         print(f"wrote {args.games} game records to {args.out}", file=table_out)
     return 0
 
