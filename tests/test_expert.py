@@ -18,7 +18,7 @@ from fivecrowns.game import Game
 from fivecrowns.players import Player
 from fivecrowns.records import Observation, Phase
 from fivecrowns.round import Round, Source
-from playing import bot_move
+from helpers.playing import bot_move
 
 
 def test_expert_bot_is_a_player_and_exported() -> None:

@@ -1,5 +1,5 @@
 """The compiled rollout engine (fivecrowns.rollout) against the Python engine and bots:
-the same shuffles, the same moves, the same scores. ``soak_rollout.py`` runs the same
+the same shuffles, the same moves, the same scores. ``benchmarks/soak_rollout.py`` runs the same
 comparison much longer."""
 
 from __future__ import annotations
@@ -14,7 +14,12 @@ from fivecrowns.seeding import game_seeds
 
 _rollout = pytest.importorskip("fivecrowns._rollout")
 
-from rollout_twins import check_twin, greedy_prefix, random_prefix, varied_round  # noqa: E402
+from helpers.rollout_twins import (  # noqa: E402
+    check_twin,
+    greedy_prefix,
+    random_prefix,
+    varied_round,
+)
 
 # -- numpy's permutation ------------------------------------------------------------------
 

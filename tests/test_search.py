@@ -27,7 +27,7 @@ from fivecrowns.search import (
     play_out,
     win_chances,
 )
-from playing import play_until
+from helpers.playing import play_until
 
 
 def _bot_scores(r: Round,

@@ -24,7 +24,7 @@ from fivecrowns.solitaire.search import (
     plan_bound,
     wilds_needed,
 )
-from solitaire_deals import complete_piles, small_deal
+from helpers.solitaire_deals import complete_piles, small_deal
 
 
 def _types(cards: str) -> tuple[int, ...]:
