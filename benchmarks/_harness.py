@@ -154,11 +154,10 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]],
 
 
 def parser(doc: str | None, **defaults: Any) -> argparse.ArgumentParser:
-    """An argument parser described by the first line of ``doc``, with the common flags
-    named in ``defaults`` (``quick``, ``games``, ``seed``, ``jobs``, ``repeat``), each
-    with the default given."""
-    p = argparse.ArgumentParser(description=(doc or "").strip().splitlines()[0] if doc
-                                else None)
+    """An argument parser described by the first paragraph of ``doc`` (a whole sentence,
+    not its first line), with the common flags named in ``defaults`` (``quick``,
+    ``games``, ``seed``, ``jobs``, ``repeat``), each with the default given."""
+    p = argparse.ArgumentParser(description=doc.strip().split("\n\n")[0] if doc else None)
     helps = {"games": "games (or deals) to play", "seed": "first seed",
              "jobs": "worker processes", "repeat": "timed runs; the best is kept"}
     for name, default in defaults.items():
