@@ -317,6 +317,7 @@ def _ray_present() -> None:
         pytest.skip("Ray is not installed")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["simulate", "solitaire", "score"])
 def test_an_unreachable_ray_cluster_fails_at_once(tmp_path: Path, command: str) -> None:
     """Ray itself retries 127.0.0.1:1 for over ten minutes; the CLI says in one line that

@@ -49,6 +49,7 @@ def test_every_example_is_tested_and_indexed() -> None:
         assert f"({name})" in index, f"examples/{name} is not in examples/README.md"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", ["bulk_scoring.py", "custom_bot.py",
                                     "duplicate_match.py", "score_parquet.py"])
 def test_help_is_whole(script: str) -> None:
@@ -65,6 +66,7 @@ def test_help_is_whole(script: str) -> None:
     assert not flags, f"options without help: {flags}"
 
 
+@pytest.mark.slow
 def test_bulk_scoring() -> None:
     out = run("bulk_scoring.py", "--hands", "500", "--seed", "3", "--threads", "1")
     rows = [line.split() for line in out.splitlines() if re.match(r"\s+\d+\s+\d+\s", line)]
@@ -81,6 +83,7 @@ def test_bulk_scoring() -> None:
     assert again.splitlines()[:13] == out.splitlines()[:13]
 
 
+@pytest.mark.slow
 def test_score_parquet(tmp_path: Path) -> None:
     need("pyarrow")
     out = run("score_parquet.py", "--rows", "40", "--seed", "2")
@@ -103,6 +106,7 @@ def test_score_parquet(tmp_path: Path) -> None:
     assert written == [fivecrowns.deadwood(h, wild=5) for h in hands]
 
 
+@pytest.mark.slow
 def test_custom_bot() -> None:
     out = run("custom_bot.py", "--games", "3", "--seed", "4")
     assert "3 games of 3 players" in out
@@ -122,6 +126,7 @@ def test_custom_bot_keeps_the_rules() -> None:
     assert len(res.rounds) == 3 and min(res.totals) >= 0
 
 
+@pytest.mark.slow
 def test_duplicate_match() -> None:
     out = run("duplicate_match.py", "--games", "4", "--players", "3", "--seed", "5")
     assert "4 deals, 3 players" in out

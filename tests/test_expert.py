@@ -166,6 +166,7 @@ def _fixed_point(points: Fraction) -> int:
     return math.floor(points * 2**20)
 
 
+@pytest.mark.slow
 def test_the_discard_is_the_best_look_ahead_score() -> None:
     checked = differs = 0
     bonus = ExpertBot.OUT_BONUS

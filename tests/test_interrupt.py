@@ -21,6 +21,7 @@ import pytest
 import fivecrowns
 
 pytest.importorskip("fivecrowns._rollout")
+pytestmark = pytest.mark.slow  # a child process per test, stopped by SIGINT
 if sys.platform == "win32":  # pragma: no cover - no process groups, no SIGINT to send
     pytest.skip("SIGINT to a process group is POSIX", allow_module_level=True)
 

@@ -144,6 +144,7 @@ def test_strong_games_are_play_game_twins() -> None:
 
 # -- the expert policy ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_expert_rounds_are_twins() -> None:
     """ExpertBot's integer comparisons (two draws on the draw and on the best discards,
     the discard scores' fixed point): the same moves in rounds of every kind (the soak

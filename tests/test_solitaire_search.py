@@ -132,6 +132,7 @@ def test_planner_wins_whenever_it_finds_a_plan() -> None:
         assert game.result == play_solitaire("planner", seed=seed)
 
 
+@pytest.mark.slow
 def test_planner_is_registered_repeatable_and_pickles() -> None:
     assert "planner" in STRATEGIES
     player = make_strategy("planner")

@@ -398,6 +398,7 @@ def test_draw_table_compiled_matches_python(compiled: ModuleType, kind: str) -> 
             f"hand {' '.join(map(str, cards))}, wild {wild}, decks {decks}")
 
 
+@pytest.mark.slow
 def test_soak_script_runs_and_catches_a_difference(compiled: ModuleType,
                                                    monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
