@@ -26,12 +26,19 @@ def test_score_npy(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert scored["discard_deadwood"].tolist() == fc.discard_deadwood_many(ROWS, 9).tolist()
 
 
+def score_csv(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str,
+              *args: str) -> tuple[int, str, str]:
+    """``fivecrowns score h.csv o.csv ARGS... --quiet`` on a CSV file holding ``text``."""
+    need("pyarrow")
+    (tmp_path / "h.csv").write_text(text)
+    return run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"), *args,
+                   "--quiet")
+
+
 def test_score_csv_text_column_json_and_bad_rows(capsys: pytest.CaptureFixture[str],
                                                  tmp_path: Path) -> None:
-    need("pyarrow")
-    (tmp_path / "h.csv").write_text("id,hand\n0,5C 6C 7C\n1,5C ZZ\n2,KS KD KH KH\n")
-    code, _, err = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
-                           "--wild", "K", "--quiet")
+    code, _, err = score_csv(capsys, tmp_path, "id,hand\n0,5C 6C 7C\n1,5C ZZ\n2,KS KD KH KH\n",
+                             "--wild", "K")
     assert code == 2 and "h.csv: line 3: " in err and "ZZ" in err and err.count("\n") == 1
     code, out, _ = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
                            "--wild", "K", "--skip-bad", str(tmp_path / "bad.csv"), "--json",
@@ -103,23 +110,18 @@ def test_score_wild_number_is_a_rank(capsys: pytest.CaptureFixture[str], tmp_pat
 
 def test_score_wild_name_is_a_column(capsys: pytest.CaptureFixture[str],
                                      tmp_path: Path) -> None:
-    need("pyarrow")
-    (tmp_path / "h.csv").write_text("hand,w\n5C 6C 7C,9\n5C 6C 9C,9\n")
-    code, _, err = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
-                           "--wild", "nope", "--quiet")
+    text = "hand,w\n5C 6C 7C,9\n5C 6C 9C,9\n"
+    code, _, err = score_csv(capsys, tmp_path, text, "--wild", "nope")
     assert code == 2 and "wild column 'nope' not found" in err
-    code, out, _ = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
-                           "--wild", "w", "--quiet")
+    code, out, _ = score_csv(capsys, tmp_path, text, "--wild", "w")
     assert code == 0 and "scored 2 of 2" in out
 
 
 def test_score_bad_row_speaks_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A bad row's message names --skip-bad (not the API's skip_bad=PATH) and the CSV
     line an editor shows (header line 1; an empty line counted), or the row from 1."""
-    need("pyarrow")
-    (tmp_path / "h.csv").write_text("id,hand\n0,5C 6C 7C\n\n1,5C 6C 8D\n2,5C ZZ\n")
-    code, _, err = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
-                           "--wild", "K", "--quiet")
+    code, _, err = score_csv(capsys, tmp_path, "id,hand\n0,5C 6C 7C\n\n1,5C 6C 8D\n2,5C ZZ\n",
+                             "--wild", "K")
     assert code == 2 and err.count("\n") == 1
     assert err.startswith("fivecrowns score: error: h.csv: line 5: cannot parse card 'ZZ'")
     assert err.endswith("(add --skip-bad PATH to set bad rows aside)\n")
