@@ -14,6 +14,7 @@ import pytest
 
 from conftest import run_cli
 from fivecrowns.cli import _common
+from fivecrowns.distributed import RAY_CONNECT_TIMEOUT
 
 run = run_cli
 
@@ -337,12 +338,12 @@ def test_an_unreachable_ray_cluster_fails_at_once(tmp_path: Path, command: str) 
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "fivecrowns", *argv, "--backend", "ray",
                            "--ray-address", "127.0.0.1:1", "--quiet"], capture_output=True,
-                          text=True, env=env, timeout=_common.RAY_TIMEOUT * 4)
+                          text=True, env=env, timeout=RAY_CONNECT_TIMEOUT * 4)
     took = time.monotonic() - started
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (f"fivecrowns {command}: error: cannot reach a Ray cluster at "
                            f"'127.0.0.1:1': connection refused\n")
-    assert took < _common.RAY_TIMEOUT
+    assert took < RAY_CONNECT_TIMEOUT
 
 
 def test_a_silent_ray_cluster_times_out(capsys: pytest.CaptureFixture[str],
@@ -369,7 +370,7 @@ def test_a_silent_ray_cluster_times_out(capsys: pytest.CaptureFixture[str],
     monkeypatch.setenv("RAY_ADDRESS", "10.0.0.1:6379")  # the environment's address too
     code, _, err = run(capsys, "solitaire", "--games", "1", "--backend", "ray")
     assert code == 2 and "'10.0.0.1:6379': no answer within 30 s" in err
-    assert waited[-1] == _common.RAY_TIMEOUT
+    assert waited[-1] == RAY_CONNECT_TIMEOUT
 
 
 def test_check_reachable_api() -> None:

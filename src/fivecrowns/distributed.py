@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 from ._optional import require, requires
 from ._validate import check_decks, check_wild
 
-__all__ = ["ray_map_chunks", "ensure_ray", "check_reachable", "ray_data", "score_dataset"]
+__all__ = ["ray_map_chunks", "ensure_ray", "check_reachable", "RAY_CONNECT_TIMEOUT", "ray_data",
+           "score_dataset"]
 
 T = TypeVar("T")
 R = TypeVar("R")

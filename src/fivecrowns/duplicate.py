@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .stats import mean_interval, mean_text, rate_text, wilson_interval
+from .stats import _mean_text, _rate_text, mean_interval, wilson_interval
 
 __all__ = ["DuplicateReport", "edges", "paired_gains", "paired_gain"]
 
@@ -191,8 +191,8 @@ class DuplicateReport:
                 (self.bot, self.win_rate, self.win_ci, self.mean_score, self.score_ci),
                 (ref, self.reference_win_rate, self.reference_win_ci,
                  self.reference_mean_score, self.reference_score_ci)):
-            lines.append(f"{name:<{width}} {rate_text(rate, rate_ci)} "
-                         f"{mean_text(mean, score_ci)}")
+            lines.append(f"{name:<{width}} {_rate_text(rate, rate_ci)} "
+                         f"{_mean_text(mean, score_ci)}")
         lines.append("gain: the bot's points a game below the field's mean, less the "
                      "reference's on the same deals")
         if self.hit_max_turns:

@@ -2,7 +2,9 @@
 
 Every error is a subclass of :class:`FiveCrownsError` *and* of the builtin a
 caller would expect (``ValueError`` for bad values), so ``except ValueError``
-keeps working for code that does not know this module.
+keeps working for code that does not know this module. :class:`Interrupted` is
+the exception: Ctrl-C, a ``KeyboardInterrupt`` that ``except Exception`` must not
+catch.
 """
 
 from __future__ import annotations

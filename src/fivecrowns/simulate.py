@@ -30,7 +30,7 @@ from .players import PlayerFactory, entrant_factory, play_game
 from .rules import Rules
 from .runner import Backend, ProgressCallback, run_in_order
 from .seeding import bot_seeds, game_seeds
-from .stats import mean_interval, mean_text, rate_text, wilson_interval
+from .stats import _mean_text, _rate_text, mean_interval, wilson_interval
 
 __all__ = ["simulate_games", "GamesReport", "EntrantReport", "DuplicateReport"]
 
@@ -91,8 +91,8 @@ class GamesReport:
         lines = [f"{'entrant':<{width}} {'games':>6} {'win rate (95% CI)':>26} "
                  f"{'mean score (95% CI)':>28}"]
         for e in self.entrants:
-            lines.append(f"{e.name:<{width}} {e.games:>6} {rate_text(e.win_rate, e.win_ci)} "
-                         f"{mean_text(e.mean_score, e.score_ci)}")
+            lines.append(f"{e.name:<{width}} {e.games:>6} {_rate_text(e.win_rate, e.win_ci)} "
+                         f"{_mean_text(e.mean_score, e.score_ci)}")
         lines.append("win rate: mean share of victory (a tie for the lowest total shares it)")
         if self.hit_max_turns:
             lines.append(f"{self.hit_max_turns} round(s) were stopped by the max_turns safety "

@@ -165,17 +165,15 @@ def seconds(text: str) -> float:
     return value
 
 
-#: ``--ray-timeout``'s default, in seconds.
-RAY_TIMEOUT = 30.0
-
-
 def add_ray_options(p: argparse.ArgumentParser) -> None:
     """``--ray-address`` and ``--ray-timeout`` (``--backend`` is the command's own)."""
+    from ..distributed import RAY_CONNECT_TIMEOUT
+
     p.add_argument("--ray-address", metavar="ADDR",
                    help="the Ray cluster to join (with --backend ray; default: a local one)")
     p.add_argument("--ray-timeout", metavar="SECONDS", type=seconds, default=None,
                    help=f"give up on a Ray cluster whose address does not answer within "
-                        f"SECONDS ({RAY_TIMEOUT:g})")
+                        f"SECONDS ({RAY_CONNECT_TIMEOUT:g})")
 
 
 def check_backend(backend: str, ray_address: str | None,
@@ -188,10 +186,10 @@ def check_backend(backend: str, ray_address: str | None,
             raise CommandError(f"{flag} needs --backend ray")
     if backend == "ray":  # looked for only: importing Ray takes seconds
         require("ray", "ray", "--backend ray", load=False)
-        from ..distributed import check_reachable
+        from ..distributed import RAY_CONNECT_TIMEOUT, check_reachable
 
         try:
-            check_reachable(ray_address, timeout=ray_timeout or RAY_TIMEOUT)
+            check_reachable(ray_address, timeout=ray_timeout or RAY_CONNECT_TIMEOUT)
         except ConnectionError as exc:
             hint = " (--ray-timeout sets how long to wait)" if "no answer" in str(exc) else ""
             raise CommandError(f"{exc}{hint}") from None
