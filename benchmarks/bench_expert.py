@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=None, help="engine threads")
     p.add_argument("--timing-games", type=int, default=8,
                    help="games whose decisions are timed (one core)")
-    p.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET,
+    p.add_argument("--worlds", type=int, default=SearchBot.DEFAULT_WORLDS,
                    help="SearchBot's worlds per decision (--only search, time)")
     p.add_argument("--players", type=int, action="append", choices=[2, 4],
                    help="only these match-ups (repeatable)")
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"every deal's gain equal to the compiled engine's: {same}", flush=True)
         if "search" in parts:
             start = time.perf_counter()
-            search = functools.partial(SearchBot, budget=args.budget, policy="expert")
+            search = functools.partial(SearchBot, worlds=args.worlds, policy="expert")
             report = simulate_games([search] + [StrongBot] * (n - 1), args.games,
                                     seed=args.seed, duplicate=StrongBot,
                                     names=["SearchBot(policy=expert)"]
@@ -135,8 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     if "time" in parts:
         for name, make in (
                 ("ExpertBot", ExpertBot),
-                (f"SearchBot(policy='expert', budget={args.budget})",
-                 functools.partial(SearchBot, budget=args.budget, policy="expert"))):
+                (f"SearchBot(policy='expert', worlds={args.worlds})",
+                 functools.partial(SearchBot, worlds=args.worlds, policy="expert"))):
             ts = np.array(decision_times(make, args.timing_games, args.seed)) * 1e3
             met = float(np.percentile(ts, 95)) <= 100
             ok &= met

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import fivecrowns.solver
 from fivecrowns import Rules, best_discard
+from fivecrowns.actions import Source
 from fivecrowns.bots import (
     GreedyBot,
     RandomBot,
@@ -28,7 +29,7 @@ from fivecrowns.deck import full_counts
 from fivecrowns.game import Game
 from fivecrowns.players import Player, play_game
 from fivecrowns.records import EventKind, Observation, Phase
-from fivecrowns.round import Round, Source
+from fivecrowns.round import Round
 
 DECK = np.array([t for t in range(55) for _ in range(2)] + [55] * 6)
 

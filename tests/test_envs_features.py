@@ -19,7 +19,8 @@ from fivecrowns.envs.features import (
     round_features,
 )
 from fivecrowns.outs import discard_order
-from fivecrowns.round import Phase, Round
+from fivecrowns.records import Phase
+from fivecrowns.round import Round
 from fivecrowns.rules import Rules
 
 

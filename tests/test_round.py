@@ -21,21 +21,18 @@ from hypothesis.stateful import (
 )
 
 from fivecrowns import IllegalMoveError, Rules, deadwood, hand_counts, parse_cards
-from fivecrowns.bots import best_discard_choice
-from fivecrowns.cards import Card, format_cards
-from fivecrowns.deck import full_counts
-from fivecrowns.round import (
+from fivecrowns.actions import (
     ACTION_DISCARD,
     ACTION_GO_OUT,
-    DiscardRecord,
-    DrawRecord,
-    EventKind,
-    Phase,
-    Round,
     Source,
     decode_action,
     encode_discard,
 )
+from fivecrowns.bots import best_discard_choice
+from fivecrowns.cards import Card, format_cards
+from fivecrowns.deck import full_counts
+from fivecrowns.records import DiscardRecord, DrawRecord, EventKind, Phase
+from fivecrowns.round import Round
 
 DATA = Path(__file__).parent / "data"
 KNOWN = json.loads((DATA / "known_games.json").read_text())["rounds"]
@@ -414,7 +411,7 @@ def test_final_turn_scores_the_hand_kept() -> None:
     discard. Here the final player throws the card that leaves the most deadwood, and
     scores exactly that; the result's final hand agrees with the score."""
     from fivecrowns import best_discard
-    from fivecrowns.round import ACTION_DRAW_DECK
+    from fivecrowns.actions import ACTION_DRAW_DECK
 
     def without(cards: tuple[Card, ...], card: Card) -> list[Card]:
         rest = list(cards)

@@ -30,7 +30,7 @@ def public_api() -> None:
     many: npt.NDArray[np.int32] = fc.deadwood_many(batch, wild=13, threads=1)
     many2: npt.NDArray[np.int32] = fc.discard_deadwood_many(["5C 6C 7C KD"], wild="K")
     after: int = fc.discard_deadwood("5C 6C 7C KD", wild=13)
-    dealt: npt.NDArray[np.uint8] = fc.random_hands(4, 13, rng=1)
+    dealt: npt.NDArray[np.uint8] = fc.random_hands(4, 13, seed=1)
     py: fc.solver.Implementation = fc.solver.implementation("python")
     name: str = py.name
     assert after == 0 and dealt.shape == (4, 56) and name == "python"

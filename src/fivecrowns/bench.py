@@ -137,9 +137,9 @@ def report(quick: bool = False) -> str:
     except ImportError:
         compiled = None
 
-    h13 = random_hands(n_bulk, 13, rng=1)
-    h7 = random_hands(n_bulk, 7, rng=2)
-    h14 = random_hands(int(20_000 * scale), 14, rng=3)
+    h13 = random_hands(n_bulk, 13, seed=1)
+    h7 = random_hands(n_bulk, 7, seed=2)
+    h14 = random_hands(int(20_000 * scale), 14, seed=3)
     adv, adv_wild = adversarial_hands(int(5_000 * scale), seed=4)
 
     def bulk(counts: npt.NDArray[np.uint8], wild: object, threads: int) -> float:
@@ -183,10 +183,10 @@ def report(quick: bool = False) -> str:
     # Dealing against scoring the same hands: dealing should cost no more, in little memory.
     # Times without tracemalloc (it slows numpy's many small allocations), peaks with it.
     n_deal = int(1_000_000 * scale)
-    dealt = random_hands(n_deal, 13, rng=5)
-    t_deal, t_score = _best_pair(lambda: random_hands(n_deal, 13, rng=5),
+    dealt = random_hands(n_deal, 13, seed=5)
+    t_deal, t_score = _best_pair(lambda: random_hands(n_deal, 13, seed=5),
                                  lambda: solver.deadwood_many(dealt, 13, threads=1), reps)
-    peak_deal = peak_memory(lambda: random_hands(n_deal, 13, rng=5))[1]
+    peak_deal = peak_memory(lambda: random_hands(n_deal, 13, seed=5))[1]
     peak_score = peak_memory(lambda: solver.deadwood_many(dealt, 13, threads=1))[1]
     rows.append(("random_hands, 13 cards", _rate(n_deal, t_deal),
                  f"peak {peak_deal / 2**20:,.0f} MB"))

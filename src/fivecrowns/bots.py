@@ -2,8 +2,9 @@
 
 Every bot follows the :class:`~fivecrowns.players.Player` protocol, sees only its
 :class:`~fivecrowns.records.Observation`, and uses the public solver API for meld
-questions. Each class takes an int ``seed`` as its first argument, so a class is
-itself an entrant of :func:`~fivecrowns.simulate.simulate_games`. None of them throws
+questions. Each class is itself an entrant of :func:`~fivecrowns.simulate.simulate_games`:
+the random one takes a ``seed`` (the simulators give each game's bot its own), the
+deterministic ones take none. None of them throws
 back a card it has just taken from the discard pile (``obs.must_keep``).
 
 Examples
@@ -20,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
+from ._deprecation import UNSET, dropped_parameter
 from .actions import Source
 from .cards import N_TYPES, Card
 from .outs import discard_order
@@ -75,15 +77,16 @@ class RandomBot:
 
     Parameters
     ----------
-    seed : int or Generator
-        Its own random source (required).
+    seed : int, numpy SeedSequence or numpy Generator
+        Its own random source (see :doc:`/conventions`); ``0`` when not given, so
+        ``RandomBot()`` plays the same moves every time.
     go_out : float
         Probability of going out when the chosen discard allows it.
     """
 
     name = "RandomBot"
 
-    def __init__(self, seed: SeedLike, go_out: float = 1.0) -> None:
+    def __init__(self, seed: SeedLike = 0, go_out: float = 1.0) -> None:
         self.rng = make_rng(seed)
         self.go_out = float(go_out)
 
@@ -116,13 +119,15 @@ class GreedyBot:
 
     Parameters
     ----------
-    seed : int, optional
-        Ignored (the bot is deterministic); accepted so the class is a factory.
+    seed
+        Deprecated (the bot is deterministic, a seed means nothing to it): giving one
+        warns, and 1.0 removes the parameter.
     """
 
     name = "GreedyBot"
 
-    def __init__(self, seed: SeedLike | None = None) -> None:
+    def __init__(self, seed: object = UNSET) -> None:
+        dropped_parameter("GreedyBot", "seed", seed, "GreedyBot()")
         # (hand bytes + wild, best deadwood, best discard) of the last hand solved, to reuse
         # it: the hand after taking the top discard is solved again in the discard phase
         self._cache: tuple[bytes, int, int] | None = None
@@ -243,8 +248,9 @@ class StrongBot:
 
     Parameters
     ----------
-    seed : int, optional
-        Ignored (the bot is deterministic); accepted so the class is a factory.
+    seed
+        Deprecated (the bot is deterministic, a seed means nothing to it): giving one
+        warns, and 1.0 removes the parameter.
     lookahead : int
         How many discards to examine one draw ahead (each costs one ``draw_table``);
         0 ranks them by deadwood only.
@@ -258,8 +264,9 @@ class StrongBot:
     FEED_RANK_PENALTY = 4.0
     FEED_RUN_PENALTY = 2.5
 
-    def __init__(self, seed: SeedLike | None = None, lookahead: int = 3,
+    def __init__(self, seed: object = UNSET, lookahead: int = 3,
                  now_weight: float = 0.35) -> None:
+        dropped_parameter("StrongBot", "seed", seed, "StrongBot()")
         self.lookahead = int(lookahead)
         self.now_weight = float(now_weight)
 

@@ -23,6 +23,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from ._deprecation import takes_seed
 from .actions import CardArg, SourceLike
 from .errors import BotError
 from .game import Game, GameResult
@@ -154,10 +155,7 @@ def _takes_seed(entrant: Callable[..., Any]) -> bool | None:
         sig = inspect.signature(entrant)
     except (TypeError, ValueError):
         return None
-    params = sig.parameters
-    seed = params.get("seed")
-    if seed is not None and seed.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                          inspect.Parameter.KEYWORD_ONLY):
+    if takes_seed(sig):
         return True
     try:
         sig.bind()

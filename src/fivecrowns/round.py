@@ -22,7 +22,7 @@ and reinforcement learning. The names of :mod:`fivecrowns.actions` and
 
 Examples
 --------
->>> from fivecrowns.round import Round, Source
+>>> from fivecrowns import Round, Source
 >>> r = Round(2, round_number=1, seed=5)
 >>> r.current_player, r.phase.value, r.wild
 (1, 'draw', 3)

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from ..actions import N_ACTIONS
 from ..game import Game
-from ..round import N_ACTIONS
 from ..rules import N_ROUNDS, Rules
 from .encoding import _encode, blocks, observation_scale, observation_size
 from .features import feature_bounds

@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import solver
+from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from ..cards import JOKER_INDEX, N_TYPES, Card
-from ..round import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .encoding import _fill, blocks, observation_size
 from .features import fill_features
 

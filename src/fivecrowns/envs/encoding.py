@@ -57,7 +57,7 @@ import numpy.typing as npt
 
 from ..cards import N_TYPES
 from ..deck import full_counts
-from ..round import Observation, Phase
+from ..records import Observation, Phase
 from ..rules import Rules
 from .features import BLOCKS as _FEATURE_BLOCKS
 from .features import _from_observation as _features_into

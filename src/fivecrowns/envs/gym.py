@@ -46,10 +46,11 @@ with requires("rl", "fivecrowns.envs.gym (the Gymnasium environment)"):
     import gymnasium
     from gymnasium import spaces
 
+from ..actions import N_ACTIONS, encode_discard, encode_draw
 from ..bots import GreedyBot, RandomBot, StrongBot
 from ..game import Game
-from ..players import Player
-from ..round import N_ACTIONS, Phase, encode_discard, encode_draw
+from ..players import Player, entrant_factory
+from ..records import Phase
 from ..rules import Rules
 from ._common import ILLEGAL_REWARD, Encoder, check_options, new_seed, render_game
 
@@ -152,7 +153,10 @@ class FiveCrownsEnv(gymnasium.Env):
         others = [s for s in range(self.n_players) if s != self.seat]
         self._bots = {}
         for s, opp in zip(others, self.opponents):
-            self._bots[s] = BOTS[opp](seed=new_seed(rng)) if isinstance(opp, str) else opp
+            # every opponent takes a seed from rng, used or not, so the game's stream of
+            # seeds does not depend on which bots are random
+            self._bots[s] = entrant_factory(BOTS[opp])(new_seed(rng)) \
+                if isinstance(opp, str) else opp
         self._turns = 0
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()

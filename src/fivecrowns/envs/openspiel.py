@@ -57,14 +57,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._deprecation import renamed_parameters
 from .._optional import requires
 
 with requires("rl", "fivecrowns.envs.openspiel (the OpenSpiel game)"):
     import pyspiel
 
+from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS, describe_action
 from ..cards import N_TYPES
-from ..round import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS, describe_action
 from ..rules import DEFAULT_MAX_TURNS, Rules
+from ..seeding import SeedLike, make_rng
 from ._spiel_state import CARDS as _CARDS
 from ._spiel_state import DEAL as _DEAL
 from ._spiel_state import DISCARD as _DISCARD
@@ -298,7 +300,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
             raise TypeError(f"probability_sampler must be callable, got "
                             f"{type(probability_sampler).__name__}")
         bits = [int(np.float64(probability_sampler()).view(np.uint64)) for _ in range(2)]
-        return resample(self, player_id, rng=np.random.default_rng(bits))
+        return resample(self, player_id, seed=np.random.default_rng(bits))
 
     # -- views --
 
@@ -377,8 +379,8 @@ class _Observer:
         return state.observation_string_of(player)
 
 
-def resample(state: FiveCrownsState, player: int, *,
-             rng: np.random.Generator) -> FiveCrownsState:
+@renamed_parameters(rng="seed")
+def resample(state: FiveCrownsState, player: int, *, seed: SeedLike) -> FiveCrownsState:
     """A state ``player`` cannot tell from ``state``, drawn uniformly given what they know.
 
     The cards whose place ``player`` cannot know (the others' cards other than those
@@ -401,7 +403,7 @@ def resample(state: FiveCrownsState, player: int, *,
     >>> state = game.new_initial_state()
     >>> for card in range(10):              # 3 cards each, then the turned-up card
     ...     state.apply_action(card)
-    >>> other = resample(state, 0, rng=np.random.default_rng(1))
+    >>> other = resample(state, 0, seed=1)
     >>> other.information_state_string(0) == state.information_state_string(0)
     True
     """
@@ -416,6 +418,7 @@ def resample(state: FiveCrownsState, player: int, *,
     unknown = [c.hands[q].astype(np.int64) - c.taken[q] for q in others]
     pool = c.stock + sum(unknown)
     cards = np.repeat(np.arange(N_TYPES), pool)
+    rng = make_rng(seed)
     rng.shuffle(cards)
     at = 0
     for q, row in zip(others, unknown):
@@ -451,7 +454,7 @@ def make_resampler(seed: int) -> Callable[[FiveCrownsState, int], FiveCrownsStat
     rng = np.random.default_rng(seed)
 
     def resampler(state: FiveCrownsState, player: int) -> FiveCrownsState:
-        return resample(state, player, rng=rng)
+        return resample(state, player, seed=rng)
 
     return resampler
 
