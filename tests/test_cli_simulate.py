@@ -282,7 +282,7 @@ def test_bad_bots_and_duplicate(capsys: pytest.CaptureFixture[str], argv: list[s
 
 
 def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[str]) -> None:
-    from fivecrowns import simulate_games
+    from fivecrowns import duplicate_match
     from fivecrowns.registry import parse_bot
 
     argv = ["simulate", "--games", "6", "--bots", "search:worlds=4,strong,greedy",
@@ -302,8 +302,9 @@ def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[st
         ("1:search:worlds=4", "strong", ["2:strong", "3:greedy"])
     # the library's numbers, for the same bots
     specs = [parse_bot(t) for t in ("search:worlds=4", "strong", "greedy")]
-    report = simulate_games([s.factory() for s in specs], 6, seed=3, rounds=[1, 2],
-                            duplicate=parse_bot("strong").factory())
+    bot, *field = [s.factory() for s in specs]
+    report = duplicate_match(bot, parse_bot("strong").factory(), field, 6, seed=3,
+                             rounds=[1, 2])
     assert summary["gain"] == report.gain and summary["gain_ci"] == list(report.gain_ci)
     assert summary["win_rate"] == report.win_rate
     assert summary["reference_win_rate"] == report.reference_win_rate

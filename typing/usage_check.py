@@ -42,6 +42,16 @@ def public_api() -> None:
     assert rules.n_cards == 232
 
 
+def simulations() -> None:
+    """Each simulator's one return type (the duplicate match has its own entry point)."""
+    games: fc.GamesReport = fc.simulate_games([fc.GreedyBot, fc.RandomBot], 2, seed=1,
+                                              rounds=[1])
+    match: fc.DuplicateReport = fc.duplicate_match(fc.StrongBot, fc.GreedyBot,
+                                                   [fc.RandomBot], 2, seed=1, rounds=[1])
+    bot: fc.SearchBot = fc.SearchBot(seed=1, worlds=4)
+    assert games.scores.shape == (2, 2) and match.games == 2 and bot.worlds == 4
+
+
 def compiled_core() -> None:
     """The compiled core's entry points, as fivecrowns.solver calls them."""
     row = fc.hand_counts("5C 6C 7C 9D 9H")
@@ -61,5 +71,6 @@ def compiled_core() -> None:
 
 if __name__ == "__main__":
     public_api()
+    simulations()
     compiled_core()
     print("usage_check: ok")
