@@ -84,7 +84,8 @@ def _positions(n: int, seed: int) -> list[Round]:
             if r.phase is Phase.DRAW:
                 r.draw(bot.choose_draw(obs))
             else:
-                r.discard(*bot.choose_discard(obs))
+                card, out = bot.choose_discard(obs)
+                r.discard(card, go_out=out)
         if not r.is_over and r.went_out is None and r.phase is Phase.DRAW:
             out.append(r)
     return out

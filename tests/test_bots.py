@@ -272,5 +272,5 @@ def test_bots_keep_the_card_just_taken(bot: Player) -> None:
             if obs.must_keep is not None:
                 tried += 1
                 assert card != obs.must_keep
-            r.discard(card, out)   # raises if the bot broke the rule
+            r.discard(card, go_out=out)   # raises if the bot broke the rule
     assert tried > 50

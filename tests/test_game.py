@@ -36,7 +36,8 @@ def bot_move(game: Game, bots: list[GreedyBot]) -> None:
     if game.phase is Phase.DRAW:
         game.draw(bots[seat].choose_draw(obs))
     else:
-        game.discard(*bots[seat].choose_discard(obs))
+        card, out = bots[seat].choose_discard(obs)
+        game.discard(card, go_out=out)
 
 
 def test_dealer_rotates_and_first_player_is_at_dealers_left() -> None:
@@ -258,7 +259,8 @@ def test_the_discard_that_ends_a_round_carries_its_result() -> None:
         if g.phase is Phase.DRAW:
             g.draw(bots[seat].choose_draw(obs))
             continue
-        rec = g.discard(*bots[seat].choose_discard(obs))
+        card, out = bots[seat].choose_discard(obs)
+        rec = g.discard(card, go_out=out)
         assert isinstance(rec, DiscardRecord) and (rec.result is not None) == rec.round_over
         if rec.round_over:
             ended.append(rec.result)

@@ -148,11 +148,11 @@ def test_search_bot_moves_are_legal_and_it_goes_out_when_it_can() -> None:
                 r.draw(source)
             else:
                 card, out = bot.choose_discard(obs)  # type: ignore[attr-defined]
-                r.verify_discard(card, out)
+                r.verify_discard(card, go_out=out)
                 could = any(a >= 58 for a in r.legal_actions())
                 assert out == could, "goes out exactly when it can"
                 checked_out += could
-                r.discard(card, out)
+                r.discard(card, go_out=out)
     assert checked_out
 
 
@@ -210,7 +210,7 @@ def test_search_bot_with_endless_doubt_plays_as_strong_bot() -> None:
             else:
                 card, out = search.choose_discard(obs)
                 assert (card, out) == strong.choose_discard(obs)
-                r.discard(card, out)
+                r.discard(card, go_out=out)
 
 
 def _rigged(values: np.ndarray, player: int = 0) -> Any:

@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["REMOVED_IN", "RENAMED", "warn_deprecated", "renamed_parameters",
+__all__ = ["REMOVED_IN", "RENAMED", "warn_deprecated", "renamed_parameters", "keyword_only",
            "deprecated_attribute", "dropped_parameter", "takes_seed", "Unset", "UNSET"]
 
 #: The release that drops every deprecated spelling.
@@ -68,6 +68,45 @@ def renamed_parameters(**renames: str) -> Callable[[F], F]:
                                         f"{old}= is the deprecated name of {new}=")
                     warn_deprecated(f"{qualname}({old}=...)", f"{qualname}({new}=...)")
                     kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def keyword_only(*names: str) -> Callable[[F], F]:
+    """Decorate a function whose parameters ``names`` became keyword-only: a call that
+    still gives them by position warns, and they are passed on by keyword.
+
+    The function's signature is the new one (``*, go_out=False``); what was positional
+    before stays accepted in the same order until 1.0.
+    """
+    def decorate(function: F) -> F:
+        qualname = function.__qualname__
+        params = inspect.signature(function).parameters.values()
+        n_positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                           for p in params)
+        for name in names:
+            RENAMED[f"{qualname}(..., {name}) by position"] = f"{qualname}(..., {name}=...)"
+
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > n_positional:
+                extra = args[n_positional:]
+                if len(extra) > len(names):
+                    raise TypeError(f"{qualname}() takes {n_positional} positional "
+                                    f"arguments but {len(args)} were given")
+                given = names[:len(extra)]
+                for name in given:
+                    if name in kwargs:
+                        raise TypeError(f"{qualname}() got multiple values for "
+                                        f"argument {name!r}")
+                warn_deprecated(
+                    f"passing {', '.join(given)} to {qualname}() by position",
+                    f"{qualname}(..., {'=..., '.join(given)}=...)")
+                kwargs.update(zip(given, extra))
+                args = args[:n_positional]
             return function(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]

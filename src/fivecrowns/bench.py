@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _solver_py, solver
+from ._deprecation import keyword_only
 from .cards import N_TYPES
 from .dealing import random_hands
 
@@ -123,7 +124,8 @@ def slowest_hand(counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8],
     return worst, where
 
 
-def report(quick: bool = False) -> str:
+@keyword_only("quick")
+def report(*, quick: bool = False) -> str:
     """Run the benchmark and return its table as text.
 
     ``quick`` uses smaller workloads (a few seconds in all); the figures are then rougher.

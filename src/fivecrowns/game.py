@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._checks import check_table, passes
+from ._deprecation import keyword_only
 from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
 from .deck import _deepcopy_rng
 from .errors import IllegalMoveError, ReplayError
@@ -352,20 +353,23 @@ class Game:
         assert isinstance(rec, DrawRecord)
         return rec
 
-    def verify_discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def verify_discard(self, card: CardArg, *, go_out: bool = False,
                        player: int | None = None) -> None:
         """Raise unless the current seat may discard ``card`` (going out if ``go_out``)."""
-        self.verify_action(encode_discard(card, go_out), player=player)
+        self.verify_action(encode_discard(card, go_out=go_out), player=player)
 
-    def can_discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def can_discard(self, card: CardArg, *, go_out: bool = False,
                     player: int | None = None) -> bool:
         """True if :meth:`discard` would succeed."""
-        return passes(self.verify_discard, card, go_out, player=player)
+        return passes(self.verify_discard, card, go_out=go_out, player=player)
 
-    def discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def discard(self, card: CardArg, *, go_out: bool = False,
                 player: int | None = None) -> DiscardRecord:
         """Discard ``card``, going out if ``go_out``."""
-        rec = self.apply_action(encode_discard(card, go_out), player=player)
+        rec = self.apply_action(encode_discard(card, go_out=go_out), player=player)
         assert isinstance(rec, DiscardRecord)
         return rec
 

@@ -128,7 +128,7 @@ def play_game(players: Sequence[Player], *, seed: int, rules: Rules | None = Non
                 if not isinstance(choice, tuple) or len(choice) != 2:
                     raise TypeError(f"choose_discard must return (card, go_out), "
                                     f"got {choice!r}")
-                game.discard(choice[0], choice[1], player=seat)
+                game.discard(choice[0], go_out=choice[1], player=seat)
         except (ValueError, TypeError) as exc:
             raise BotError(f"{_where(game, seat, bot)} made an illegal move "
                            f"({choice!r}): {exc}") from exc

@@ -296,7 +296,8 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
     ...         if r.phase.value == "draw":
     ...             r.draw(bot.choose_draw(obs))
     ...         else:
-    ...             r.discard(*bot.choose_discard(obs))
+    ...             card, out = bot.choose_discard(obs)
+    ...             r.discard(card, go_out=out)
     ...     return list(r.result.scores)
     >>> scores[3].tolist() == by_bots(rounds[3].clone())
     True

@@ -48,6 +48,7 @@ import numpy.typing as npt
 from . import positions as _positions
 from . import solver
 from ._checks import check_table, passes
+from ._deprecation import keyword_only
 from .actions import _CARDS, _source
 from .actions import ACTION_DISCARD as ACTION_DISCARD
 from .actions import ACTION_DRAW_DECK as ACTION_DRAW_DECK
@@ -376,7 +377,8 @@ class Round(_positions.RoundPositions):
                     f"the other {self.hand_size} cards leave deadwood {dead}, not 0")
         return t
 
-    def verify_discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def verify_discard(self, card: CardArg, *, go_out: bool = False,
                        player: int | None = None) -> None:
         """Raise :class:`~fivecrowns.IllegalMoveError` unless the current player may
         discard ``card`` (going out if ``go_out``).
@@ -387,12 +389,14 @@ class Round(_positions.RoundPositions):
         """
         self._check_discard(card, go_out, player)
 
-    def can_discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def can_discard(self, card: CardArg, *, go_out: bool = False,
                     player: int | None = None) -> bool:
         """True if :meth:`discard` with these arguments would succeed."""
-        return passes(self.verify_discard, card, go_out, player=player)
+        return passes(self.verify_discard, card, go_out=go_out, player=player)
 
-    def discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def discard(self, card: CardArg, *, go_out: bool = False,
                 player: int | None = None) -> DiscardRecord:
         """Discard ``card``, ending the current player's turn; with ``go_out=True`` lay
         down all the other cards (they must form melds) and go out.

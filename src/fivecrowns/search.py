@@ -170,7 +170,7 @@ def _python_play_out(rounds: Sequence[Round], policy: str) -> npt.NDArray[np.int
                 r.draw(bots[p].choose_draw(obs))
             else:
                 card, out_ = bots[p].choose_discard(obs)
-                r.discard(card, out_)
+                r.discard(card, go_out=out_)
         assert r.result is not None
         scores[i] = r.result.scores
     return scores
@@ -333,7 +333,7 @@ class SearchBot:
         picks = [default] + [t for t in order[:self.candidates] if t != default]
         if len(picks) == 1:
             return Card.from_index(default), False
-        best = self._search(obs, [encode_discard(t, False) for t in picks])
+        best = self._search(obs, [encode_discard(t) for t in picks])
         return Card.from_index(picks[best]), False
 
     # -- the search --

@@ -75,12 +75,13 @@ def observation_bounds(n: int, features: bool = False, normalize: bool = False,
     Raw, every count is at most ``_HIGH``; scaled (``normalize``), every entry but the
     relative totals is in [0, 1] (see :func:`~fivecrowns.envs.encoding.observation_scale`).
     """
-    size = observation_size(n, features)
+    size = observation_size(n, features=features)
     low = np.zeros(size, dtype=np.float32)
-    b = blocks(n, features)
+    b = blocks(n, features=features)
     if normalize:
         high = np.ones(size, dtype=np.float32)
-        high[b["totals"]] = _TOTALS * observation_scale(n, features, decks)[b["totals"]]
+        scale = observation_scale(n, features=features, decks=decks)
+        high[b["totals"]] = _TOTALS * scale[b["totals"]]
         low[b["totals"]] = -high[b["totals"]]
     else:
         high = np.full(size, _HIGH, dtype=np.float32)
@@ -113,7 +114,7 @@ class Encoder:
             if not isinstance(flag, bool):
                 raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
         self.features = features
-        self.scale = observation_scale(n, features, decks) if normalize else None
+        self.scale = observation_scale(n, features=features, decks=decks) if normalize else None
         self.low, self.high = observation_bounds(n, features, normalize, decks)
 
     def __call__(self, game: Game, seat: int) -> npt.NDArray[np.float32]:

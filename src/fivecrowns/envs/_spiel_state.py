@@ -48,7 +48,7 @@ class Config:
         full.flags.writeable = False
         self.full = full
         self.base = observation_size(n)  # the solver features, if any, come after
-        self.size = observation_size(n, features)
+        self.size = observation_size(n, features=features)
         b = blocks(n)
         self.hand, self.top = b["hand"].start, b["top_discard"].start
         self.disc, self.unseen = b["discard_pile"].start, b["unseen"].start

@@ -174,7 +174,7 @@ class FiveCrownsEnv(gymnasium.Env):
                 game.apply_action(encode_draw(bot.choose_draw(obs)), player=s)
             else:
                 card, out = bot.choose_discard(obs)
-                game.apply_action(encode_discard(card, bool(out)), player=s)
+                game.apply_action(encode_discard(card, go_out=bool(out)), player=s)
             if game.round_index > done:
                 reward -= game.results[-1].scores[self.seat]
         return reward

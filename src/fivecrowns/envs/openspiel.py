@@ -358,9 +358,10 @@ class _Observer:
         self.perfect_recall = perfect_recall
         self.private = private
         features = game.solver_features
-        self.tensor = np.zeros(observation_size(game.n_players, features), dtype=np.float32)
+        self.tensor = np.zeros(observation_size(game.n_players, features=features),
+                               dtype=np.float32)
         self.dict = {"observation": self.tensor}
-        where = blocks(game.n_players, features)
+        where = blocks(game.n_players, features=features)
         # the solver features describe the own hand: private too
         self._private_blocks = [where[name] for name in ("hand", "unseen", "features")
                                 if name in where]

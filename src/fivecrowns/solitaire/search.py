@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._deprecation import keyword_only
 from ..cards import JOKER_INDEX, N_TYPES, Card, card_value, type_index
 from ..outs import SolverMemo
 from ..solver import deadwood_many
@@ -402,7 +403,8 @@ class PlannerSolitaire(_MemoStrategy):
 
     name = "planner"
 
-    def __init__(self, max_set: int = 2, node_limit: int = 20_000, reach: bool = True,
+    @keyword_only("reach", "reach_piles", "contention", "protect", "deep")
+    def __init__(self, max_set: int = 2, node_limit: int = 20_000, *, reach: bool = True,
                  reach_piles: int = 2, contention: bool = True, protect: int = 0,
                  deep: int = 3) -> None:
         if max_set not in (1, 2):
