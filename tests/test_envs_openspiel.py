@@ -221,7 +221,7 @@ def test_public_observer_hides_the_own_hand(features: bool) -> None:
     observer.set_from(state, 0)
     assert not observer.tensor[:56].any()
     if features:  # the features describe the own hand
-        assert not observer.tensor[blocks(2, True)["features"]].any()
+        assert not observer.tensor[blocks(2, features=True)["features"]].any()
         assert state.observation_tensor(0)[-62:] != [0.0] * 62
     assert "hand" not in observer.string_from(state, 0)
     assert "hand" in state.observation_string(0)

@@ -61,6 +61,8 @@ def renamed_parameters(**renames: str) -> Callable[[F], F]:
 
         @functools.wraps(function)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not kwargs:  # the common call, kept cheap: these wrap some hot methods
+                return function(*args)
             for old, new in renames.items():
                 if old in kwargs:
                     if new in kwargs:
