@@ -116,8 +116,10 @@ def test_game_validation() -> None:
     with pytest.raises(ValueError, match="2 to 7 players"):
         Game(8, seed=0)
     Game(14, seed=0, rules=Rules(decks=4), rounds=[11])
-    with pytest.raises(TypeError, match="seed must be an int"):
+    with pytest.raises(TypeError, match="seed is required"):
         Game(2, seed=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed must be an int, a numpy.random.SeedSequence"):
+        Game(2, seed="7")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="round must be 1..11"):
         Game(2, seed=0, rounds=[0])
     with pytest.raises(ValueError, match="at least one round"):

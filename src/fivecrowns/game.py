@@ -57,6 +57,7 @@ from .replay import action_token as action_token
 from .replay import parse_token as parse_token
 from .round import Round
 from .rules import N_ROUNDS, Rules
+from .seeding import SeedLike, int_seed
 
 __all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
 
@@ -122,9 +123,10 @@ class Game:
     n_players : int
         2 to ``rules.max_players`` (7, or 14 with 4 decks). One player plays solitaire
         instead (docs/rules.rst, A game).
-    seed : int
+    seed : int, numpy SeedSequence or numpy Generator
         Shuffles every round; the same seed and moves give the same game everywhere.
-        Required and keyword-only.
+        Required and keyword-only. The game keeps an int (``self.seed``, in its record):
+        a SeedSequence or Generator gives one (:func:`fivecrowns.seeding.int_seed`).
     rules : Rules, optional
     rounds : sequence of int, optional
         Round numbers to play (default 1..11), in the order given.
@@ -138,15 +140,10 @@ class Game:
     (2, 0, 1, 4)
     """
 
-    def __init__(self, n_players: int, *, seed: int, rules: Rules | None = None,
+    def __init__(self, n_players: int, *, seed: SeedLike, rules: Rules | None = None,
                  rounds: Sequence[int] | None = None, first_dealer: int = 0) -> None:
         rules = check_table(n_players, rules, least=2, what="a game",
                             note=" (one player plays solitaire)")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"a game's seed must be an int (it is kept in the record), "
-                            f"got {type(seed).__name__}")
-        if seed < 0:
-            raise ValueError(f"seed must be non-negative, got {seed}")
         plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
         if not plan:
             raise ValueError("rounds must name at least one round")
@@ -157,7 +154,7 @@ class Game:
             raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
                              f"got {first_dealer!r}")
         self.n_players = n_players
-        self.seed = int(seed)
+        self.seed = int_seed(seed)  # the int the record keeps
         self.rules = rules
         self.rounds = plan
         self.first_dealer = first_dealer

@@ -29,7 +29,7 @@ from .errors import BotError
 from .game import Game, GameResult
 from .records import Observation, Phase
 from .rules import Rules
-from .seeding import game_seeds as game_seeds  # moved to fivecrowns.seeding
+from .seeding import SeedLike
 
 __all__ = [
     "Player",
@@ -67,7 +67,7 @@ def _bot_name(bot: object) -> str:
     return getattr(bot, "name", None) or type(bot).__name__
 
 
-def play_game(players: Sequence[Player], *, seed: int, rules: Rules | None = None,
+def play_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None = None,
               rounds: Sequence[int] | None = None, first_dealer: int = 0) -> GameResult:
     """Play one game between ``players`` (seat i is ``players[i]``).
 
@@ -75,7 +75,7 @@ def play_game(players: Sequence[Player], *, seed: int, rules: Rules | None = Non
     ----------
     players : sequence of Player
         2 to 7 players (14 with ``Rules(decks=4)``); the same object may fill several seats.
-    seed : int
+    seed : int, numpy SeedSequence or numpy Generator
         Shuffles the game; the same seed and players give the same game. Keyword-only.
     rules : Rules, optional
     rounds : sequence of int, optional

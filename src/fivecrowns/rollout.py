@@ -80,7 +80,7 @@ from ._threads import run_threaded
 from .records import EventKind, Phase
 from .round import Round
 from .rules import N_ROUNDS, Rules
-from .seeding import bot_seeds, game_seeds, game_seeds_range
+from .seeding import SeedLike, bot_seeds, game_seeds, game_seeds_range, int_seed
 
 try:
     from . import _rollout as _core
@@ -174,16 +174,9 @@ def _choices(code: int, seed: object,
 
 def _random_seed(seed: object) -> int:
     if seed is None:
-        raise TypeError("the random policy needs a seed= (an int) for its choices")
-    return _check_seed(seed)
-
-
-def _check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return int(seed)
+        raise TypeError("the random policy needs a seed= (an int, a numpy SeedSequence or "
+                        "Generator) for its choices")
+    return int_seed(seed)
 
 
 def _round_list(rounds: object) -> list[Round]:
@@ -241,7 +234,8 @@ def _copy_bit_generator(bit_generator: np.random.BitGenerator) -> np.random.BitG
     return new
 
 
-def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | None = None,
+def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy",
+             seed: SeedLike | None = None,
              threads: int | None = None) -> npt.NDArray[np.int32]:
     """Play each round to its end, every player following ``policy``; their scores.
 
@@ -258,8 +252,8 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
         the scores of ``r.clone()`` played to its end with a
         :class:`~fivecrowns.bots.GreedyBot` (:class:`~fivecrowns.bots.StrongBot`,
         :class:`~fivecrowns.expert.ExpertBot`) in every seat.
-    seed : int, optional
-        The random policy's seed (required for it, ignored by the greedy one): round
+    seed : int, numpy SeedSequence or numpy Generator, optional
+        The random policy's seed (required for it, ignored by the others): round
         ``i``'s choices come from ``default_rng(game_seeds(seed, len(rounds))[i])``.
     threads : int, optional
         Worker threads (the engine releases the GIL). Default: one for fewer than 64
@@ -330,7 +324,7 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
 
 
 def play_out_actions(round: Round, *, policy: Policy = "greedy",
-                     seed: int | None = None) -> list[int]:
+                     seed: SeedLike | None = None) -> list[int]:
     """The moves of ``play_out([round], policy=policy, seed=seed)``, as action codes
     (:mod:`fivecrowns.actions`): for checking the engine against the Python one.
 
@@ -360,7 +354,7 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
         room = int(length[0])
 
 
-def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
+def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: SeedLike,
                 policy: Policy = "strong", threads: int | None = None,
                 discard_weight: float = 0.0, tries: int = 8,
                 replay_draws: int = 0) -> npt.NDArray[np.int32]:
@@ -392,8 +386,9 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
         (``round.can_apply_action``).
     worlds : int
         How many worlds to sample (at least 1).
-    seed : int
-        Non-negative.
+    seed : int, numpy SeedSequence or numpy Generator
+        See :doc:`/conventions` (a SeedSequence or Generator gives an int,
+        :func:`~fivecrowns.seeding.int_seed`).
     policy : {"greedy", "strong", "expert"}
         Every seat's play after the action (the random policy is not offered: it
         would need a generator per world and move).
@@ -450,7 +445,7 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
         raise TypeError(f"worlds must be an int, got {type(worlds).__name__}")
     if worlds < 1:
         raise ValueError(f"worlds must be at least 1, got {worlds}")
-    seed = _check_seed(seed)
+    seed = int_seed(seed)
     if isinstance(discard_weight, bool) or not isinstance(discard_weight, (int, float)):
         raise TypeError(f"discard_weight must be a number, got "
                         f"{type(discard_weight).__name__}")
@@ -519,7 +514,7 @@ def _inference(r: Round) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
     return last, kept, blind
 
 
-def play_games(games: int, *, seed: int, n_players: int = 4,
+def play_games(games: int, *, seed: SeedLike, n_players: int = 4,
                policy: Policy | Sequence[Policy] = "greedy", rules: Rules | None = None,
                rounds: Sequence[int] | None = None,
                first_dealer: int = 0, threads: int | None = None) -> npt.NDArray[np.int64]:
@@ -536,8 +531,9 @@ def play_games(games: int, *, seed: int, n_players: int = 4,
     ----------
     games : int
         How many games (0 or more).
-    seed : int
-        The run's seed (non-negative). Keyword-only and required.
+    seed : int, numpy SeedSequence or numpy Generator
+        The run's seed. Keyword-only and required (a SeedSequence or Generator gives
+        an int, :func:`~fivecrowns.seeding.int_seed`).
     n_players : int
         2 to ``rules.max_players``.
     policy : {"greedy", "random", "strong", "expert"} or sequence of them
@@ -585,7 +581,7 @@ def play_games(games: int, *, seed: int, n_players: int = 4,
     if games < 0:
         raise ValueError(f"games must be 0 or more, got {games}")
     games = int(games)
-    seed = _check_seed(seed)
+    seed = int_seed(seed)
     rules = check_table(n_players, rules, least=2, what="a game")
     plan = _plan(rounds)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
@@ -630,7 +626,7 @@ def _plan(rounds: Sequence[int] | None) -> npt.NDArray[np.int8]:
     return np.array(plan, dtype=np.int8)
 
 
-def deal_rounds(n: int, *, seed: int, n_players: int = 4, round_number: int = 11,
+def deal_rounds(n: int, *, seed: SeedLike, n_players: int = 4, round_number: int = 11,
                 rules: Rules | None = None, dealer: int = 0) -> list[Round]:
     """``n`` fresh rounds, round ``i`` dealt from ``game_seeds(seed, n)[i]``.
 
@@ -645,4 +641,4 @@ def deal_rounds(n: int, *, seed: int, n_players: int = 4, round_number: int = 11
     if n < 0:
         raise ValueError(f"n must be 0 or more, got {n}")
     return [Round(n_players, round_number, seed=s, rules=rules, dealer=dealer)
-            for s in game_seeds(seed, int(n))]
+            for s in game_seeds(int_seed(seed), int(n))]

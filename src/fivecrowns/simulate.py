@@ -29,7 +29,7 @@ from .duplicate import DuplicateReport
 from .players import PlayerFactory, entrant_factory, play_game
 from .rules import Rules
 from .runner import Backend, ProgressCallback, run_in_order
-from .seeding import bot_seeds, game_seeds
+from .seeding import SeedLike, bot_seeds, game_seeds, int_seed
 
 if TYPE_CHECKING:
     from typing_extensions import deprecated
@@ -137,7 +137,7 @@ def _name(entrant: object) -> str:
 
 
 @overload
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
@@ -148,7 +148,7 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
 @overload
 @deprecated("simulate_games(..., duplicate=reference) is deprecated: use "
             "duplicate_match(bot, reference, field, games, seed=...)")
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
@@ -156,7 +156,7 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
                    duplicate: Any) -> DuplicateReport: ...
 
 
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
@@ -177,8 +177,10 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
         :func:`~fivecrowns.players.entrant_factory`). With ``jobs > 1`` or on Ray they
         must pickle (classes and module-level functions do).
     games : int
-    seed : int
-        Keyword-only.
+    seed : int, numpy SeedSequence or numpy Generator
+        Keyword-only. Game ``g`` is dealt from ``game_seeds(seed, games)[g]``
+        (:mod:`fivecrowns.seeding`; a SeedSequence or Generator first gives an int,
+        :func:`~fivecrowns.seeding.int_seed`).
     jobs : int
         Worker processes.
     progress : callable, optional
@@ -252,12 +254,13 @@ def _checked(entrants: Sequence[Any], games: object, rules: Rules | None,
     return factories, games, [str(n) for n in names]
 
 
-def _simulate(entrants: Sequence[Any], games: int, *, seed: int, jobs: int,
+def _simulate(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int,
               progress: ProgressCallback | None, rules: Rules | None,
               rounds: Sequence[int] | None, names: Sequence[str] | None,
               on_record: Callable[[dict[str, Any]], Any] | None, backend: Backend,
               ray_address: str | None) -> GamesReport:
     factories, games, names = _checked(entrants, games, rules, names)
+    seed = int_seed(seed)
     seeds = game_seeds(seed, games)
     record_names = names if on_record is not None else None
     work = _Items(seeds, lambda g: (factories, g, seeds[g], seed, rules, rounds,
@@ -328,7 +331,7 @@ def _play_duplicate(args: _DuplicateWork) -> tuple[_Outcome, _Outcome]:
 
 
 def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, *,
-                    seed: int, jobs: int = 1, progress: ProgressCallback | None = None,
+                    seed: SeedLike, jobs: int = 1, progress: ProgressCallback | None = None,
                     rules: Rules | None = None, rounds: Sequence[int] | None = None,
                     names: Sequence[str] | None = None,
                     on_record: Callable[[dict[str, Any]], Any] | None = None,
@@ -351,7 +354,7 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
         The other seats (1 or more), the same in both games of a deal.
     games : int
         Deals (each played twice).
-    seed : int
+    seed : int, numpy SeedSequence or numpy Generator
         Keyword-only, as for :func:`simulate_games`.
     jobs, progress, rules, rounds, backend, ray_address
         As for :func:`simulate_games`; ``progress`` is called with deals finished.
@@ -397,6 +400,7 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
         reference_name = str(names.pop(1))
     factories, games, names = _checked([bot, *field], games, rules, names)
     reference_factory = entrant_factory(reference)
+    seed = int_seed(seed)
     seeds = game_seeds(seed, games)
     record_names = names if on_record is not None else None
     work = _Items(seeds, lambda g: (factories, reference_factory, reference_name, g,

@@ -133,7 +133,7 @@ def _solitaire_table(s: dict[str, Any]) -> str:
     (lo, hi), (plo, phi), (tlo, thi) = s["win_ci"], s["piles_closed_ci"], s["turns_ci"]
     return "\n".join([
         f"strategy      {s['strategy']}",
-        f"games         {s['games']} (seeds {s['seed']}..{s['seed'] + s['games'] - 1})",
+        f"games         {s['games']} (seed {s['seed']})",
         f"wins          {s['wins']}",
         f"win rate      {100 * s['win_rate']:.2f}%  (95% CI {100 * lo:.2f}% .. {100 * hi:.2f}%)",
         f"piles closed  {s['mean_piles_closed']:.3f} mean  (95% CI {plo:.3f} .. {phi:.3f})",
