@@ -19,7 +19,6 @@ from fivecrowns.bots import (
     RandomBot,
     StrongBot,
     best_discard_choice,
-    discard_order,
     discard_pile_counts,
     picked_up,
     unseen_counts,
@@ -27,6 +26,7 @@ from fivecrowns.bots import (
 from fivecrowns.cards import Card
 from fivecrowns.deck import full_counts
 from fivecrowns.game import Game
+from fivecrowns.outs import discard_order
 from fivecrowns.players import Player, play_game
 from fivecrowns.records import EventKind, Observation, Phase
 from fivecrowns.round import Round

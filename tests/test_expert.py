@@ -12,10 +12,11 @@ import pytest
 import fivecrowns
 from fivecrowns import Rules, best_discard, deadwood, play_game
 from fivecrowns.actions import Source
-from fivecrowns.bots import GreedyBot, StrongBot, discard_order
+from fivecrowns.bots import GreedyBot, StrongBot
 from fivecrowns.cards import Card
 from fivecrowns.expert import ExpertBot
 from fivecrowns.game import Game
+from fivecrowns.outs import discard_order
 from fivecrowns.players import Player
 from fivecrowns.records import Observation, Phase
 from fivecrowns.round import Round

@@ -19,13 +19,15 @@ it) and a test can list them all (:data:`RENAMED`).
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 __all__ = ["REMOVED_IN", "RENAMED", "warn_deprecated", "renamed_parameters", "keyword_only",
-           "deprecated_attribute", "dropped_parameter", "takes_seed", "Unset", "UNSET"]
+           "deprecated_attribute", "dropped_parameter", "moved_names", "takes_seed", "Unset",
+           "UNSET"]
 
 #: The release that drops every deprecated spelling.
 REMOVED_IN = "1.0"
@@ -114,6 +116,23 @@ def keyword_only(*names: str) -> Callable[[F], F]:
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def moved_names(module: str, moved: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for names that moved to another module: reading
+    ``module.name`` warns and gives ``moved[name]``'s (a module path) attribute of the same
+    name; any other name is an ``AttributeError`` as usual."""
+    for name, home in moved.items():
+        RENAMED[f"{module}.{name}"] = f"{home}.{name}"
+
+    def __getattr__(name: str) -> Any:
+        home = moved.get(name)
+        if home is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warn_deprecated(f"{module}.{name}", f"{home}.{name}")
+        return getattr(importlib.import_module(home), name)
+
+    return __getattr__
 
 
 class deprecated_attribute:

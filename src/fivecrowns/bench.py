@@ -25,7 +25,7 @@ from ._deprecation import keyword_only
 from .cards import N_TYPES
 from .dealing import random_hands
 
-__all__ = ["adversarial_hands", "report", "core", "Row", "peak_memory"]
+__all__ = ["adversarial_hands", "report", "core", "Row", "peak_memory", "slowest_hand"]
 
 Row = tuple[str, str, str]
 

@@ -21,10 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from ._deprecation import UNSET, dropped_parameter
+from ._deprecation import UNSET, dropped_parameter, moved_names
 from .actions import Source
 from .cards import N_TYPES, Card
-from .outs import discard_order
+from .outs import discard_order as _discard_order
 from .records import Observation
 from .seeding import SeedLike, make_rng
 
@@ -33,11 +33,12 @@ __all__ = [
     "GreedyBot",
     "StrongBot",
     "best_discard_choice",
-    "discard_order",
     "unseen_counts",
     "discard_pile_counts",
     "picked_up",
 ]
+
+__getattr__ = moved_names(__name__, {"discard_order": "fivecrowns.outs"})
 
 
 def _candidate_deadwoods(row: npt.NDArray[np.uint8], wild: int, decks: int,
@@ -215,10 +216,10 @@ def _must_keep_index(obs: Observation) -> int:
 def _allowed_order(row: npt.NDArray[np.uint8], wild: int, kept: int) -> list[int]:
     """:func:`discard_order` of the cards that may be discarded (all but type ``kept``)."""
     if kept < 0:
-        return discard_order(row, wild)
+        return _discard_order(row, wild)
     other = row.copy()
     other[kept] = 0
-    return discard_order(other, wild)
+    return _discard_order(other, wild)
 
 
 def _discard_candidates(obs: Observation) -> tuple[npt.NDArray[np.uint8], int, list[int]]:
@@ -227,7 +228,7 @@ def _discard_candidates(obs: Observation) -> tuple[npt.NDArray[np.uint8], int, l
     the card just taken, which the rules forbid throwing back."""
     row = _hand_row(obs)
     kept = _must_keep_index(obs)
-    order = discard_order(row, obs.wild)
+    order = _discard_order(row, obs.wild)
     if kept >= 0 and order == [kept]:
         order = _allowed_order(row, obs.wild, kept)
     return row, kept, order

@@ -31,11 +31,11 @@ R = TypeVar("R")
 
 
 #: What the ray extra is for, in MissingExtraError's message.
-RAY_WHAT = "backend='ray'"
+_RAY_WHAT = "backend='ray'"
 
 
 def _ray() -> Any:
-    return require("ray", "ray", RAY_WHAT)
+    return require("ray", "ray", _RAY_WHAT)
 
 
 def ensure_ray(address: str | None = None, *, num_cpus: int | None = None) -> Any:
@@ -72,7 +72,7 @@ def ray_data(address: str | None = None) -> Any:
     ensure_ray(address)
     import warnings
 
-    with requires("ray", RAY_WHAT):
+    with requires("ray", _RAY_WHAT):
         import ray.data
 
     with warnings.catch_warnings():

@@ -47,7 +47,8 @@ from ._optional import requires
 from ._validate import check_wild
 from .runner import ProgressCallback
 
-__all__ = ["CARD_COLUMNS", "FORMATS", "ScoreSummary", "score_file", "count_rows", "BatchScorer"]
+__all__ = ["CARD_COLUMNS", "FORMATS", "ERROR_COLUMN", "ScoreSummary", "score_file", "count_rows",
+           "BatchScorer"]
 
 #: File formats by extension.
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".npy": "npy"}

@@ -23,7 +23,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ._deprecation import takes_seed
+from ._deprecation import moved_names, takes_seed
 from .actions import CardArg, SourceLike
 from .errors import BotError
 from .game import Game, GameResult
@@ -58,6 +58,8 @@ class Player(Protocol):
         ``obs.must_keep`` set, that card may not be discarded this turn."""
         ...
 
+
+__getattr__ = moved_names(__name__, {"game_seeds": "fivecrowns.seeding"})
 
 #: Makes a fresh player for one game from an int seed (see :func:`entrant_factory`).
 PlayerFactory = Callable[[int], Player]

@@ -32,9 +32,9 @@ from .runner import Backend, ProgressCallback, run_in_order
 from .seeding import SeedLike, bot_seeds, game_seeds, int_seed
 
 if TYPE_CHECKING:
-    from typing_extensions import deprecated
+    from typing_extensions import deprecated as _deprecated
 else:
-    def deprecated(message: str) -> Callable[[Any], Any]:
+    def _deprecated(message: str) -> Callable[[Any], Any]:
         """typing_extensions.deprecated for type checkers only (the call warns itself)."""
         return lambda function: function
 from .stats import mean_interval, wilson_interval
@@ -146,7 +146,7 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
 
 
 @overload
-@deprecated("simulate_games(..., duplicate=reference) is deprecated: use "
+@_deprecated("simulate_games(..., duplicate=reference) is deprecated: use "
             "duplicate_match(bot, reference, field, games, seed=...)")
 def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,

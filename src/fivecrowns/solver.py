@@ -55,6 +55,8 @@ from .melds import Discard, Meld, MeldKind, Solution
 
 __all__ = [
     "IMPLEMENTATION",
+    "CORE_FUNCTIONS",
+    "WildLike",
     "MAX_HAND_SIZE",
     "Implementation",
     "implementation",

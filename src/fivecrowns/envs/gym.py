@@ -54,7 +54,7 @@ from ..records import Phase
 from ..rules import Rules
 from ._common import ILLEGAL_REWARD, Encoder, check_options, new_seed, render_game
 
-__all__ = ["FiveCrownsEnv", "BOTS"]
+__all__ = ["FiveCrownsEnv", "BOTS", "OpponentLike"]
 
 #: Bots selectable by name as ``opponents``.
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}

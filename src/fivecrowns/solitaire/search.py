@@ -50,7 +50,8 @@ from ..solver import deadwood_many
 from ._strong import StrongSolitaire, _MemoStrategy
 from .game import SolitaireObservation
 
-__all__ = ["completion_sets", "find_plan", "plan_bound", "PlannerSolitaire"]
+__all__ = ["CardSet", "completion_sets", "find_plan", "plan_bound", "wilds_needed",
+           "PlannerSolitaire"]
 
 #: A completion set: card type indices, sorted, repeated for copies.
 CardSet = tuple[int, ...]
