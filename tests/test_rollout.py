@@ -330,7 +330,7 @@ def test_bad_arguments() -> None:
         play_out([r], threads=0)
     with pytest.raises(TypeError, match="threads must be an int or None, got float"):
         play_games(1, seed=0, threads=1.5)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="games must be 0 or more, got -1"):
+    with pytest.raises(ValueError, match="games must be at least 0, got -1"):
         play_games(-1, seed=0)
     with pytest.raises(ValueError, match="seed must be a non-negative int, got -3"):
         play_games(1, seed=-3)

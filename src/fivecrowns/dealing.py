@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import check_decks, check_int
 from ._deprecation import renamed_parameters
-from ._validate import _is_int, check_decks
 from .cards import JOKER_INDEX, N_TYPES
 from .seeding import SeedLike, make_rng
 
@@ -79,12 +79,7 @@ def random_hands(n: int, size: int, *, decks: int = 2, seed: SeedLike) -> npt.ND
     decks = check_decks(decks)
     rng = make_rng(seed)
     deck = _deck(decks)
-    if not _is_int(n) or not _is_int(size):
-        raise TypeError(f"n and size must be ints, got {type(n).__name__} and "
-                        f"{type(size).__name__}")
-    n, size = int(n), int(size)
-    if n < 0:
-        raise ValueError(f"n must be at least 0, got {n}")
+    n, size = check_int(n, "n", 0), check_int(size, "size")
     if not 0 <= size <= deck.size:
         raise ValueError(f"size must be 0..{deck.size} ({decks} decks), got {size}")
     out = np.zeros((n, N_TYPES), dtype=np.uint8)

@@ -21,8 +21,8 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from ._checks import check_decks, check_wild
 from ._optional import require, requires
-from ._validate import check_decks, check_wild
 
 __all__ = ["ray_map_chunks", "ensure_ray", "ray_data", "score_dataset"]
 

@@ -43,8 +43,8 @@ from ._batches import (
     _tensor_counts,
 )
 from ._batches import ERROR_COLUMN_RAY as _ERR
+from ._checks import check_wild
 from ._optional import requires
-from ._validate import check_wild
 from .runner import ProgressCallback
 
 __all__ = ["CARD_COLUMNS", "FORMATS", "ERROR_COLUMN", "ScoreSummary", "score_file", "count_rows",

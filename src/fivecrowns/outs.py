@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import check_decks, check_wild
 from ._deprecation import renamed_parameters
-from ._validate import check_decks, check_wild
 from .cards import JOKER_INDEX, N_RANKS, N_TYPES, Card, HandLike, Suit, card_value, type_index
 from .deck import full_counts
 from .rules import Rules
