@@ -111,7 +111,7 @@ def test_search_bot_is_a_player_exported_at_top_level() -> None:
     ({"time_limit": 0}, ValueError), ({"policy": "perfect"}, ValueError),
     ({"policy": "random"}, ValueError), ({"confidence": -1}, ValueError),
     ({"confidence": "high"}, ValueError), ({"discard_weight": -1}, ValueError),
-    ({"replay_draws": -1}, ValueError), ({"replay_draws": 1.5}, ValueError),
+    ({"replay_draws": -1}, ValueError), ({"replay_draws": 1.5}, TypeError),
 ])
 def test_search_bot_checks_its_arguments(kwargs: dict[str, object],
                                          error: type[Exception]) -> None:

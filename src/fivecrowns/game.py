@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_table, passes
+from ._checks import check_seat, check_table, passes
 from ._deprecation import keyword_only
 from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
 from .deck import _deepcopy_rng
@@ -149,10 +149,7 @@ class Game:
             raise ValueError("rounds must name at least one round")
         for r in plan:
             Rules.hand_size(r)  # raises for anything but 1..11
-        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
-                or not 0 <= first_dealer < n_players:
-            raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
-                             f"got {first_dealer!r}")
+        first_dealer = check_seat(first_dealer, n_players, "first_dealer")
         self.n_players = n_players
         self.seed = int_seed(seed)  # the int the record keeps
         self.rules = rules

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_decks, check_wild
+from ._checks import check_decks, check_int, check_wild
 from ._deprecation import renamed_parameters
 from .cards import JOKER_INDEX, N_RANKS, N_TYPES, Card, HandLike, Suit, card_value, type_index
 from .deck import full_counts
@@ -126,10 +126,7 @@ class SolverMemo:
         #: Copies of each card type in the whole deck (read-only).
         self.deck_counts = full_counts(Rules(decks=self.decks))
         self.deck_counts.flags.writeable = False
-        if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)):
-            raise TypeError(f"limit must be an int, got {type(limit).__name__}")
-        if limit < 20:
-            raise ValueError(f"limit must be at least 20, got {limit}")
+        limit = check_int(limit, "limit", 20)
         self.limit = int(limit)
         self._dead: dict[bytes, int] = {}
         self._discards: dict[bytes, tuple[int, int]] = {}
@@ -269,10 +266,7 @@ def joker_distance(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: 
     memo = _memo_for(memo, decks)
     counts = hand_counts(hand, decks=memo.decks)
     wild = check_wild(wild)
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)):
-        raise TypeError(f"limit must be an int, got {type(limit).__name__}")
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
+    limit = check_int(limit, "limit", 1)
     return _joker_distance(counts, wild, memo, int(limit))
 
 

@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from . import rollout as _rollout
 from . import solver
+from ._checks import check_int
 from ._deprecation import deprecated_attribute, renamed_parameters
 from .actions import Source, encode_discard, encode_draw
 from .bots import GreedyBot, StrongBot
@@ -267,11 +268,8 @@ class SearchBot:
                  confidence: float = 1.0, discard_weight: float = 0.0,
                  replay_draws: int = 0, time_limit: float | None = None) -> None:
         self.rng = make_rng(seed)
-        for name, value, least in (("worlds", worlds, 1), ("candidates", candidates, 0)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-            if value < least:
-                raise ValueError(f"{name} must be at least {least}, got {value}")
+        worlds = check_int(worlds, "worlds", 1)
+        candidates = check_int(candidates, "candidates", 0)
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
         if policy not in _POLICIES:
@@ -285,9 +283,7 @@ class SearchBot:
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be positive seconds or None, "
                              f"got {time_limit!r}")
-        if isinstance(replay_draws, bool) or not isinstance(replay_draws, int) \
-                or replay_draws < 0:
-            raise ValueError(f"replay_draws must be an int >= 0, got {replay_draws!r}")
+        replay_draws = check_int(replay_draws, "replay_draws", 0)
         self.discard_weight = float(discard_weight)
         self.replay_draws = replay_draws
         self.worlds = worlds

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import check_int
 from ._deprecation import warn_deprecated
 from .duplicate import DuplicateReport
 from .players import PlayerFactory, entrant_factory, play_game
@@ -243,10 +244,7 @@ def _checked(entrants: Sequence[Any], games: object, rules: Rules | None,
     limit = (rules or Rules()).max_players
     if not 2 <= len(factories) <= limit:
         raise ValueError(f"a simulation needs 2 to {limit} entrants, got {len(factories)}")
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise TypeError(f"games must be an int, got {type(games).__name__}")
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
+    games = check_int(games, "games", 1)
     if names is None:
         names = [_name(e) for e in entrants]
     elif len(names) != len(factories):

@@ -55,6 +55,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_int
 from .._deprecation import keyword_only
 from ..cards import N_TYPES
 from ..deck import full_counts
@@ -78,10 +79,7 @@ _HAND_SCALE = 14.0
 
 
 def _check_n(n_players: int) -> int:
-    if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
-        raise TypeError(f"n_players must be an int, got {type(n_players).__name__}")
-    if n_players < 1:
-        raise ValueError(f"n_players must be at least 1, got {n_players}")
+    check_int(n_players, "n_players", 1)
     return int(n_players)
 
 

@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_seat
 from .._deprecation import renamed_parameters
 from .._optional import requires
 
@@ -409,10 +410,7 @@ def resample(state: FiveCrownsState, player: int, *, seed: SeedLike) -> FiveCrow
     True
     """
     n = state._c.cfg.n
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"player must be an int, got {type(player).__name__}")
-    if not 0 <= player < n:
-        raise ValueError(f"player must be a seat 0..{n - 1}, got {player}")
+    player = check_seat(player, n)
     new: FiveCrownsState = state.clone()
     c = new._own()
     others = [q for q in range(n) if q != player]
