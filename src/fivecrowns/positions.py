@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from ._checks import check_table
+from ._checks import check_int, check_table
 from ._deprecation import renamed_parameters
 from .actions import (
     _CARDS,
@@ -249,8 +249,7 @@ class RoundPositions:
             if short.size:
                 raise ValueError(f"player {q} is known to hold {_text(short.tolist())} "
                                  f"(taken from the discard pile) but their hand does not")
-        if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)) or turn < 0:
-            raise ValueError(f"turn must be an int >= 0, got {turn!r}")
+        turn = check_int(turn, "turn", 0)
         final_left = 0
         if went_out is not None:
             out = new._check_player(went_out)

@@ -46,6 +46,7 @@ with requires("rl", "fivecrowns.envs.gym (the Gymnasium environment)"):
     import gymnasium
     from gymnasium import spaces
 
+from .._checks import check_seat
 from ..actions import N_ACTIONS, encode_discard, encode_draw
 from ..bots import GreedyBot, RandomBot, StrongBot
 from ..game import Game
@@ -117,8 +118,7 @@ class FiveCrownsEnv(gymnasium.Env):
         n = len(opponents) + 1
         self._rounds, self._rules = check_options(n, rounds, rules, render_mode, max_turns,
                                                   self.metadata["render_modes"])
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+        seat = check_seat(seat, n, "seat")
         self.n_players = n
         self.seat = seat
         self.opponents = tuple(opponents)
