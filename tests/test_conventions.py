@@ -474,3 +474,50 @@ def test_deprecated_calls_give_what_the_new_ones_give() -> None:
     with pytest.warns(DeprecationWarning):
         old_rec = r.discard(card, False)  # type: ignore[misc]
     assert old_rec == s.discard(card, go_out=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Argument checks: one rule for an int, one message style
+
+
+def _int_takers() -> dict[str, Callable[[Any], object]]:
+    from fivecrowns import outs, rollout
+
+    return {
+        "random_hands(n)": lambda v: fivecrowns.random_hands(v, 3, seed=1),
+        "play_games(games)": lambda v: rollout.play_games(v, seed=1, n_players=2),
+        "deal_rounds(n)": lambda v: rollout.deal_rounds(v, seed=1, round_number=1),
+        "simulate_games(games)": lambda v: fivecrowns.simulate_games(
+            [fivecrowns.GreedyBot, fivecrowns.GreedyBot], v, seed=1, rounds=[1]),
+        "SearchBot(worlds)": lambda v: fivecrowns.SearchBot(worlds=v),
+        "Round(dealer)": lambda v: fivecrowns.Round(2, round_number=1, seed=1, dealer=v),
+        "Game(first_dealer)": lambda v: fivecrowns.Game(2, seed=1, first_dealer=v),
+        "joker_distance(limit)": lambda v: outs.joker_distance("5C 6C 9D", 13, limit=v),
+        "deadwood_many(threads)": lambda v: fivecrowns.deadwood_many(
+            fivecrowns.random_hands(2, 5, seed=1), 13, threads=v),
+    }
+
+
+@pytest.mark.parametrize("call", sorted(_int_takers()))
+def test_an_int_is_an_int_or_numpy_integer_never_a_bool_or_float(call: str) -> None:
+    take = _int_takers()[call]
+    take(1)
+    import numpy as np
+
+    take(np.int64(1))
+    name = call[call.index("(") + 1:-1]
+    for bad in (True, np.bool_(True), 1.0):
+        with pytest.raises(TypeError, match=rf"^{name} must be an int(,| or None,) got "
+                                            rf"{type(bad).__name__}$"):
+            take(bad)
+
+
+def test_one_message_style_for_a_value_out_of_range() -> None:
+    from fivecrowns import rollout
+
+    with pytest.raises(ValueError, match=r"^worlds must be at least 1, got 0$"):
+        fivecrowns.SearchBot(worlds=0)
+    with pytest.raises(ValueError, match=r"^games must be at least 0, got -1$"):
+        rollout.play_games(-1, seed=1)
+    with pytest.raises(ValueError, match=r"^dealer must be a seat 0\.\.1, got 2$"):
+        fivecrowns.Round(2, round_number=1, seed=1, dealer=2)

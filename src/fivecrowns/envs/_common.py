@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_int
 from ..actions import N_ACTIONS
 from ..game import Game
 from ..rules import N_ROUNDS, Rules
@@ -31,8 +32,7 @@ def check_options(num_players: int, rounds: Sequence[int] | None, rules: Rules |
     if rules.tie_break:
         raise ValueError("the environments play without the tie-break round: "
                          "pass Rules(tie_break=False)")
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
-        raise TypeError(f"num_players must be an int, got {type(num_players).__name__}")
+    num_players = check_int(num_players, "num_players")
     if not 2 <= num_players <= rules.max_players:
         raise ValueError(f"num_players must be 2..{rules.max_players}, got {num_players}")
     plan = None if rounds is None else tuple(rounds)
