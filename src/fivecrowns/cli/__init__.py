@@ -437,11 +437,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("solitaire", help="simulate solitaire with a strategy",
                 description=f"Play many seeded games of solitaire ({_RULES}, Solitaire) and "
                 "report the win rate with a 95% Wilson interval. Game i is dealt from seed "
-                "SEED + i.")
+                "game_seeds(SEED, GAMES)[i] (fivecrowns.seeding), as in simulate.")
     p.add_argument("--games", type=positive, default=1000, help="games to play (1000)")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy",
                    help="the player (greedy)")
-    p.add_argument("--seed", type=seed_arg, default=1, help="seed of the first game (1)")
+    p.add_argument("--seed", type=seed_arg, default=1, help="the run's seed (1)")
     p.add_argument("--decks", type=decks_arg, default=2, help="2 (default) or 4")
     _run_options(p, "games")
     p.add_argument("--show", action="store_true",
