@@ -425,6 +425,12 @@ OLD_SPELLINGS: dict[str, Callable[[], object]] = {
     "report(..., quick) by position": _old_bench_report,
     "fivecrowns.players.game_seeds": _old_moved("fivecrowns.players", "game_seeds"),
     "fivecrowns.bots.discard_order": _old_moved("fivecrowns.bots", "discard_order"),
+    "GreedyBot(seed=...)": _old_bot_seed(fivecrowns.GreedyBot),
+    "StrongBot(seed=...)": _old_bot_seed(fivecrowns.StrongBot),
+    "ExpertBot(seed=...)": _old_bot_seed(fivecrowns.ExpertBot),
+    "simulate_games(..., duplicate=reference)": lambda: fivecrowns.simulate_games(
+        [fivecrowns.GreedyBot, fivecrowns.RandomBot], 1, seed=1, rounds=[1],
+        duplicate=fivecrowns.StrongBot),
 }
 
 

@@ -160,7 +160,8 @@ class deprecated_attribute:
 
 def dropped_parameter(owner: str, name: str, value: object, instead: str) -> None:
     """Warn if ``value`` (the argument ``name`` of ``owner``, deprecated because it means
-    nothing) was given, i.e. is not :data:`UNSET`; ``instead`` is the spelling to use."""
+    nothing) was given, i.e. is not :data:`UNSET`; ``instead`` is the spelling to use.
+    The owner registers the spelling in :data:`RENAMED` where it is defined."""
     if not isinstance(value, Unset):
         warn_deprecated(f"{owner}({name}=...)", instead, stacklevel=4)
 

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from ._deprecation import UNSET, dropped_parameter, moved_names
+from ._deprecation import RENAMED, UNSET, dropped_parameter, moved_names
 from .actions import Source
 from .cards import N_TYPES, Card
 from .outs import discard_order as _discard_order
@@ -112,6 +112,9 @@ class RandomBot:
 
     def __repr__(self) -> str:
         return "RandomBot()"
+
+
+RENAMED["GreedyBot(seed=...)"] = "GreedyBot()"  # deterministic: a seed meant nothing
 
 
 class GreedyBot:
@@ -232,6 +235,9 @@ def _discard_candidates(obs: Observation) -> tuple[npt.NDArray[np.uint8], int, l
     if kept >= 0 and order == [kept]:
         order = _allowed_order(row, obs.wild, kept)
     return row, kept, order
+
+
+RENAMED["StrongBot(seed=...)"] = "StrongBot()"  # deterministic: a seed meant nothing
 
 
 class StrongBot:

@@ -64,7 +64,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from ._deprecation import UNSET, dropped_parameter
+from ._deprecation import RENAMED, UNSET, dropped_parameter
 from .actions import Source
 from .bots import (
     _allowed_order,
@@ -145,6 +145,9 @@ def _floor_score(n: int, d: int, z: int, penalty: int, bonus: int) -> int:
 #: The fixed point of the discard's scores: integers in units of 2**-20 points, so that a
 #: sum of two scores stays exact in 64 bits in the compiled twin.
 _SCALE = 1 << 20
+
+
+RENAMED["ExpertBot(seed=...)"] = "ExpertBot()"  # deterministic: a seed meant nothing
 
 
 class ExpertBot:

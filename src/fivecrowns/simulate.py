@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._checks import check_int
-from ._deprecation import warn_deprecated
+from ._deprecation import RENAMED, warn_deprecated
 from .duplicate import DuplicateReport
 from .players import PlayerFactory, entrant_factory, play_game
 from .rules import Rules
@@ -137,6 +137,10 @@ def _name(entrant: object) -> str:
                or (_name(inner) if callable(inner) else None) or repr(entrant))
 
 
+_OLD_DUPLICATE = "simulate_games(..., duplicate=reference)"
+RENAMED[_OLD_DUPLICATE] = "duplicate_match(bot, reference, field, games, seed=...)"
+
+
 @overload
 def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
@@ -222,8 +226,7 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
     (['GreedyBot', 'RandomBot', 'GreedyBot'], (3, 3))
     """
     if duplicate is not None:
-        warn_deprecated("simulate_games(..., duplicate=reference)",
-                        "duplicate_match(bot, reference, field, games, seed=...)")
+        warn_deprecated(_OLD_DUPLICATE, RENAMED[_OLD_DUPLICATE])
         entrants = list(entrants)
         if not entrants:
             raise ValueError("a duplicate match needs the bot and a field of 1 or more")
