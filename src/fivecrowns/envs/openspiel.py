@@ -397,6 +397,8 @@ def resample(state: FiveCrownsState, player: int, *, seed: SeedLike) -> FiveCrow
     hidden: they would not match the new hands), and the result's ``history()`` is
     ``state``'s (OpenSpiel keeps it; the cards it names for the others are not theirs).
     :meth:`FiveCrownsState.resample_from_infostate` and :func:`make_resampler` call this.
+    ``seed`` (an int, a NumPy SeedSequence or a Generator, used and advanced; see
+    :doc:`/conventions`) draws the new places.
 
     Examples
     --------
@@ -432,7 +434,7 @@ def resample(state: FiveCrownsState, player: int, *, seed: SeedLike) -> FiveCrow
     return new
 
 
-def make_resampler(seed: int) -> Callable[[FiveCrownsState, int], FiveCrownsState]:
+def make_resampler(seed: SeedLike) -> Callable[[FiveCrownsState, int], FiveCrownsState]:
     """A determinisation callback for ``ISMCTSBot.set_resampler``, seeded by ``seed``.
 
     ``ISMCTSBot`` needs none (it calls the state's ``resample_from_infostate``), but it
@@ -450,7 +452,7 @@ def make_resampler(seed: int) -> Callable[[FiveCrownsState, int], FiveCrownsStat
     ...                        random_state=np.random.RandomState(0))
     >>> bot.set_resampler(make_resampler(0))
     """
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
 
     def resampler(state: FiveCrownsState, player: int) -> FiveCrownsState:
         return resample(state, player, seed=rng)
