@@ -40,7 +40,7 @@ cnp.import_array()
 from ._threads import run_threaded
 from ._checks import MAX_HAND_SIZE as _MAX_HAND_SIZE
 from ._checks import (check_batch, check_batch_row, check_decks, check_row, check_wild,
-                        check_wild_array)
+                      check_wild_array)
 
 cdef extern from *:
     """
