@@ -4,8 +4,8 @@ of its game totals: the numbers behind the bot figures of the docs.
     python benchmarks/bench_bots.py [--games 2000] [--seed 7] [--threads 2] [--json PATH]
 
 The compiled policies (``random``, ``greedy``, ``expert``) play the duplicate deals of
-``simulate_games([bot, StrongBot, StrongBot, StrongBot], games, seed=seed,
-duplicate=StrongBot)`` in the rollout engine (``bench_expert.compiled_duplicate``: the
+``duplicate_match(bot, StrongBot, [StrongBot] * 3, games, seed=seed)`` in the rollout
+engine (``bench_expert.compiled_duplicate``: the
 same deals, seats and totals as the Python engine); StrongBot's own totals are those of
 the reference games. SearchBot has no compiled policy and plays far slower, so its gain is
 the one the docs record (docs/performance.rst), marked as such in the JSON; its totals

@@ -36,13 +36,13 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     rows = []
     for size in SIZES:
-        hands = random_hands(n_bulk, size, rng=args.seed + size)
+        hands = random_hands(n_bulk, size, seed=args.seed + size)
         wild = wild_of(size)
         bulk = rate(lambda n, h=hands, w=wild: deadwood_many(h[:n], w, threads=1), n_bulk)
         calls = [hands[i] for i in range(n_call)]
         one = rate(lambda n, c=calls, w=wild: [deadwood(r, w) for r in c[:n]], n_call)
         rows.append([size, wild, bulk, one])
-    plain_hands = random_hands(n_bulk, 13, rng=args.seed)
+    plain_hands = random_hands(n_bulk, 13, seed=args.seed)
     plain = rate(lambda n: deadwood_many(plain_hands[:n], 13, threads=1), n_bulk)
     print(table(["cards", "wild", "bulk hands/s", "one call/s"], rows,
                 ["d", "d", ",.0f", ",.0f"]))

@@ -106,7 +106,7 @@ class _StopsAtGame:
         _StopsAtGame.MADE[0] += 1
         if _StopsAtGame.MADE[0] == _StopsAtGame.STOP:
             raise KeyboardInterrupt
-        self.inner = GreedyBot(seed)
+        self.inner = GreedyBot()
         self.choose_draw = self.inner.choose_draw
         self.choose_discard = self.inner.choose_discard
 
@@ -115,17 +115,20 @@ class _StopsAtGame:
 def test_ctrl_c_keeps_the_report_of_the_games_finished(duplicate: object) -> None:
     """20 games in chunks of 5: Ctrl-C in game 12 keeps games 0..9, exactly as a full run
     plays them, in a KeyboardInterrupt (Interrupted) carrying their report."""
-    from fivecrowns import Interrupted
+    from fivecrowns import Interrupted, duplicate_match
+
+    def run() -> Any:
+        if duplicate is None:
+            return simulate_games([_StopsAtGame, GreedyBot], 20, seed=3, rounds=[1])
+        return duplicate_match(_StopsAtGame, duplicate, [GreedyBot], 20, seed=3, rounds=[1])
 
     _StopsAtGame.MADE[0] = 0
     with pytest.raises(KeyboardInterrupt) as info:
-        simulate_games([_StopsAtGame, GreedyBot], 20, seed=3, rounds=[1],
-                       duplicate=duplicate)
+        run()
     assert isinstance(info.value, Interrupted) and not isinstance(info.value, Exception)
     partial = info.value.partial
     _StopsAtGame.MADE[0] = -100  # never stops
-    whole = simulate_games([_StopsAtGame, GreedyBot], 20, seed=3, rounds=[1],
-                           duplicate=duplicate)
+    whole = run()
     assert partial is not None and type(partial) is type(whole)
     assert partial.seeds == whole.seeds[:10]
     assert partial.scores.tolist() == whole.scores[:10].tolist()
