@@ -154,11 +154,10 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]],
 
 
 def parser(doc: str | None, **defaults: Any) -> argparse.ArgumentParser:
-    """An argument parser described by the first line of ``doc``, with the common flags
-    named in ``defaults`` (``quick``, ``games``, ``seed``, ``jobs``, ``repeat``), each
-    with the default given."""
-    p = argparse.ArgumentParser(description=(doc or "").strip().splitlines()[0] if doc
-                                else None)
+    """An argument parser described by the first paragraph of ``doc`` (a whole sentence,
+    not its first line), with the common flags named in ``defaults`` (``quick``,
+    ``games``, ``seed``, ``jobs``, ``repeat``), each with the default given."""
+    p = argparse.ArgumentParser(description=doc.strip().split("\n\n")[0] if doc else None)
     helps = {"games": "games (or deals) to play", "seed": "first seed",
              "jobs": "worker processes", "repeat": "timed runs; the best is kept"}
     for name, default in defaults.items():
@@ -193,3 +192,34 @@ def core_params() -> list[Any]:
     return [pytest.param(name, marks=pytest.mark.skipif(core(name) is None,
                                                         reason=f"the {name} core is not built"))
             for name in CORE_NAMES]
+
+
+def machine() -> dict[str, Any]:
+    """Where and when a run was made, for the JSON a figure is drawn from: the figures
+    are ratios measured on one machine in one run, and say so."""
+    import datetime
+    import os
+    import platform
+
+    import fivecrowns
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {"date": datetime.date.today().isoformat(), "cpus": os.cpu_count(),
+            "machine": platform.machine(), "python": platform.python_version(),
+            "fivecrowns": fivecrowns.__version__, "core": fivecrowns.IMPLEMENTATION,
+            "load_1min": None if load is None else round(load, 2)}
+
+
+def write_json(path: str, what: str, data: dict[str, Any]) -> None:
+    """Write a run's results to ``path`` (``--json``): ``what`` it measured, the command
+    that made it, :func:`machine`, then ``data``; the figure script reads it."""
+    import json
+    import sys
+
+    payload = {"what": what,
+               "command": " ".join(["python", *sys.argv]) if sys.argv[0] else "",
+               "machine": machine(), **data}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(payload, f, indent=1)
+        f.write("\n")
+    print(f"wrote {path}")

@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         ok &= met
         lo, hi = report.gain_ci
         rows.append([f"{bot.label} {title}", f"{report.gain:+.2f}", f"{lo:+.2f}..{hi:+.2f}",
-                     f"{report.win_rate:.3f}", f"{report.reference_win_rate:.3f}",
+                     f"{100 * report.win_rate:.2f}%", f"{100 * report.reference_win_rate:.2f}%",
                      "" if target is None else f">= {target:+.1f}: {'met' if met else 'NOT met'}",
                      f"{WALL() - start:.0f}"])
         print(f"\n{report.table()}", flush=True)

@@ -17,7 +17,7 @@ result and a working set that does not depend on n.
 - ``score_file``: ``score_file`` from a ``.npy`` of n random 11-card hands to a ``.npy``
   with ``deadwood`` (written first, by another process); the result is on disk.
 
-Interrupts (``--interrupt K``): every long call of ``tests/interrupt_target.py`` is started
+Interrupts (``--interrupt K``): every long call of ``tests/helpers/interrupt_target.py`` is started
 K times and sent SIGINT (to its process group, as a terminal's Ctrl-C) at a random moment
 0.2 to 4 s after it is ready; each must exit 130 with no thread or worker process left and
 no output that looks complete. The table gives the time from the signal to the exit.
@@ -47,7 +47,7 @@ from _harness import SEED, parser, table
 
 WORKLOADS = ("play_games", "play_out", "score_file")
 HERE = Path(__file__).resolve().parent
-TARGET = HERE.parent / "tests" / "interrupt_target.py"
+TARGET = HERE.parent / "tests" / "helpers" / "interrupt_target.py"
 
 
 def _rss_mb() -> float:

@@ -21,9 +21,10 @@ import fivecrowns as fc
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--hands", type=int, default=100_000)
-    p.add_argument("--seed", type=int, default=1)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--hands", type=int, default=100_000,
+                   help="random hands per round size (default 100000)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the hands (default 1)")
     p.add_argument("--threads", type=int, default=None, help="default: every core")
     args = p.parse_args()
     rng = np.random.default_rng(args.seed)

@@ -47,10 +47,10 @@ class WildHunter:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=40)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=40, help="games to play (default 40)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = p.parse_args()
     assert isinstance(WildHunter(), fc.Player)   # the protocol is all it takes
     report = fc.simulate_games([WildHunter, fc.GreedyBot, fc.RandomBot], args.games,

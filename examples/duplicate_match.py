@@ -22,11 +22,13 @@ import fivecrowns as fc
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--jobs", type=int, default=1)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=200,
+                   help="deals, each played twice (default 200)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--players", type=int, default=4,
+                   help="players at the table, StrongBot included (default 4)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = p.parse_args()
     field = [fc.GreedyBot] * (args.players - 1)
     report = fc.duplicate_match(fc.StrongBot, fc.GreedyBot, field, args.games,

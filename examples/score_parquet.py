@@ -34,12 +34,12 @@ def demo_file(path: Path, rows: int, seed: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("src", nargs="?", type=Path, help="a Parquet file with a 'hand' column")
     p.add_argument("--wild", type=int, default=13, help="the wild rank, 3..13 (13: Kings)")
     p.add_argument("--out", type=Path, help="where to write (default: beside the input)")
     p.add_argument("--rows", type=int, default=1000, help="rows of the demo file")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="seed of the demo file (default 1)")
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         src = args.src
@@ -49,7 +49,12 @@ def main() -> None:
         dst = args.out or src.with_name(src.stem + "-scored.parquet")
         bad = dst.with_name(dst.stem + "-bad.csv")
         summary = score_file(src, dst, wild=args.wild, discard=True, skip_bad=bad)
-        print(summary)
+        if dst.parent == Path(tmp):  # gone when the example ends: no path to print
+            print(f"scored {summary.scored:,} of {summary.rows:,} hands, "
+                  f"{summary.skipped:,} bad row(s) set aside, in a temporary folder deleted "
+                  f"at the end (--out PATH keeps the result)")
+        else:
+            print(summary)
         scored = pq.read_table(dst)
         dead = scored.column("deadwood").to_numpy()
         out = (scored.column("discard_deadwood").to_numpy() == 0).mean()
@@ -58,7 +63,7 @@ def main() -> None:
         for row in scored.slice(0, 3).to_pylist():
             print(f"  {row['hand']:<40} deadwood {row['deadwood']:>3}")
         if summary.skipped:
-            print(f"bad rows ({bad.name}: the input's columns and the problem):")
+            print("bad rows (the input's columns and the problem):")
             for line in bad.read_text(encoding="utf-8").strip().splitlines()[1:]:
                 print(f"  {line}")
 

@@ -12,6 +12,10 @@
 :func:`compiled_required` is the one place that decides whether a missing compiled core
 is a test failure (never a skip): where ``CI`` is set, or ``FIVECROWNS_BUILD_EXTENSION=1``
 or ``FIVECROWNS_IMPLEMENTATION=compiled``, unless ``FIVECROWNS_IMPLEMENTATION=python``.
+
+Tests that take seconds carry the ``slow`` marker (registered in pyproject.toml; those on
+Ray get it here): ``pytest -m "not slow"`` is the fast loop of docs/development.rst.
+Helpers shared by the tests live in the ``helpers`` package beside this file.
 """
 
 from __future__ import annotations
@@ -137,6 +141,14 @@ def need(module: str) -> ModuleType:
             pytest.fail(f"CI requires {module} (the fivecrowns[ray] / [io] extras): {exc}",
                         pytrace=False)
         pytest.skip(f"{module} is not installed: {exc}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test on Ray (one that uses :func:`ray_session`) is ``slow``: Ray takes seconds to
+    start and to schedule."""
+    for item in items:
+        if "ray_session" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

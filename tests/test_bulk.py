@@ -14,7 +14,7 @@ import pytest
 import fivecrowns as fc
 from fivecrowns import Card
 from fivecrowns.solver import Implementation, implementation
-from reference import HAND_KINDS, RngChooser, generate_hand
+from helpers.reference import HAND_KINDS, RngChooser, generate_hand
 
 
 def batch(seed: int, n: int, min_size: int = 0, max_size: int = 13,

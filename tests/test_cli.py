@@ -340,6 +340,7 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return {**env, "PYTHONPATH": path, "PYTHONIOENCODING": "utf-8", **extra}
 
 
+@pytest.mark.slow
 def test_python_dash_m(tmp_path: Path) -> None:
     env = _env(tmp_path)
     done = subprocess.run([sys.executable, "-m", "fivecrowns", "solve", "5C 6C 7C KD",
@@ -407,6 +408,7 @@ sys.meta_path.insert(0, _Finder())
     ["simulate", "--games", "4", "--players", "2", "--rounds", "1", "--jobs", "2"],
     ["solitaire", "--games", "4", "--jobs", "2"],
 ])
+@pytest.mark.slow
 def test_a_warning_at_import_shows_once_and_is_no_traceback(tmp_path: Path,
                                                             argv: list[str]) -> None:
     (tmp_path / "sitecustomize.py").write_text(WARNING_AT_IMPORT, encoding="utf-8")

@@ -125,7 +125,7 @@ def test_play_against_a_users_bot_class(capsys: pytest.CaptureFixture[str],
                          "--seed", "2", "--rounds", "1", "--ascii")
     assert code == 2
     assert err == ("fivecrowns play: error: Player 1 (Raising): choose_discard raised "
-                   "KeyError: 'lost the card'\n")
+                   "KeyError: 'lost the card' (--traceback shows where)\n")
 
 
 def test_play_against_searchbot_with_options(capsys: pytest.CaptureFixture[str],
@@ -150,3 +150,21 @@ def test_play_bad_bots(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.M
     code, out, err = run(capsys, "play", "--players", "2", "--bots", bots, "--seed", "1")
     assert code == 2 and out == ""
     assert err.startswith("fivecrowns play: error: ") and message in err
+
+
+def test_suggested_discard_is_never_the_card_just_taken(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 11: the best discard after taking JC from the pile is JC itself, which the rules
+    forbid throwing back; the suggestion (and Enter) is the best allowed discard."""
+    feed(monkeypatch, "p\n\nq\n")
+    code, out, _ = run(capsys, "play", "--players", "3", "--bots", "strong", "--seed", "11",
+                       "--rounds", "1", "--ascii")
+    assert code == 0
+    assert "You took JC." in out and "Suggested discard: JS (leaves deadwood 27)." in out
+    assert "You discard JS." in out and "cannot discard" not in out
+    # always take the pile and accept the suggestion: never a refused discard
+    for seed in range(3):
+        feed(monkeypatch, "p\n\n" * 400)
+        code, out, _ = run(capsys, "play", "--players", "2", "--seed", str(seed), "--rounds",
+                           "1-4", "--ascii")
+        assert code == 0 and "You took" in out and "cannot discard" not in out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +26,20 @@ def test_score_npy(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert scored["discard_deadwood"].tolist() == fc.discard_deadwood_many(ROWS, 9).tolist()
 
 
+def score_csv(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str,
+              *args: str) -> tuple[int, str, str]:
+    """``fivecrowns score h.csv o.csv ARGS... --quiet`` on a CSV file holding ``text``."""
+    need("pyarrow")
+    (tmp_path / "h.csv").write_text(text)
+    return run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"), *args,
+                   "--quiet")
+
+
 def test_score_csv_text_column_json_and_bad_rows(capsys: pytest.CaptureFixture[str],
                                                  tmp_path: Path) -> None:
-    need("pyarrow")
-    (tmp_path / "h.csv").write_text("id,hand\n0,5C 6C 7C\n1,5C ZZ\n2,KS KD KH KH\n")
-    code, _, err = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
-                           "--wild", "K", "--quiet")
-    assert code == 2 and "row 1" in err and "ZZ" in err and err.count("\n") == 1
+    code, _, err = score_csv(capsys, tmp_path, "id,hand\n0,5C 6C 7C\n1,5C ZZ\n2,KS KD KH KH\n",
+                             "--wild", "K")
+    assert code == 2 and "h.csv: line 3: " in err and "ZZ" in err and err.count("\n") == 1
     code, out, _ = run_cli(capsys, "score", str(tmp_path / "h.csv"), str(tmp_path / "o.csv"),
                            "--wild", "K", "--skip-bad", str(tmp_path / "bad.csv"), "--json",
                            "--quiet")
@@ -77,3 +85,92 @@ def test_ray_backend_gives_the_local_results(capsys: pytest.CaptureFixture[str],
     code, on_ray, _ = run_cli(capsys, *args, "--backend", "ray")
     assert code == 0
     assert json.loads(on_ray) == json.loads(local)
+
+
+@pytest.mark.parametrize("suffix", [".npy", ".csv"])
+@pytest.mark.parametrize("wild", ["20", "0", "-1", "2", "+14"])
+def test_score_wild_number_is_a_rank(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                     suffix: str, wild: str) -> None:
+    """A number given to --wild is a rank, refused as `solve --wild` refuses it, and never
+    looked up as a column, whatever the input's format."""
+    src = tmp_path / f"h{suffix}"
+    if suffix == ".npy":
+        np.save(src, ROWS)
+    else:
+        src.write_text("hand\n5C 6C 7C\n")
+    code, _, err = run_cli(capsys, "score", str(src), str(tmp_path / f"o{suffix}"),
+                           "--wild", wild, "--quiet")
+    code_solve, _, err_solve = run_cli(capsys, "solve", "5C 6C 7C", "--wild", wild)
+    want = f"argument --wild: expected a wild rank 3..13 (or J, Q, K), got '{wild}'"
+    assert (code, code_solve) == (2, 2)
+    assert f"fivecrowns score: error: {want}\n" in err
+    assert f"fivecrowns solve: error: {want}\n" in err_solve
+    assert "wild column" not in err
+
+
+def test_score_wild_name_is_a_column(capsys: pytest.CaptureFixture[str],
+                                     tmp_path: Path) -> None:
+    text = "hand,w\n5C 6C 7C,9\n5C 6C 9C,9\n"
+    code, _, err = score_csv(capsys, tmp_path, text, "--wild", "nope")
+    assert code == 2 and "wild column 'nope' not found" in err
+    code, out, _ = score_csv(capsys, tmp_path, text, "--wild", "w")
+    assert code == 0 and "scored 2 of 2" in out
+
+
+def test_score_bad_row_speaks_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A bad row's message names --skip-bad (not the API's skip_bad=PATH) and the CSV
+    line an editor shows (header line 1; an empty line counted), or the row from 1."""
+    code, _, err = score_csv(capsys, tmp_path, "id,hand\n0,5C 6C 7C\n\n1,5C 6C 8D\n2,5C ZZ\n",
+                             "--wild", "K")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("fivecrowns score: error: h.csv: line 5: cannot parse card 'ZZ'")
+    assert err.endswith("(add --skip-bad PATH to set bad rows aside)\n")
+    assert "skip_bad" not in err and not re.search(r"\brow \d", err)
+    with pytest.raises(fc.BadRowError) as info:  # the API counts rows from 0, and says so
+        fc.files.score_file(tmp_path / "h.csv", tmp_path / "o.csv", wild=13)
+    assert (info.value.row, info.value.line) == (2, 5)
+    assert str(info.value).startswith("h.csv: row 2 (line 5): cannot parse card 'ZZ'")
+    rows = ROWS.copy()
+    rows[3, 0] = 9
+    np.save(tmp_path / "h.npy", rows)
+    code, _, err = run_cli(capsys, "score", str(tmp_path / "h.npy"), str(tmp_path / "o.npy"),
+                           "--wild", "9", "--quiet")
+    assert code == 2 and err.startswith("fivecrowns score: error: h.npy: row 4 (from 1): "
+                                        "the hand holds 9 copies of 3C")
+    assert "skip_bad" not in err and "--skip-bad PATH" in err
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage\n", bytes(range(256)) * 4,
+                                     b"\x93NUMPY\x01\x00\xff\xff{'descr'"])
+@pytest.mark.parametrize("suffix", [".npy", ".parquet"])
+def test_score_garbage_input_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         suffix: str, content: bytes) -> None:
+    if suffix == ".parquet":
+        need("pyarrow")
+    src = tmp_path / f"junk{suffix}"
+    src.write_bytes(content)
+    code, out, err = run_cli(capsys, "score", str(src), str(tmp_path / "o.npy"), "--wild",
+                             "9", "--quiet")
+    kind = "a .npy file" if suffix == ".npy" else "a Parquet file"
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith(f"fivecrowns score: error: junk{suffix}: ")
+    assert f"not {kind}" in err or "damaged" in err
+    for raw in ("allow_pickle", "magic", "footer's (", "Errno", "pickle.load"):
+        assert raw not in err
+
+
+@pytest.mark.parametrize("where", ["dst", "skip_bad"])
+def test_score_missing_output_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                     where: str) -> None:
+    np.save(tmp_path / "h.npy", ROWS)
+    out_path, skip = str(tmp_path / "o.npy"), []
+    gone = str(tmp_path / "no" / "such")
+    if where == "dst":
+        out_path = f"{gone}/o.npy"
+    else:
+        skip = ["--skip-bad", f"{gone}/bad.csv"]
+    code, out, err = run_cli(capsys, "score", str(tmp_path / "h.npy"), out_path, "--wild",
+                             "9", "--quiet", *skip)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert f"no such folder '{gone}'" in err and "Errno" not in err
+    assert not (tmp_path / "o.npy").exists()

@@ -14,6 +14,7 @@ import pytest
 
 from conftest import run_cli
 from fivecrowns.cli import _common
+from fivecrowns.distributed import RAY_CONNECT_TIMEOUT
 
 run = run_cli
 
@@ -139,6 +140,19 @@ class Raising(Plain):
         raise KeyError("oops")
 
 
+MADE = [0]
+
+
+class StopsAtGame13(Plain):
+    """Ctrl-C, as the terminal sends it, while game 12 is being set up (one per game)."""
+
+    def __init__(self):
+        MADE[0] += 1
+        if MADE[0] == 13:
+            raise KeyboardInterrupt
+        super().__init__()
+
+
 NOT_A_PLAYER = 3
 '''
 
@@ -200,6 +214,66 @@ def test_simulate_a_bad_bot_class(capsys: pytest.CaptureFixture[str],
     assert code == 2 and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_raising_bot_shows_its_traceback_on_request(capsys: pytest.CaptureFixture[str],
+                                                      user_bots: types.ModuleType,
+                                                      jobs: str) -> None:
+    """One line by default, naming --traceback; with it, the whole chain down to the line
+    of the bot's own code that raised (from a worker process too)."""
+    from fivecrowns.cli import main
+
+    argv = ["simulate", "--games", "2", "--bots", "fc_user_bots:Raising,greedy", "--rounds",
+            "1", "--quiet", "--jobs", jobs]
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.endswith("(Raising) raised KeyError: 'oops' (--traceback shows where)\n")
+    assert main([*argv, "--traceback"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback (most recent call last)" in err
+    assert 'fc_user_bots.py", line' in err and 'raise KeyError("oops")' in err
+    assert err.splitlines()[-1].endswith("(Raising) raised KeyError: 'oops'")
+
+
+def test_traceback_is_an_option_of_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivecrowns.cli import build_parser, main
+
+    for name, parser in build_parser().commands.items():  # type: ignore[attr-defined]
+        assert "--traceback" in parser.format_help(), name
+    assert main(["solve", "3C ZZ", "--wild", "5", "--traceback"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err
+    assert err.splitlines()[-1].startswith("fivecrowns solve: error: cannot parse card 'ZZ'")
+    code, _, err = run(capsys, "solve", "3C ZZ", "--wild", "5")  # not a bot's: no hint
+    assert code == 2 and "--traceback" not in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--duplicate", "random"]])
+def test_ctrl_c_prints_the_finished_games_marked_partial(
+        capsys: pytest.CaptureFixture[str], user_bots: types.ModuleType,
+        extra: list[str]) -> None:
+    """Without --out, Ctrl-C used to throw the finished games away: their table (or JSON)
+    is printed, marked partial, and the exit status is still 130."""
+    from fivecrowns.cli import main
+
+    argv = ["simulate", "--games", "20", "--bots", "fc_user_bots:StopsAtGame13,greedy",
+            "--rounds", "1", "--quiet", *extra]
+    user_bots.MADE[0] = 0
+    assert main(argv) == 130
+    out, err = capsys.readouterr()
+    user_bots.MADE[0] = -100
+    assert main([*argv[:2], "10", *argv[3:]]) == 0  # the same first 10 games, whole
+    whole, _ = capsys.readouterr()
+    unit = "deals" if "--duplicate" in extra else "games"
+    assert err.startswith(f"PARTIAL RESULTS: interrupted after 10 of 20 {unit}\n") \
+        if extra == ["--json"] else out.startswith(f"PARTIAL RESULTS: interrupted after 10 "
+                                                   f"of 20 {unit}\n")
+    assert err.endswith("Interrupted.\n")
+    if extra == ["--json"]:
+        assert json.loads(out) == {**json.loads(whole), "partial": True}
+    else:
+        assert out.split("\n", 1)[1] == whole
+
+
 def test_entrants_pickle_and_call_as_the_contract_says(user_bots: types.ModuleType) -> None:
     import pickle
 
@@ -230,6 +304,87 @@ def test_the_ray_backend_without_ray(capsys: pytest.CaptureFixture[str],
     monkeypatch.setitem(sys.modules, "ray", None)  # not importable
     code, _, err = run(capsys, command, "--games", "1", "--backend", "ray")
     assert code == 2 and "pip install 'fivecrowns[ray]'" in err and err.count("\n") == 1
+
+
+def _ray_present() -> None:
+    """Skip without Ray (fail under CI): the CLI's --backend ray looks for it first."""
+    import importlib.util
+
+    from conftest import extras_required
+
+    if importlib.util.find_spec("ray") is None:
+        if extras_required():
+            pytest.fail("CI requires the fivecrowns[ray] extra", pytrace=False)
+        pytest.skip("Ray is not installed")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["simulate", "solitaire", "score"])
+def test_an_unreachable_ray_cluster_fails_at_once(tmp_path: Path, command: str) -> None:
+    """Ray itself retries 127.0.0.1:1 for over ten minutes; the CLI says in one line that
+    nothing answers there, in a child process as a user runs it, well within its timeout."""
+    import subprocess
+    import time
+
+    import fivecrowns
+
+    _ray_present()
+    np.save(tmp_path / "h.npy", np.zeros((2, 56), np.uint8))
+    argv = {"score": ["score", str(tmp_path / "h.npy"), str(tmp_path / "o.npy"), "--wild",
+                      "5"]}.get(command, [command, "--games", "2"])
+    src = str(Path(fivecrowns.__file__).parents[1])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
+    env.pop("RAY_ADDRESS", None)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "fivecrowns", *argv, "--backend", "ray",
+                           "--ray-address", "127.0.0.1:1", "--quiet"], capture_output=True,
+                          text=True, env=env, timeout=RAY_CONNECT_TIMEOUT * 4)
+    took = time.monotonic() - started
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"fivecrowns {command}: error: cannot reach a Ray cluster at "
+                           f"'127.0.0.1:1': connection refused\n")
+    assert took < RAY_CONNECT_TIMEOUT
+
+
+def test_a_silent_ray_cluster_times_out(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An address that never answers (packets dropped) ends after --ray-timeout seconds."""
+    import socket
+
+    _ray_present()
+    waited: list[float | None] = []
+
+    def silent(address: tuple[str, int], timeout: float | None = None) -> socket.socket:
+        waited.append(timeout)
+        raise TimeoutError("timed out")
+
+    monkeypatch.setattr(socket, "create_connection", silent)
+    code, out, err = run(capsys, "simulate", "--games", "1", "--backend", "ray",
+                         "--ray-address", "ray://head:10001", "--ray-timeout", "2.5")
+    assert (code, out, waited) == (2, "", [2.5])
+    assert err == ("fivecrowns simulate: error: cannot reach a Ray cluster at "
+                   "'ray://head:10001': no answer within 2.5 s (--ray-timeout sets how long "
+                   "to wait)\n")
+    code, _, err = run(capsys, "solitaire", "--games", "1", "--ray-timeout", "5")
+    assert code == 2 and err == "fivecrowns solitaire: error: --ray-timeout needs --backend ray\n"
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.1:6379")  # the environment's address too
+    code, _, err = run(capsys, "solitaire", "--games", "1", "--backend", "ray")
+    assert code == 2 and "'10.0.0.1:6379': no answer within 30 s" in err
+    assert waited[-1] == RAY_CONNECT_TIMEOUT
+
+
+def test_check_reachable_api() -> None:
+    from fivecrowns.distributed import check_reachable
+
+    with pytest.raises(ConnectionError, match=r"^cannot reach a Ray cluster at "
+                                              r"'127\.0\.0\.1:1': connection refused$"):
+        check_reachable("127.0.0.1:1", timeout=5)
+    for address in ("auto", "local", "http://x:1", "no-port"):
+        check_reachable(address)  # left to Ray
+    with pytest.raises(ValueError, match="timeout must be a positive number"):
+        check_reachable("127.0.0.1:1", timeout=0)
+    with pytest.raises(TypeError, match="ray_address must be a str"):
+        check_reachable(6379)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------
@@ -308,6 +463,8 @@ def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[st
     assert summary["gain"] == report.gain and summary["gain_ci"] == list(report.gain_ci)
     assert summary["win_rate"] == report.win_rate
     assert summary["reference_win_rate"] == report.reference_win_rate
+    assert summary["score_ci"] == list(report.score_ci)
+    assert summary["reference_score_ci"] == list(report.reference_score_ci)
     assert f"gain {report.gain:+.2f} points a game" in out
 
 

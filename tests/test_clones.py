@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from conftest import need
-from copying import GAME_COPIES, ROUND_COPIES, game_state, patient_action, round_state
 from fivecrowns import Game, Round, Rules
 from fivecrowns.actions import ACTION_GO_OUT, encode_discard, encode_draw
 from fivecrowns.bots import RandomBot
 from fivecrowns.deck import Deck
 from fivecrowns.records import Phase
+from helpers.copying import GAME_COPIES, ROUND_COPIES, game_state, patient_action, round_state
 
 
 def bot_move(g: Game, bots: list[RandomBot]) -> int:

@@ -11,7 +11,7 @@ import pytest
 from fivecrowns import GreedyBot, Observation, Phase, Player, RandomBot, Round, Rules
 from fivecrowns.deck import full_counts
 from fivecrowns.records import Event, EventKind
-from playing import bot_move, play_until
+from helpers.playing import bot_move, play_until
 
 #: Observation fields compared one by one (arrays with array_equal).
 FIELDS = tuple(Observation.__dataclass_fields__)

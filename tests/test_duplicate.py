@@ -207,3 +207,35 @@ def test_paired_gain_of_arrays() -> None:
     assert gain == pytest.approx(4.25)
     half = Z95 * statistics.stdev([10.0, -1.5]) / math.sqrt(2)
     assert (lo, hi) == pytest.approx((4.25 - half, 4.25 + half))
+
+
+def test_every_table_gives_win_rates_in_percent_and_intervals_on_mean_scores(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One convention: win rates in percent in every table (the API's reports and the
+    command line's), mean scores with their 95% interval, the duplicate table included."""
+    import re
+
+    from conftest import run_cli
+    from fivecrowns import duplicate_match
+    from fivecrowns.stats import mean_interval
+
+    match = duplicate_match(GreedyBot, StrongBot, [RandomBot], 6, seed=1, rounds=[1, 2])
+    games = simulate_games([GreedyBot, RandomBot], 6, seed=1, rounds=[1, 2])
+    assert match.score_ci == mean_interval(match.scores[:, 0], floor=0.0)[1]
+    assert match.reference_score_ci == \
+        mean_interval(match.reference_scores[:, 0], floor=0.0)[1]
+    assert match.score_ci[0] <= match.mean_score <= match.score_ci[1]
+    code, cli_games, _ = run_cli(capsys, "simulate", "--games", "6", "--bots", "greedy,random",
+                                 "--rounds", "1-2", "--quiet")
+    assert code == 0
+    rate = r"\d+\.\d\d% \( *\d+\.\d\d\.\. *\d+\.\d\d%\)"
+    mean = r"\d+\.\d \( *\d+\.\d\.\. *\d+\.\d\)"
+    row = re.compile(rf"^\S.* +{rate} +{mean}$")
+    for text, rows in ((match.table(), 2), (games.table(), 2), (cli_games, 2)):
+        assert "win rate (95% CI)" in text and "mean score (95% CI)" in text
+        assert len([line for line in text.splitlines() if row.match(line)]) == rows, text
+    wlo, whi = match.win_ci
+    slo, shi = match.score_ci
+    assert (f"{100 * match.win_rate:.2f}% ({100 * wlo:6.2f}..{100 * whi:6.2f}%)"
+            in match.table())
+    assert f"{match.mean_score:.1f} ({slo:7.1f}..{shi:7.1f})" in match.table()

@@ -421,6 +421,7 @@ def test_resample_is_uniform() -> None:
     assert abs(none - k * p_none) < 4 * sigma
 
 
+@pytest.mark.slow
 def test_ismcts_beats_random_play() -> None:
     """ISMCTS (10 simulations, random rollouts) against uniform random play over seeded
     one-round games, seats alternating: it wins far more often than a coin would."""

@@ -45,6 +45,7 @@ def _figures(out: str) -> dict[str, tuple[float, float, float]]:
     return found
 
 
+@pytest.mark.slow
 def test_train_save_reload_evaluate(tmp_path: Path) -> None:
     _need_train_extra()
     model = tmp_path / "model.zip"
@@ -78,6 +79,7 @@ def test_train_save_reload_evaluate(tmp_path: Path) -> None:
     assert _figures(again) == fig
 
 
+@pytest.mark.slow
 def test_help_and_bad_arguments(tmp_path: Path) -> None:
     _need_train_extra()
     assert "--eval-only" in run(SCRIPT, "--help")

@@ -20,7 +20,7 @@ from fivecrowns.outs import discard_order
 from fivecrowns.players import Player
 from fivecrowns.records import Observation, Phase
 from fivecrowns.round import Round
-from playing import bot_move
+from helpers.playing import bot_move
 
 
 def test_expert_bot_is_a_player_and_exported() -> None:
@@ -168,6 +168,7 @@ def _fixed_point(points: Fraction) -> int:
     return math.floor(points * 2**20)
 
 
+@pytest.mark.slow
 def test_the_discard_is_the_best_look_ahead_score() -> None:
     checked = differs = 0
     bonus = ExpertBot.OUT_BONUS

@@ -1,7 +1,7 @@
 """Ctrl-C stops every long call (issue 24): a child process runs the call
-(``interrupt_target.py``) and gets SIGINT, as a terminal sends it to the whole process group,
-a moment after it started. It must stop long before the call would have ended, with no
-worker thread or process left, and leave no output file that looks complete.
+(``helpers/interrupt_target.py``) and gets SIGINT, as a terminal sends it to the whole
+process group, a moment after it started. It must stop long before the call would have
+ended, with no worker thread or process left, and leave no output file that looks complete.
 
 ``benchmarks/soak_memory.py --interrupt`` sends SIGINT at random moments, many times, and
 reports how long each call took to stop."""
@@ -21,10 +21,11 @@ import pytest
 import fivecrowns
 
 pytest.importorskip("fivecrowns._rollout")
+pytestmark = pytest.mark.slow  # a child process per test, stopped by SIGINT
 if sys.platform == "win32":  # pragma: no cover - no process groups, no SIGINT to send
     pytest.skip("SIGINT to a process group is POSIX", allow_module_level=True)
 
-TARGET = Path(__file__).with_name("interrupt_target.py")
+TARGET = Path(__file__).parent / "helpers" / "interrupt_target.py"
 # Far beyond a piece of work or a chunk of games (a fraction of a second), far below the
 # whole calls (minutes): a call that waits for its work to end fails here.
 STOPPED_WITHIN = 30.0

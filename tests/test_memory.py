@@ -24,6 +24,7 @@ from fivecrowns.runner import run_in_order
 from fivecrowns.seeding import bot_seeds, game_seeds, game_seeds_range
 
 _rollout = pytest.importorskip("fivecrowns._rollout")
+pytestmark = pytest.mark.slow  # memory measured over long runs
 
 
 # -- seeds of a range of games --------------------------------------------------------------

@@ -15,7 +15,7 @@ from fivecrowns import _solver_py
 from fivecrowns.deck import full_counts
 from fivecrowns.outs import SolverMemo, completing_types, discard_order, joker_distance
 from fivecrowns.solitaire import PILE_SIZES
-from solitaire_deals import complete_piles
+from helpers.solitaire_deals import complete_piles
 
 DECK2 = np.repeat(np.arange(fc.N_TYPES), full_counts(fc.Rules()))
 

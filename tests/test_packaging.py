@@ -170,6 +170,7 @@ def _build_broken(tmp_path: Path, mode: str) -> subprocess.CompletedProcess[str]
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_failed_compile_is_fatal_when_required(tmp_path: Path) -> None:
     proc = _build_broken(tmp_path, "1")
@@ -177,6 +178,7 @@ def test_failed_compile_is_fatal_when_required(tmp_path: Path) -> None:
     assert "this core does not compile" in proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_failed_compile_warns_loudly_otherwise(tmp_path: Path) -> None:
     proc = _build_broken(tmp_path, "auto")
@@ -220,6 +222,7 @@ def _import_from(lib: Path, **env: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=120, check=False)
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_import_warns_when_the_compiled_core_failed_to_build(tmp_path: Path) -> None:
     lib = _no_extension_build(tmp_path)
@@ -259,6 +262,7 @@ def _cythonize(tmp_path: Path, debug: bool) -> str:
     return pyx.with_suffix(".c").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_directives_have_one_home_and_debug_checks_bounds(tmp_path: Path) -> None:
     pyx = (ROOT / "src" / "fivecrowns" / "_solver.pyx")
     if pyx.exists():

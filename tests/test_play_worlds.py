@@ -15,8 +15,8 @@ from fivecrowns.rollout import _inference, _pack, play_out, play_out_actions, pl
 
 _rollout = pytest.importorskip("fivecrowns._rollout")
 
-from playing import play_until  # noqa: E402
-from rollout_twins import random_prefix, varied_round  # noqa: E402
+from helpers.playing import play_until  # noqa: E402
+from helpers.rollout_twins import random_prefix, varied_round  # noqa: E402
 
 
 def _worlds(r: Round, actions: list[int], worlds: int, seed: int,

@@ -1,5 +1,5 @@
 """The compiled rollout engine (fivecrowns.rollout) against the Python engine and bots:
-the same shuffles, the same moves, the same scores. ``soak_rollout.py`` runs the same
+the same shuffles, the same moves, the same scores. ``benchmarks/soak_rollout.py`` runs the same
 comparison much longer."""
 
 from __future__ import annotations
@@ -14,7 +14,12 @@ from fivecrowns.seeding import game_seeds
 
 _rollout = pytest.importorskip("fivecrowns._rollout")
 
-from rollout_twins import check_twin, greedy_prefix, random_prefix, varied_round  # noqa: E402
+from helpers.rollout_twins import (  # noqa: E402
+    check_twin,
+    greedy_prefix,
+    random_prefix,
+    varied_round,
+)
 
 # -- numpy's permutation ------------------------------------------------------------------
 
@@ -139,6 +144,7 @@ def test_strong_games_are_play_game_twins() -> None:
 
 # -- the expert policy ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_expert_rounds_are_twins() -> None:
     """ExpertBot's integer comparisons (two draws on the draw and on the best discards,
     the discard scores' fixed point): the same moves in rounds of every kind (the soak

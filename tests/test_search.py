@@ -27,7 +27,7 @@ from fivecrowns.search import (
     play_out,
     win_chances,
 )
-from playing import play_until
+from helpers.playing import play_until
 
 
 def _bot_scores(r: Round,
@@ -82,6 +82,7 @@ def test_the_expert_policy_in_the_rollouts() -> None:
     assert worlds.shape == (3, 2, 3)
 
 
+@pytest.mark.slow
 def test_search_bot_with_the_expert_policy() -> None:
     # its default move is ExpertBot's: with evidence it can never reach, it plays as
     # ExpertBot, move for move

@@ -93,3 +93,49 @@ def test_backend_options_reach_the_runner() -> None:
         simulate_games([GreedyBot, GreedyBot], 1, seed=0, ray_address="auto")
     with pytest.raises(ValueError, match="backend must be 'local' or 'ray'"):
         simulate_games([GreedyBot, GreedyBot], 1, seed=0, backend="dask")  # type: ignore[arg-type]
+
+
+class _StopsAtGame:
+    """Raises KeyboardInterrupt (as Ctrl-C would) when made for game ``STOP`` (one seat
+    of it per game, jobs=1: games are made in order)."""
+
+    MADE = [0]
+    STOP = 13
+
+    def __init__(self, seed: int) -> None:
+        _StopsAtGame.MADE[0] += 1
+        if _StopsAtGame.MADE[0] == _StopsAtGame.STOP:
+            raise KeyboardInterrupt
+        self.inner = GreedyBot()
+        self.choose_draw = self.inner.choose_draw
+        self.choose_discard = self.inner.choose_discard
+
+
+@pytest.mark.parametrize("duplicate", [None, RandomBot])
+def test_ctrl_c_keeps_the_report_of_the_games_finished(duplicate: object) -> None:
+    """20 games in chunks of 5: Ctrl-C in game 12 keeps games 0..9, exactly as a full run
+    plays them, in a KeyboardInterrupt (Interrupted) carrying their report."""
+    from fivecrowns import Interrupted, duplicate_match
+
+    def run() -> Any:
+        if duplicate is None:
+            return simulate_games([_StopsAtGame, GreedyBot], 20, seed=3, rounds=[1])
+        return duplicate_match(_StopsAtGame, duplicate, [GreedyBot], 20, seed=3, rounds=[1])
+
+    _StopsAtGame.MADE[0] = 0
+    with pytest.raises(KeyboardInterrupt) as info:
+        run()
+    assert isinstance(info.value, Interrupted) and not isinstance(info.value, Exception)
+    partial = info.value.partial
+    _StopsAtGame.MADE[0] = -100  # never stops
+    whole = run()
+    assert partial is not None and type(partial) is type(whole)
+    assert partial.seeds == whole.seeds[:10]
+    assert partial.scores.tolist() == whole.scores[:10].tolist()
+    _StopsAtGame.MADE[0], _StopsAtGame.STOP = 0, 2  # in the first chunk: nothing finished
+    try:
+        with pytest.raises(Interrupted) as info:
+            simulate_games([_StopsAtGame, GreedyBot], 20, seed=3, rounds=[1])
+    finally:
+        _StopsAtGame.STOP = 13
+    assert info.value.partial is None

@@ -27,7 +27,7 @@ from fivecrowns.solitaire import (
     SolitaireResult,
     make_strategy,
 )
-from solitaire_deals import complete_piles, small_deal, total_cards
+from helpers.solitaire_deals import complete_piles, small_deal, total_cards
 
 # --------------------------------------------------------------------------------------------
 # the deal

@@ -24,7 +24,7 @@ from fivecrowns.solitaire.search import (
     plan_bound,
     wilds_needed,
 )
-from solitaire_deals import complete_piles, small_deal
+from helpers.solitaire_deals import complete_piles, small_deal
 
 
 def _types(cards: str) -> tuple[int, ...]:
@@ -132,6 +132,7 @@ def test_planner_wins_whenever_it_finds_a_plan() -> None:
         assert game.result == play_solitaire("planner", seed=seed)
 
 
+@pytest.mark.slow
 def test_planner_is_registered_repeatable_and_pickles() -> None:
     assert "planner" in STRATEGIES
     player = make_strategy("planner")

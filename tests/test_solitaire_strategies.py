@@ -18,7 +18,7 @@ from fivecrowns.solitaire import (
     make_strategy,
     play_solitaire,
 )
-from solitaire_deals import small_deal
+from helpers.solitaire_deals import small_deal
 
 
 @pytest.mark.parametrize("strategy", ["random", "greedy"])

@@ -1,5 +1,5 @@
 """The solver gives exact answers: known hands, and every implementation against the
-slow reference of ``tests/reference.py`` on random and adversarial hands."""
+slow reference of ``tests/helpers/reference.py`` on random and adversarial hands."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import fivecrowns as fc
 from fivecrowns import Card, Rank, card_value
 from fivecrowns.bench import adversarial_hands
 from fivecrowns.solver import Implementation, implementation
-from reference import (
+from helpers.reference import (
     HAND_KINDS,
     DataChooser,
     RngChooser,
@@ -398,14 +398,22 @@ def test_draw_table_compiled_matches_python(compiled: ModuleType, kind: str) -> 
             f"hand {' '.join(map(str, cards))}, wild {wild}, decks {decks}")
 
 
+@pytest.mark.slow
 def test_soak_script_runs_and_catches_a_difference(compiled: ModuleType,
                                                    monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """``tests/soak.py`` (the long core comparison) on a small round, then on a core made
-    wrong by one point on 9-card hands: it must pass the first and fail the second."""
+    """``benchmarks/soak_solver.py`` (the long core comparison) on a small round, then on
+    a core made wrong by one point on 9-card hands: it must pass the first and fail the
+    second."""
+    import importlib.util
     import types
+    from pathlib import Path
 
-    import soak
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "soak_solver.py"
+    spec = importlib.util.spec_from_file_location("soak_solver", script)
+    assert spec is not None and spec.loader is not None, f"no {script}"
+    soak = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(soak)
 
     monkeypatch.setattr(soak, "HANDS_PER_SIZE", 8)
     monkeypatch.setattr(soak, "TABLES_PER_SIZE", 1)

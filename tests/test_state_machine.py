@@ -35,12 +35,19 @@ from hypothesis.stateful import (
 )
 
 from conftest import machine_settings
-from copying import GAME_COPIES, ROUND_COPIES, game_state, obs_key, patient_action, round_state
 from fivecrowns import Game, IllegalMoveError, Round, Rules
 from fivecrowns.actions import ACTION_DISCARD, ACTION_GO_OUT
 from fivecrowns.bots import best_discard_choice
 from fivecrowns.deck import full_counts
 from fivecrowns.records import Phase
+from helpers.copying import (
+    GAME_COPIES,
+    ROUND_COPIES,
+    game_state,
+    obs_key,
+    patient_action,
+    round_state,
+)
 
 #: Live copies kept at most by a machine (the oldest is dropped for a new one).
 MAX_COPIES = 4

@@ -31,11 +31,13 @@ from .dealing import random_hands
 from .deck import Deck
 from .duplicate import DuplicateReport
 from .errors import (
+    BadRowError,
     BotError,
     CardError,
     FiveCrownsError,
     HandError,
     IllegalMoveError,
+    Interrupted,
     MissingExtraError,
     ReplayError,
 )
@@ -114,6 +116,8 @@ __all__ = [
     "ReplayError",
     "BotError",
     "MissingExtraError",
+    "BadRowError",
+    "Interrupted",
     # rules
     "Rules",
     "N_ROUNDS",

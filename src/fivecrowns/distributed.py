@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 from ._checks import check_decks, check_int, check_wild
 from ._optional import require, requires
 
-__all__ = ["ray_map_chunks", "ensure_ray", "ray_data", "score_dataset"]
+__all__ = ["ray_map_chunks", "ensure_ray", "check_reachable", "RAY_CONNECT_TIMEOUT", "ray_data",
+           "score_dataset"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -38,20 +39,83 @@ def _ray() -> Any:
     return require("ray", "ray", _RAY_WHAT)
 
 
-def ensure_ray(address: str | None = None, *, num_cpus: int | None = None) -> Any:
+#: Seconds to wait for a Ray cluster's address to answer (:func:`check_reachable`).
+RAY_CONNECT_TIMEOUT = 30.0
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of ``"host:port"``, ``"ray://host:port"`` or ``"[v6]:port"``;
+    ``None`` for the forms Ray resolves itself (``"auto"``, ``"local"``...)."""
+    rest = address.strip()
+    if "://" in rest:
+        scheme, _, rest = rest.partition("://")
+        if scheme != "ray":
+            return None
+    host, sep, port = rest.rstrip("/").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return None
+    return host.strip("[]"), int(port)
+
+
+def check_reachable(address: str | None = None, *,
+                    timeout: float = RAY_CONNECT_TIMEOUT) -> None:
+    """Raise ``ConnectionError`` unless the Ray cluster at ``address`` (default: the
+    ``RAY_ADDRESS`` environment variable) answers a TCP connection within ``timeout``
+    seconds.
+
+    Ray itself retries an unreachable cluster for many minutes; this fails at once on a
+    refused connection and after ``timeout`` seconds on one that gets no answer. Addresses
+    Ray resolves itself (``"auto"``, ``"local"``) and no address at all pass unchecked.
+
+    Examples
+    --------
+    >>> check_reachable("127.0.0.1:1")
+    Traceback (most recent call last):
+    ...
+    ConnectionError: cannot reach a Ray cluster at '127.0.0.1:1': connection refused
+    """
+    import socket
+
+    if address is None:
+        address = os.environ.get("RAY_ADDRESS") or None
+    if address is None:
+        return
+    if not isinstance(address, str):
+        raise TypeError(f"ray_address must be a str such as 'ray://host:10001' or 'auto', "
+                        f"got {type(address).__name__}")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    target = _host_port(address)
+    if target is None:
+        return
+    where = f"cannot reach a Ray cluster at {address!r}"
+    try:
+        with socket.create_connection(target, timeout=timeout):
+            pass
+    except ConnectionRefusedError:
+        raise ConnectionError(f"{where}: connection refused") from None
+    except TimeoutError:
+        raise ConnectionError(f"{where}: no answer within {timeout:g} s") from None
+    except socket.gaierror:
+        raise ConnectionError(f"{where}: unknown host {target[0]!r}") from None
+    except OSError as exc:
+        raise ConnectionError(f"{where}: {exc.strerror or exc}") from None
+
+
+def ensure_ray(address: str | None = None, *, num_cpus: int | None = None,
+               timeout: float = RAY_CONNECT_TIMEOUT) -> Any:
     """The ``ray`` module, connected: joins ``address`` or starts a local Ray if needed.
 
     When Ray is already initialised in this process it is used as it is (and ``address``
     is not looked at). Otherwise ``address`` (or the ``RAY_ADDRESS`` environment variable)
     names the cluster to join; with neither, a local Ray starts with ``num_cpus`` CPUs
-    (default: all of this machine's).
+    (default: all of this machine's). A cluster whose address does not answer within
+    ``timeout`` seconds (30 by default) is a ``ConnectionError`` (:func:`check_reachable`).
     """
     ray = _ray()
     if ray.is_initialized():
         return ray
-    if address is not None and not isinstance(address, str):
-        raise TypeError(f"ray_address must be a str such as 'ray://host:10001' or 'auto', "
-                        f"got {type(address).__name__}")
+    check_reachable(address, timeout=timeout)
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
     if address is None and not os.environ.get("RAY_ADDRESS"):
         if num_cpus is not None:

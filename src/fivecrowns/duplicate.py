@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .stats import mean_interval, wilson_interval
+from .stats import _mean_text, _rate_text, mean_interval, wilson_interval
 
 __all__ = ["DuplicateReport", "edges", "paired_gains", "paired_gain"]
 
@@ -165,8 +165,19 @@ class DuplicateReport:
         """The gain of each deal (:func:`paired_gains`); :attr:`gain` is their mean."""
         return paired_gains(self.scores, self.reference_scores)
 
+    @property
+    def score_ci(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`mean_score` (over the deals, clipped at 0)."""
+        return mean_interval(self.scores[:, 0], floor=0.0)[1]
+
+    @property
+    def reference_score_ci(self) -> tuple[float, float]:
+        """The 95% interval of :attr:`reference_mean_score`."""
+        return mean_interval(self.reference_scores[:, 0], floor=0.0)[1]
+
     def table(self) -> str:
-        """A small text table of the results."""
+        """A small text table of the results: the gain, and each bot's win rate (in
+        percent) and mean score, all with 95% intervals."""
         lo, hi = self.gain_ci
         ref = f"{self.reference} (reference)"
         width = max(len(self.bot), len(ref))
@@ -174,13 +185,14 @@ class DuplicateReport:
             f"duplicate match: {self.bot} against {self.reference} in its seat, field "
             f"{', '.join(self.field)}; {self.games} deals, each played twice",
             f"gain {self.gain:+.2f} points a game (95% CI {lo:+.2f}..{hi:+.2f})",
-            f"{'':<{width}}  {'win rate (95% CI)':<21} {'mean score':>10}",
+            f"{'':<{width}} {'win rate (95% CI)':>26} {'mean score (95% CI)':>28}",
         ]
-        for name, rate, (wlo, whi), mean in (
-                (self.bot, self.win_rate, self.win_ci, self.mean_score),
+        for name, rate, rate_ci, mean, score_ci in (
+                (self.bot, self.win_rate, self.win_ci, self.mean_score, self.score_ci),
                 (ref, self.reference_win_rate, self.reference_win_ci,
-                 self.reference_mean_score)):
-            lines.append(f"{name:<{width}}  {rate:.3f} ({wlo:.3f}..{whi:.3f}) {mean:>10.1f}")
+                 self.reference_mean_score, self.reference_score_ci)):
+            lines.append(f"{name:<{width}} {_rate_text(rate, rate_ci)} "
+                         f"{_mean_text(mean, score_ci)}")
         lines.append("gain: the bot's points a game below the field's mean, less the "
                      "reference's on the same deals")
         if self.hit_max_turns:

@@ -2,7 +2,9 @@
 
 Every error is a subclass of :class:`FiveCrownsError` *and* of the builtin a
 caller would expect (``ValueError`` for bad values), so ``except ValueError``
-keeps working for code that does not know this module.
+keeps working for code that does not know this module. :class:`Interrupted` is
+the exception: Ctrl-C, a ``KeyboardInterrupt`` that ``except Exception`` must not
+catch.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ __all__ = [
     "ReplayError",
     "BotError",
     "MissingExtraError",
+    "BadRowError",
+    "Interrupted",
 ]
 
 
@@ -67,3 +71,58 @@ class MissingExtraError(FiveCrownsError, ImportError):
 
 def _missing_extra(message: str, extra: str, name: str | None) -> MissingExtraError:
     return MissingExtraError(message, extra=extra, name=name)
+
+
+class BadRowError(FiveCrownsError, ValueError):
+    """A row of a file that holds no valid hand (:func:`fivecrowns.files.score_file`
+    without ``skip_bad``).
+
+    Attributes
+    ----------
+    path : str
+        The file.
+    row : int
+        The row's number among the file's rows, from 0.
+    line : int or None
+        For a CSV file, its line number as an editor shows it (the header is line 1);
+        ``None`` for Parquet and ``.npy`` files.
+    problem : str
+        What is wrong with it.
+    """
+
+    def __init__(self, message: str, *, path: str, row: int, line: int | None,
+                 problem: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.row = row
+        self.line = line
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _bad_row, (str(self), self.path, self.row, self.line, self.problem)
+
+
+def _bad_row(message: str, path: str, row: int, line: int | None,
+             problem: str) -> BadRowError:
+    return BadRowError(message, path=path, row=row, line=line, problem=problem)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a simulation (:func:`fivecrowns.simulate_games`): a
+    ``KeyboardInterrupt`` (so ``except Exception`` does not catch it) that keeps what was
+    finished.
+
+    Attributes
+    ----------
+    partial : GamesReport or DuplicateReport or None
+        The report of the games (or deals) finished before the interrupt, the first ones
+        in order; ``None`` if none was.
+    """
+
+    def __init__(self, partial: object | None) -> None:
+        done = getattr(partial, "seeds", ())
+        super().__init__(f"interrupted after {len(done)} finished game(s)")
+        self.partial = partial
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return Interrupted, (self.partial,)

@@ -23,6 +23,7 @@ Rows are numbered from 0 (the first data row) in messages.
 
 from __future__ import annotations
 
+import csv
 import os
 import time
 from collections.abc import Iterator
@@ -45,6 +46,7 @@ from ._batches import (
 from ._batches import ERROR_COLUMN_RAY as _ERR
 from ._checks import check_int, check_wild
 from ._optional import requires
+from .errors import BadRowError
 from .runner import ProgressCallback
 
 __all__ = ["CARD_COLUMNS", "FORMATS", "ERROR_COLUMN", "ScoreSummary", "score_file", "count_rows",
@@ -103,13 +105,23 @@ def _csv_types(column: str | None, wild: int | str) -> dict[str, Any]:
     return {name: pa.string() for name in names}
 
 
-def _read_parquet(src: Path, batch_size: int) -> tuple[Any, Iterator[Any]]:
+def _parquet_file(src: Path) -> Any:
+    """``pq.ParquetFile(src)``; a file that is not Parquet is a one-line ``ValueError``."""
     with requires("io", IO_WHAT):
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
-    # pre_buffer (the default) keeps every row group read so far: memory would grow with
-    # the file (10 million hands: +150 MB); without it the reader holds one row group.
-    pf = pq.ParquetFile(src, pre_buffer=False)
+    try:
+        # pre_buffer (the default) keeps every row group read so far: memory would grow
+        # with the file (10 million hands: +150 MB); without it the reader holds one group.
+        return pq.ParquetFile(src, pre_buffer=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise ValueError(f"{src.name}: not a Parquet file, or a damaged one (its footer "
+                         f"does not read as Parquet's)") from exc
+
+
+def _read_parquet(src: Path, batch_size: int) -> tuple[Any, Iterator[Any]]:
+    pf = _parquet_file(src)
     return pf.schema_arrow, pf.iter_batches(batch_size=batch_size)
 
 
@@ -124,8 +136,27 @@ def _read_csv(src: Path, column: str | None, wild: int | str) -> tuple[Any, Iter
     return reader.schema, iter(reader)
 
 
+_NPY_MAGIC = b"\x93NUMPY"
+
+
+def _load_npy(src: Path) -> npt.NDArray[Any]:
+    """``np.load(src)`` as a memory map; a file that is no ``.npy`` array is a one-line
+    ``ValueError`` that names it."""
+    with open(src, "rb") as f:
+        magic = f.read(len(_NPY_MAGIC))
+    if magic != _NPY_MAGIC:
+        raise ValueError(f"{src.name}: not a .npy file (it does not start with NumPy's "
+                         f".npy header)")
+    try:
+        arr: npt.NDArray[Any] = np.load(src, mmap_mode="r", allow_pickle=False)
+    except ValueError as exc:
+        raise ValueError(f"{src.name}: a damaged .npy file, or one of Python objects rather "
+                         f"than an array of numbers") from exc
+    return arr
+
+
 def _read_npy(src: Path) -> npt.NDArray[Any]:
-    arr = np.load(src, mmap_mode="r", allow_pickle=False)
+    arr = _load_npy(src)
     if arr.dtype.names and "counts" in arr.dtype.names:  # the output of score_file
         arr = arr["counts"]
     if arr.ndim != 2 or arr.shape[1] != 56:
@@ -345,11 +376,34 @@ def count_rows(src: str | os.PathLike[str]) -> int | None:
     if fmt == "npy":
         return len(_read_npy(path))
     if fmt == "parquet":
-        with requires("io", IO_WHAT):
-            import pyarrow.parquet as pq
-
-        return int(pq.ParquetFile(path).metadata.num_rows)
+        return int(_parquet_file(path).metadata.num_rows)
     return None
+
+
+def _csv_line(src: Path, row: int) -> int | None:
+    """The line of a CSV file on which data row ``row`` (from 0) ends, counted from 1 as an
+    editor counts (the header is line 1; pyarrow skips empty lines, and so does this)."""
+    try:
+        with open(src, newline="", encoding="utf-8", errors="replace") as f:
+            reader = csv.reader(f)
+            records = -1  # the header is record -1
+            for fields in reader:
+                if not fields:
+                    continue
+                if records == row:
+                    return reader.line_num
+                records += 1
+    except (OSError, csv.Error):  # pragma: no cover - pyarrow read the same file
+        return None
+    return None  # pragma: no cover
+
+
+def _bad_row(src: Path, fmt: str, row: int, problem: str) -> BadRowError:
+    """The error of bad row ``row`` (from 0) of ``src``: it names its line in a CSV file."""
+    line = _csv_line(src, row) if fmt == "csv" else None
+    where = f"row {row}" + (f" (line {line})" if line is not None else "")
+    return BadRowError(f"{src.name}: {where}: {problem} (pass skip_bad=PATH to set bad rows "
+                       f"aside)", path=str(src), row=row, line=line, problem=problem)
 
 
 def _local_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int
@@ -407,10 +461,10 @@ def _ray_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int,
         else:
             if isinstance(scorer.wild, str):
                 raise ValueError("a wild column needs a Parquet or CSV input, not .npy")
-            if np.load(src, mmap_mode="r").dtype.names:
+            _read_npy(src)  # checks the shape and type here, with a clear message
+            if _load_npy(src).dtype.names:
                 raise ValueError(f"{src.name}: backend='ray' reads .npy arrays of shape "
                                  f"(N, 56); score this structured array with the local backend")
-            _read_npy(src)  # checks the shape and type here, with a clear message
             schema = None
             ds = data.read_numpy(str(src))
         if schema is not None:
@@ -484,10 +538,14 @@ def score_file(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, wild
 
     Raises
     ------
+    BadRowError
+        A bad row (a ``ValueError``): its number from 0, for a CSV file its line, and the
+        problem.
     ValueError
-        A bad row (its number, from 0, and the problem), a bad argument, or no hands found.
+        A bad argument, a file that is not of its format, or no hands found.
     TypeError, OSError
-        A column of the wrong type; a file that cannot be read or written.
+        A column of the wrong type; a file that cannot be read or written, or whose folder
+        does not exist.
 
     Examples
     --------
@@ -521,6 +579,10 @@ def score_file(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, wild
         raise TypeError(f"column must be a str, got {type(column).__name__}")
     if not src_p.is_file():
         raise FileNotFoundError(f"no such file: {str(src_p)!r}")
+    for path in (dst_p, skip_p):
+        if path is not None and not path.absolute().parent.is_dir():
+            raise FileNotFoundError(f"cannot write {str(path)!r}: no such folder "
+                                    f"{str(path.absolute().parent)!r}")
     scorer = BatchScorer(wild=wild, decks=decks, column=column, discard=discard)
     started = time.perf_counter()
     rows = scored = skipped = 0
@@ -535,8 +597,7 @@ def score_file(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, wild
             for part in parts:
                 if part.errors and skip_p is None:
                     i = min(part.errors)
-                    raise ValueError(f"{src_p.name}: row {rows + i}: {part.errors[i]} (pass "
-                                     f"skip_bad=PATH to set bad rows aside)")
+                    raise _bad_row(src_p, fmt, rows + i, part.errors[i])
                 good, bad = out.write(part)
                 rows += part.n
                 scored += good

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from ._checks import check_int
 from ._deprecation import RENAMED, warn_deprecated
 from .duplicate import DuplicateReport
+from .errors import Interrupted
 from .players import PlayerFactory, entrant_factory, play_game
 from .rules import Rules
 from .runner import Backend, ProgressCallback, run_in_order
@@ -38,7 +39,7 @@ else:
     def _deprecated(message: str) -> Callable[[Any], Any]:
         """typing_extensions.deprecated for type checkers only (the call warns itself)."""
         return lambda function: function
-from .stats import mean_interval, wilson_interval
+from .stats import _mean_text, _rate_text, mean_interval, wilson_interval
 
 __all__ = ["simulate_games", "duplicate_match", "GamesReport", "EntrantReport"]
 
@@ -93,15 +94,18 @@ class GamesReport:
     hit_max_turns: int
 
     def table(self) -> str:
-        """A small text table of the results."""
-        lines = [f"{'entrant':<16} {'games':>6} {'win rate (95% CI)':>24} "
+        """A small text table of the results: win rates in percent, mean scores, each with
+        its 95% interval (the command line's ``simulate`` prints this table)."""
+        width = max(12, *(len(e.name) for e in self.entrants))
+        lines = [f"{'entrant':<{width}} {'games':>6} {'win rate (95% CI)':>26} "
                  f"{'mean score (95% CI)':>28}"]
         for e in self.entrants:
-            lines.append(f"{e.name:<16} {e.games:>6} "
-                         f"{e.win_rate:>8.3f} ({e.win_ci[0]:.3f}..{e.win_ci[1]:.3f}) "
-                         f"{e.mean_score:>10.1f} ({e.score_ci[0]:.1f}..{e.score_ci[1]:.1f})")
+            lines.append(f"{e.name:<{width}} {e.games:>6} {_rate_text(e.win_rate, e.win_ci)} "
+                         f"{_mean_text(e.mean_score, e.score_ci)}")
+        lines.append("win rate: mean share of victory (a tie for the lowest total shares it)")
         if self.hit_max_turns:
-            lines.append(f"{self.hit_max_turns} round(s) stopped by max_turns")
+            lines.append(f"{self.hit_max_turns} round(s) were stopped by the max_turns safety "
+                         f"limit")
         return "\n".join(lines)
 
 
@@ -217,6 +221,9 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
         An entrant that is not a Player class or a callable as described.
     BotError
         A player raised or chose an illegal move (the message names the game's seed).
+    Interrupted
+        Ctrl-C (a ``KeyboardInterrupt``): its ``partial`` is the report of the games (or
+        deals) finished before it, or ``None``.
 
     Examples
     --------
@@ -281,15 +288,26 @@ def _simulate(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int,
             assert outcome[3] is not None
             on_record(outcome[3])
 
-    run_in_order(_play_seated, work, jobs=jobs, progress=progress, backend=backend,
-                 ray_address=ray_address, on_result=emit, keep=False)
+    try:
+        run_in_order(_play_seated, work, jobs=jobs, progress=progress, backend=backend,
+                     ray_address=ray_address, on_result=emit, keep=False)
+    except KeyboardInterrupt as exc:  # Ctrl-C: keep the report of the games finished
+        g = done[0]
+        raise Interrupted(_games_report(names, seeds[:g], scores[:g], wins[:g], done[1])
+                          if g else None) from exc
+    return _games_report(names, seeds, scores, wins, done[1])
+
+
+def _games_report(names: Sequence[str], seeds: Sequence[int], scores: npt.NDArray[np.int64],
+                  wins: npt.NDArray[np.float64], hit_max_turns: int) -> GamesReport:
+    games = len(seeds)
     reports = []
     for e, name in enumerate(names):
         rate = float(wins[:, e].mean())
         rate_ci = wilson_interval(float(wins[:, e].sum()), games)
         mean, mean_ci = mean_interval(scores[:, e].astype(np.float64), floor=0.0)
         reports.append(EntrantReport(str(name), games, rate, rate_ci, mean, mean_ci))
-    return GamesReport(tuple(reports), tuple(seeds), scores, wins, done[1])
+    return GamesReport(tuple(reports), tuple(seeds), scores, wins, hit_max_turns)
 
 
 class _Items(Sequence[Any]):
@@ -378,6 +396,9 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
         An empty field, or too many seats for the rules.
     BotError
         A player raised or chose an illegal move (the message names the game's seed).
+    Interrupted
+        Ctrl-C (a ``KeyboardInterrupt``): its ``partial`` is the report of the deals
+        finished before it, or ``None``.
 
     Examples
     --------
@@ -421,7 +442,13 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
                 on_record(outcome[3])
         done[0] += 1
 
-    run_in_order(_play_duplicate, work, jobs=jobs, progress=progress, backend=backend,
-                 ray_address=ray_address, on_result=emit, keep=False)
-    return DuplicateReport.from_games(names, reference_name, seeds, scores[0], scores[1],
-                                      wins[0], wins[1], done[1])
+    def report(g: int) -> DuplicateReport:
+        return DuplicateReport.from_games(names, reference_name, seeds[:g], scores[0, :g],
+                                          scores[1, :g], wins[0, :g], wins[1, :g], done[1])
+
+    try:
+        run_in_order(_play_duplicate, work, jobs=jobs, progress=progress, backend=backend,
+                     ray_address=ray_address, on_result=emit, keep=False)
+    except KeyboardInterrupt as exc:  # Ctrl-C: keep the report of the deals finished
+        raise Interrupted(report(done[0]) if done[0] else None) from exc
+    return report(n)

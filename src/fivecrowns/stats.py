@@ -60,3 +60,14 @@ def mean_interval(values: Sequence[float] | np.ndarray, *, floor: float | None =
     if floor is not None:
         lo = max(floor, lo)
     return mean, (lo, mean + half)
+
+
+def _rate_text(rate: float, ci: tuple[float, float]) -> str:
+    """A win rate and its interval as every table of fivecrowns prints them: percentages,
+    e.g. ``" 24.70% ( 21.10.. 28.70%)"`` (fixed width, for columns)."""
+    return f"{100 * rate:>7.2f}% ({100 * ci[0]:6.2f}..{100 * ci[1]:6.2f}%)"
+
+
+def _mean_text(mean: float, ci: tuple[float, float]) -> str:
+    """A mean score and its interval as the tables print them (fixed width)."""
+    return f"{mean:>10.1f} ({ci[0]:7.1f}..{ci[1]:7.1f})"

@@ -40,12 +40,14 @@ import argparse
 import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import IO, Any, NoReturn, TextIO
 
 from ..cards import parse_cards
-from ..errors import FiveCrownsError
+from ..duplicate import DuplicateReport
+from ..errors import BotError, FiveCrownsError, Interrupted
 from ..registry import BotSpec, describe_bots
 from ..rules import N_ROUNDS, Rules
 from ..solitaire import STRATEGIES
@@ -69,7 +71,7 @@ from ._common import (
     symbols_ok,
     wild_arg,
 )
-from .duplicate import duplicate_reference, report_duplicate
+from .duplicate import duplicate_reference, duplicate_summary, report_duplicate
 
 __all__ = ["main", "build_parser", "parse_rounds"]
 
@@ -142,7 +144,7 @@ def _solitaire_table(s: dict[str, Any]) -> str:
 
 
 def _cmd_solitaire(args: argparse.Namespace, out: TextIO) -> int:
-    check_backend(args.backend, args.ray_address)
+    check_backend(args.backend, args.ray_address, args.ray_timeout)
     rules = Rules(decks=args.decks)
     if args.show:
         if args.json:
@@ -307,24 +309,14 @@ def _print_games_table(args: argparse.Namespace, names: Sequence[object], result
     print(f"{args.games} games, {len(names)} players, seed {args.seed}, rounds "
           f"{plan_text(args.rounds)}; seats rotate from game to game; a lower score is better",
           file=out)
-    width = max(12, *(len(e.name) for e in result.entrants))
-    print(f"{'entrant':<{width}} {'win rate':>9} {'(95% CI)':>17} {'mean score':>11} "
-          f"{'(95% CI)':>17}", file=out)
-    for e in result.entrants:
-        (wlo, whi), (mlo, mhi) = e.win_ci, e.score_ci
-        print(f"{e.name:<{width}} {100 * e.win_rate:>8.2f}% ({100 * wlo:6.2f}..{100 * whi:6.2f}%) "
-              f"{e.mean_score:>11.1f} ({mlo:7.1f}..{mhi:7.1f})", file=out)
-    print("win rate: mean share of victory (a tie for the lowest total shares it)", file=out)
-    if result.hit_max_turns:
-        print(f"{result.hit_max_turns} round(s) were stopped by the max_turns safety limit",
-              file=out)
+    print(result.table(), file=out)
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.list_bots:
         print(describe_bots(), file=out)
         return 0
-    check_backend(args.backend, args.ray_address)
+    check_backend(args.backend, args.ray_address, args.ray_timeout)
     if args.out == "-" and args.json:
         raise CommandError("--out - and --json both write to standard output: choose one")
     rules = Rules(decks=args.decks, tie_break=args.tie_break)
@@ -346,16 +338,34 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
                 ray_address=args.ray_address,
                 duplicate=None if reference is None else reference.factory())
         done = True
+    except Interrupted as stop:  # Ctrl-C: the games finished are still worth their table
+        if stop.partial is not None:
+            _report_games(args, lineup, stop.partial, out, table_out, partial=True)
+        raise
     finally:
         if sink is not None:
             sink.close(done)
-    if reference is not None:
-        return report_duplicate(args, lineup, result, out, table_out)
+    return _report_games(args, lineup, result, out, table_out)
+
+
+def _report_games(args: argparse.Namespace, lineup: Sequence[BotSpec], result: Any,
+                  out: TextIO, table_out: TextIO, *, partial: bool = False) -> int:
+    """Print a simulation's table or JSON summary; a ``partial`` one (Ctrl-C) says so and
+    counts only the games (or deals) finished."""
+    duplicate = isinstance(result, DuplicateReport)
+    if partial:
+        finished = len(result.seeds)
+        print(f"PARTIAL RESULTS: interrupted after {finished} of {args.games} "
+              f"{'deals' if duplicate else 'games'}", file=sys.stderr if args.json else table_out)
+        args = argparse.Namespace(**{**vars(args), "games": finished})
     if args.json:
-        print(json.dumps(_games_summary(args, lineup, result)), file=out)
+        summary = (duplicate_summary if duplicate else _games_summary)(args, lineup, result)
+        print(json.dumps({**summary, "partial": True} if partial else summary), file=out)
         return 0
+    if duplicate:
+        return report_duplicate(args, lineup, result, out, table_out, partial=partial)
     _print_games_table(args, lineup, result, table_out)
-    if args.out is not None and args.out != "-":
+    if args.out is not None and args.out != "-" and not partial:
         print(f"wrote {args.games} game records to {args.out}", file=table_out)
     return 0
 
@@ -401,8 +411,7 @@ def _run_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help=f"run the {what} in local worker processes (default) or on a Ray "
                         f"cluster (pip install 'fivecrowns[ray]')")
-    p.add_argument("--ray-address", metavar="ADDR",
-                   help="the Ray cluster to join (with --backend ray; default: a local one)")
+    _common.add_ray_options(p)
     p.add_argument("--quiet", action="store_true",
                    help="no progress report on standard error")
     p.add_argument("--json", action="store_true",
@@ -420,6 +429,9 @@ def build_parser() -> argparse.ArgumentParser:
     def command(name: str, **kwargs: Any) -> argparse.ArgumentParser:
         p = sub.add_parser(name, **kwargs)
         parser.commands[name] = p
+        p.add_argument("--traceback", action="store_true",
+                       help="on an error, print the whole traceback instead of one line (for "
+                            "authors of bots: where their code raised)")
         return p
 
     p = command("solve", help="best melds and deadwood of a hand",
@@ -559,7 +571,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_bench(args, out)
         raise CommandError(f"unknown command {args.command!r}")  # pragma: no cover
     except (CommandError, FiveCrownsError, ValueError, TypeError) as exc:
-        print(f"{PROG} {args.command}: error: {exc}", file=sys.stderr)
+        if args.traceback:
+            traceback.print_exception(exc, file=sys.stderr)
+        # a bot's own failure is its author's to debug: say how to see where it raised
+        hint = " (--traceback shows where)" if isinstance(exc, BotError) and \
+            not args.traceback else ""
+        print(f"{PROG} {args.command}: error: {exc}{hint}", file=sys.stderr)
         return 2
     except EOFError:
         print("\nEnd of input: goodbye.", file=out)

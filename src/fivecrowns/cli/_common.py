@@ -153,12 +153,46 @@ def plan_text(rounds: Sequence[int] | None) -> str:
     return f"{plan[0]}-{plan[-1]}" if consecutive else ",".join(map(str, plan))
 
 
-def check_backend(backend: str, ray_address: str | None) -> None:
-    """``--backend``/``--ray-address``: the address only with Ray, and Ray installed."""
-    if ray_address is not None and backend != "ray":
-        raise CommandError("--ray-address needs --backend ray")
+def seconds(text: str) -> float:
+    """A positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") \
+            from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def add_ray_options(p: argparse.ArgumentParser) -> None:
+    """``--ray-address`` and ``--ray-timeout`` (``--backend`` is the command's own)."""
+    from ..distributed import RAY_CONNECT_TIMEOUT
+
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="the Ray cluster to join (with --backend ray; default: a local one)")
+    p.add_argument("--ray-timeout", metavar="SECONDS", type=seconds, default=None,
+                   help=f"give up on a Ray cluster whose address does not answer within "
+                        f"SECONDS ({RAY_CONNECT_TIMEOUT:g})")
+
+
+def check_backend(backend: str, ray_address: str | None,
+                  ray_timeout: float | None = None) -> None:
+    """``--backend``/``--ray-address``/``--ray-timeout``: the address and timeout only with
+    Ray, Ray installed, and the cluster's address answering within the timeout (Ray itself
+    would retry an unreachable one for many minutes)."""
+    for flag, value in (("--ray-address", ray_address), ("--ray-timeout", ray_timeout)):
+        if value is not None and backend != "ray":
+            raise CommandError(f"{flag} needs --backend ray")
     if backend == "ray":  # looked for only: importing Ray takes seconds
         require("ray", "ray", "--backend ray", load=False)
+        from ..distributed import RAY_CONNECT_TIMEOUT, check_reachable
+
+        try:
+            check_reachable(ray_address, timeout=ray_timeout or RAY_CONNECT_TIMEOUT)
+        except ConnectionError as exc:
+            hint = " (--ray-timeout sets how long to wait)" if "no answer" in str(exc) else ""
+            raise CommandError(f"{exc}{hint}") from None
 
 
 # --------------------------------------------------------------------------------------------

@@ -41,15 +41,18 @@ def duplicate_summary(args: argparse.Namespace, names: Sequence[object],
         "win_rate": float(result.win_rate), "win_ci": _ci(result.win_ci),
         "reference_win_rate": float(result.reference_win_rate),
         "reference_win_ci": _ci(result.reference_win_ci),
-        "mean_score": float(result.mean_score),
+        "mean_score": float(result.mean_score), "score_ci": _ci(result.score_ci),
         "reference_mean_score": float(result.reference_mean_score),
+        "reference_score_ci": _ci(result.reference_score_ci),
         "hit_max_turns": int(result.hit_max_turns),
     }
 
 
 def report_duplicate(args: argparse.Namespace, names: Sequence[object],
-                     result: DuplicateReport, out: TextIO, table_out: TextIO) -> int:
-    """Print the match's summary (JSON on ``out``, or the table on ``table_out``)."""
+                     result: DuplicateReport, out: TextIO, table_out: TextIO, *,
+                     partial: bool = False) -> int:
+    """Print the match's summary (JSON on ``out``, or the table on ``table_out``); a
+    ``partial`` one (Ctrl-C) writes no line about the records."""
     if args.json:
         print(json.dumps(duplicate_summary(args, names, result)), file=out)
         return 0
@@ -57,7 +60,7 @@ def report_duplicate(args: argparse.Namespace, names: Sequence[object],
           f"{plan_text(args.rounds)}; seats rotate from deal to deal; a lower score is "
           f"better", file=table_out)
     print(result.table(), file=table_out)
-    if args.out is not None and args.out != "-":
+    if args.out is not None and args.out != "-" and not partial:
         print(f"wrote {2 * result.games} game records to {args.out} (two per deal)",
               file=table_out)
     return 0

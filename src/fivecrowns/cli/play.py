@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ..bots import GreedyBot
 from ..cards import Card
 from ..errors import BotError
 from ..game import Game
@@ -129,9 +130,13 @@ def _human_turn(game: Any, seat: int, term: _Terminal) -> None:
     hand = hand_order(obs.hand, wild)
     term.say(f"You {'drew' if source == 'deck' else 'took'} {term.card(rec.card)}.")
     term.say("  ".join(f"{i + 1}:{term.card(c)}" for i, c in enumerate(hand)))
-    hint = best_discard(list(hand), wild, decks=obs.decks)
-    can_out = hint.deadwood == 0
-    term.say(f"Suggested discard: {term.card(hint.card)} (leaves deadwood {hint.deadwood}"
+    # GreedyBot's discard: the best allowed one, never the card just taken from the pile
+    hint, _ = GreedyBot().choose_discard(obs)
+    rest = list(hand)
+    rest.remove(hint)
+    hint_dead = deadwood(rest, wild, decks=obs.decks)
+    can_out = hint_dead == 0
+    term.say(f"Suggested discard: {term.card(hint)} (leaves deadwood {hint_dead}"
              f"{', and you can go out' if can_out else ''}).")
     while True:
         answer = term.ask("Discard which card? (card or number; add 'out' to go out; "
@@ -143,7 +148,7 @@ def _human_turn(game: Any, seat: int, term: _Terminal) -> None:
             term.say(_PLAY_HELP)
             continue
         if not words:
-            card = hint.card
+            card = hint
             if not answer.strip():
                 go_out = can_out and not obs.final_turn
         elif len(words) == 1 and words[0].isdigit():

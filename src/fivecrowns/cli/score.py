@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any, TextIO
 
-from ._common import CommandError, check_backend, decks_arg, positive, progress, wild_arg
+from ..errors import BadRowError
+from ._common import (
+    CommandError,
+    add_ray_options,
+    check_backend,
+    decks_arg,
+    positive,
+    progress,
+    wild_arg,
+)
 
 
 def add_parser(command: Any) -> None:
@@ -21,9 +31,9 @@ def add_parser(command: Any) -> None:
     p.add_argument("src", metavar="IN", help="the hands (.parquet, .csv or .npy)")
     p.add_argument("dst", metavar="OUT", help="where the scored rows go (.parquet, .csv or "
                    ".npy; written to OUT.part, then renamed)")
-    p.add_argument("--wild", required=True,
-                   help="the wild rank of every hand (3..13 or J/Q/K), or the name of a "
-                        "column holding each row's")
+    p.add_argument("--wild", required=True, type=_wild,
+                   help="the wild rank of every hand (3..13 or J/Q/K; a number is always a "
+                        "rank), or the name of a column holding each row's")
     p.add_argument("--column", help="the text column of hands (default 'hand'; without "
                    "one, the 56 count columns)")
     p.add_argument("--decks", type=decks_arg, default=2, help="2 (default) or 4")
@@ -36,33 +46,40 @@ def add_parser(command: Any) -> None:
                    help="rows per batch (65536): memory grows with it, not with the file")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="score here (default) or on Ray Data (pip install 'fivecrowns[ray]')")
-    p.add_argument("--ray-address", metavar="ADDR",
-                   help="the Ray cluster to join (with --backend ray; default: a local one)")
+    add_ray_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress report on standard error")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object with the summary instead of a line")
 
 
 def _wild(text: str) -> int | str:
+    """``--wild``: a number is a rank, checked as ``solve --wild`` checks it; J, Q or K is a
+    rank too; any other text names a column (score_file says so if there is no such one)."""
+    if text.strip().lstrip("+-").isdigit():
+        return wild_arg(text)
     try:
         return wild_arg(text)
     except argparse.ArgumentTypeError:
-        return text  # a column name: score_file says so if there is no such column
+        return text
 
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``fivecrowns score``."""
-    check_backend(args.backend, args.ray_address)
+    check_backend(args.backend, args.ray_address, args.ray_timeout)
     from ..files import count_rows, score_file
 
     try:
         total = count_rows(args.src)
         with progress(total, "score", quiet=args.quiet, unit="hand") as update:
-            summary = score_file(args.src, args.dst, wild=_wild(args.wild), decks=args.decks,
+            summary = score_file(args.src, args.dst, wild=args.wild, decks=args.decks,
                                  column=args.column, discard=args.discard,
                                  batch_size=args.batch_size, skip_bad=args.skip_bad,
                                  progress=update, backend=args.backend,
                                  ray_address=args.ray_address)
+    except BadRowError as exc:  # the API's message speaks Python: say it in the CLI's words
+        where = f"line {exc.line}" if exc.line is not None else f"row {exc.row + 1} (from 1)"
+        raise CommandError(f"{Path(exc.path).name}: {where}: {exc.problem} (add --skip-bad "
+                           f"PATH to set bad rows aside)") from None
     except ImportError as exc:  # a MissingExtraError names the extra; others, one line too
         raise CommandError(str(exc)) from None
     except OSError as exc:

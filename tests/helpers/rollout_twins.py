@@ -1,6 +1,6 @@
 """What the rollout engine is checked against: rounds played by the Python engine and
 bots, and rounds brought to every kind of state first. Shared by ``test_rollout.py`` and
-the longer ``soak_rollout.py``."""
+the longer ``benchmarks/soak_rollout.py``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fivecrowns.actions import encode_discard, encode_draw
 from fivecrowns.expert import ExpertBot
 from fivecrowns.records import Phase
 from fivecrowns.rollout import play_out, play_out_actions
-from playing import play_until
+from helpers.playing import play_until
 
 __all__ = ["by_bots", "random_prefix", "greedy_prefix", "varied_round", "check_twin"]
 

@@ -1,7 +1,7 @@
 """A long comparison of the compiled core with its pure-Python twin, for before a release
 or after a change to the core's search (the test suite runs a smaller, faster share).
 
-    python tests/soak.py [--rounds N] [--seed S]
+    python benchmarks/soak_solver.py [--rounds N] [--seed S]
 
 Each round deals seeded hands of every size from 1 to 16 cards, from two decks and from
 four (party mode), each with a random wild rank, plus a share of the adversarial set of
@@ -87,7 +87,7 @@ class Soak:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40, help="rounds of hands (default 40)")
     parser.add_argument("--seed", type=int, default=1000, help="seed of the first round")
     args = parser.parse_args(argv)

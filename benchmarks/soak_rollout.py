@@ -1,7 +1,7 @@
 """A long comparison of the compiled rollout engine with the Python engine and bots, for
 before a release or after a change to the engine (``test_rollout.py`` runs a share).
 
-    python tests/soak_rollout.py [--rounds N] [--games N] [--seed S]
+    python benchmarks/soak_rollout.py [--rounds N] [--games N] [--seed S]
 
 Each round is a random table (2 to 7 players, or up to 14 in party mode), size, rules
 (``return_discard`` on or off, short ``max_turns``) and state (fresh, mid-way in either
@@ -18,19 +18,23 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the rounds of every kind are the tests' own (tests/helpers/rollout_twins.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 from fivecrowns import ExpertBot, GreedyBot, StrongBot, play_game
 from fivecrowns.rollout import play_games
 from fivecrowns.seeding import game_seeds
-from rollout_twins import check_twin, varied_round
+from helpers.rollout_twins import check_twin, varied_round
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=20_000)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1_000_000)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=20_000,
+                        help="random rounds, each with every policy (default 20000)")
+    parser.add_argument("--games", type=int, default=200,
+                        help="whole games against play_game (default 200)")
+    parser.add_argument("--seed", type=int, default=1_000_000,
+                        help="seed of the first round (default 1000000)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     reshuffled = 0

@@ -1,7 +1,7 @@
 """One long call, to be stopped by SIGINT: the child process of ``test_interrupt.py`` and of
 ``benchmarks/soak_memory.py --interrupt``.
 
-    python tests/interrupt_target.py CALL FOLDER [--size N]
+    python tests/helpers/interrupt_target.py CALL FOLDER [--size N]
 
 Prepares the call's inputs in FOLDER, prints ``READY`` on standard output, then runs the
 call (far longer than a test waits, unless ``--size`` is small). When it ends, by
@@ -134,10 +134,10 @@ def _cli_score(folder: Path, size: int) -> Callable[[], object]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("call", choices=sorted(CALLS))
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--size", type=int)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("call", choices=sorted(CALLS), help="the long call to run")
+    parser.add_argument("folder", type=Path, help="where its inputs and outputs go")
+    parser.add_argument("--size", type=int, help="its size (default: minutes of work)")
     args = parser.parse_args(argv)
     size = DEFAULT_SIZES[args.call] if args.size is None else args.size
     run = CALLS[args.call](args.folder, size)
