@@ -106,6 +106,10 @@ def test_same_decisions_whatever_the_threads_and_chunks(tmp_path: Path) -> None:
         for name in ("obs", "mask", "action", "game", "reward", "episode_end"):
             assert (getattr(x, name) == getattr(one, name)).all(), name
     assert back.features is None
+    (last,) = iter_decisions(f.path, chunks=[2])
+    assert (last.action == one.action[one.game >= 8]).all()
+    with pytest.raises(ValueError, match="chunks must be chunk numbers 0..2, got 3"):
+        list(iter_decisions(f.path, chunks=[3]))
     with np.load(f.path) as raw:  # plain npz: any array by name
         assert raw["c00000.action"].tolist() == one.action[one.game < 4].tolist()
     assert not (tmp_path / "d.npz.part").exists()

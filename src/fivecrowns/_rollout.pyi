@@ -154,3 +154,6 @@ def _decisions_range(
     start: int,
     stop: int,
 ) -> tuple[int, int]: ...
+def two_draw_sums(
+    row: npt.NDArray[np.uint8], wild: int, decks: int, unseen: npt.NDArray[np.int64]
+) -> tuple[int, int, int]: ...

@@ -1386,3 +1386,19 @@ def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int 
                 break
             done += 1
     return done, N.n
+
+
+def two_draw_sums(const uint8_t[::1] row, int wild, int decks, const int64_t[::1] unseen):
+    """``expert._two_blind_draws(row, wild, decks, unseen)``: ``(N, D, Z)`` of two blind
+    draws from the hand ``row`` (56 counts, not modified), the second from the unseen
+    cards less the first (for ``fivecrowns.learned``; the caller checks the inputs)."""
+    cdef uint8_t hand[N_TYPES]
+    cdef int counts[N_TYPES]
+    cdef int64_t n = 0, d = 0, z = 0
+    cdef int t
+    for t in range(N_TYPES):
+        hand[t] = row[t]
+        counts[t] = <int>unseen[t]
+    with nogil:
+        two_blind_draws(hand, wild, decks, counts, &n, &d, &z)
+    return n, d, z

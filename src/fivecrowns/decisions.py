@@ -634,18 +634,26 @@ def _meta(data: Any, path: Path) -> dict[str, Any]:
     return meta
 
 
-def iter_decisions(path: str | os.PathLike[str]) -> Iterator[Decisions]:
-    """The chunks of a file from :func:`write_decisions`, one :class:`Decisions` each.
+def iter_decisions(path: str | os.PathLike[str], *,
+                   chunks: Sequence[int] | None = None) -> Iterator[Decisions]:
+    """The chunks of a file from :func:`write_decisions`, one :class:`Decisions` each
+    (only the chunks numbered in ``chunks``, in that order, if given).
 
     Raises
     ------
     ValueError
-        The file is not a decisions file of this format version.
+        The file is not a decisions file of this format version, or a chunk number out
+        of range.
     """
     src = Path(path)
     with np.load(src, allow_pickle=False) as data:
         meta = _meta(data, src)
-        for c in range(meta["chunks"]):
+        wanted = range(meta["chunks"]) if chunks is None else list(chunks)
+        for c in wanted:
+            if isinstance(c, bool) or not isinstance(c, (int, np.integer)) \
+                    or not 0 <= c < meta["chunks"]:
+                raise ValueError(f"{src.name}: chunks must be chunk numbers "
+                                 f"0..{meta['chunks'] - 1}, got {c!r}")
             kw: dict[str, Any] = {name: data[f"c{c:05d}.{name}"] if
                                   f"c{c:05d}.{name}" in data.files else None
                                   for name in _ARRAYS}
