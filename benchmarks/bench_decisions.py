@@ -16,7 +16,9 @@ decision's ``encode_observation`` and ``legal_action_mask`` taken (one core;
 ``--python-games`` games). Decisions a minute are the recorded decisions over the
 seconds. ``time`` is LearnedBot's CPU time per decision in ``--timing-games`` games
 against three StrongBots; ``gain`` a duplicate match with three StrongBots
-(``simulate_games(..., duplicate=StrongBot)``), deals seeded from ``--seed``.
+(``simulate_games(..., duplicate=StrongBot)``), deals seeded from ``--seed``, beside
+ExpertBot's gain on the same deals and seats (compiled, as ``bench_expert.py``) and the
+two bots' difference deal by deal.
 """
 
 from __future__ import annotations
@@ -27,13 +29,16 @@ import time
 import numpy as np
 
 from _harness import core_line, decision_times, parser
+from bench_expert import compiled_duplicate
 from fivecrowns import ExpertBot, Game, GreedyBot, LearnedBot, StrongBot, simulate_games
 from fivecrowns.actions import encode_discard, encode_draw
 from fivecrowns.decisions import record_decisions
+from fivecrowns.duplicate import paired_gains
 from fivecrowns.envs.encoding import encode_observation
 from fivecrowns.records import Phase
 from fivecrowns.rollout import play_games
 from fivecrowns.seeding import game_seeds
+from fivecrowns.stats import mean_interval
 
 #: The Python bot of each deterministic policy.
 BOTS = {"greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
@@ -108,6 +113,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"LearnedBot's paired gain over StrongBot, {args.games} deals, seed "
               f"{args.seed}: {report.gain:+.2f} ({lo:+.2f}..{hi:+.2f}) in "
               f"{time.perf_counter() - start:.0f} s", flush=True)
+        # ExpertBot on the same deals and seats, in the compiled engine (bench_expert's)
+        expert = paired_gains(*compiled_duplicate("expert", "strong", 4, args.games,
+                                                  args.seed, args.threads))
+        e, (elo, ehi) = mean_interval(expert)
+        diff, (dlo, dhi) = mean_interval(report.gains - expert)
+        print(f"ExpertBot's on the same deals: {e:+.2f} ({elo:+.2f}..{ehi:+.2f}); "
+              f"LearnedBot less ExpertBot, deal by deal: {diff:+.2f} ({dlo:+.2f}..{dhi:+.2f})",
+              flush=True)
     return 0
 
 

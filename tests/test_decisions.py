@@ -168,7 +168,12 @@ def test_not_a_decisions_file(tmp_path: Path) -> None:
 
 
 def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    minari = pytest.importorskip("minari")
+    try:
+        import minari
+    except ImportError as exc:  # the CI step that installs the extra requires it
+        if os.environ.get("FIVECROWNS_REQUIRE_TRAIN") == "1":
+            pytest.fail(f"needs the fivecrowns[minari] extra: {exc}", pytrace=False)
+        pytest.skip(f"needs the fivecrowns[minari] extra: {exc}")
     from fivecrowns.decisions import to_minari
 
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path))

@@ -85,7 +85,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_table
 from ._threads import run_threaded
 from .actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .cards import N_TYPES
@@ -97,9 +96,8 @@ from .rollout import (
     _RANDOM,
     POLICIES,
     Policy,
-    _check_seed,
+    _check_games,
     _engine,
-    _plan,
     _policy,
     _seat_policies,
     _threads,
@@ -229,17 +227,8 @@ def _check_run(games: object, seed: object, policy: object, n_players: int,
                seats: object, features: object, rules: Rules | None,
                rounds: Sequence[int] | None, first_dealer: object,
                threads: object) -> _Run:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
-        raise TypeError(f"games must be an int, got {type(games).__name__}")
-    if games < 0:
-        raise ValueError(f"games must be 0 or more, got {games}")
-    seed = _check_seed(seed)
-    rules = check_table(n_players, rules, least=2, what="a game")
-    plan = _plan(rounds)
-    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
-            or not 0 <= first_dealer < n_players:
-        raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
-                         f"got {first_dealer!r}")
+    n_games, seed_, rules_, plan = _check_games(games, seed, n_players, rules, rounds,
+                                                first_dealer)
     if isinstance(policy, str):
         codes = [_policy(policy)] * n_players
     else:
@@ -262,9 +251,10 @@ def _check_run(games: object, seed: object, policy: object, n_players: int,
     if not isinstance(features, bool):
         raise TypeError(f"features must be a bool, got {type(features).__name__}")
     piece = min(_GAMES_PER_PIECE[POLICIES[c]] for c in codes)
-    return _Run(int(games), seed, n_players, rules, plan, int(first_dealer),
+    assert isinstance(first_dealer, int)  # checked by _check_games
+    return _Run(n_games, seed_, n_players, rules_, plan, first_dealer,
                 np.array(codes, dtype=np.int32), chosen, features,
-                _threads(threads, int(games), 2), piece)
+                _threads(threads, n_games, 2), piece)
 
 
 # -- playing and noting ---------------------------------------------------------------------

@@ -579,18 +579,8 @@ def play_games(games: int, *, seed: int, n_players: int = 4,
     >>> play_games(4, seed=1, n_players=2, policy=["expert", "strong"]).shape
     (4, 2)
     """
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
-        raise TypeError(f"games must be an int, got {type(games).__name__}")
-    if games < 0:
-        raise ValueError(f"games must be 0 or more, got {games}")
-    games = int(games)
-    seed = _check_seed(seed)
-    rules = check_table(n_players, rules, least=2, what="a game")
-    plan = _plan(rounds)
-    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
-            or not 0 <= first_dealer < n_players:
-        raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
-                         f"got {first_dealer!r}")
+    games, seed, rules, plan = _check_games(games, seed, n_players, rules, rounds,
+                                            first_dealer)
     seats = None if isinstance(policy, str) else _seat_policies(policy, n_players)
     code = _policy(policy) if seats is None else (_RANDOM if _RANDOM in seats else 0)
     n_threads = _threads(threads, games, _SERIAL_GAMES)
@@ -618,6 +608,24 @@ def play_games(games: int, *, seed: int, n_players: int = 4,
 
     run_threaded(piece, games, n_threads, piece_games)
     return out
+
+
+def _check_games(games: object, seed: object, n_players: int, rules: Rules | None,
+                 rounds: Sequence[int] | None, first_dealer: object
+                 ) -> tuple[int, int, Rules, npt.NDArray[np.int8]]:
+    """The checked arguments of a run of whole games: (games, seed, rules, round plan)."""
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
+        raise TypeError(f"games must be an int, got {type(games).__name__}")
+    if games < 0:
+        raise ValueError(f"games must be 0 or more, got {games}")
+    checked_seed = _check_seed(seed)
+    checked_rules = check_table(n_players, rules, least=2, what="a game")
+    plan = _plan(rounds)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
+            or not 0 <= first_dealer < n_players:
+        raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
+                         f"got {first_dealer!r}")
+    return int(games), checked_seed, checked_rules, plan
 
 
 def _plan(rounds: Sequence[int] | None) -> npt.NDArray[np.int8]:
