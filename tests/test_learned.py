@@ -21,9 +21,9 @@ from fivecrowns.learned import (
     CONTEXT_FEATURES,
     WEIGHTS,
     LearnedWeights,
-    _view,
     decide,
     load_weights,
+    observation_view,
     recorded_view,
 )
 from fivecrowns.records import Phase
@@ -44,7 +44,7 @@ def test_recorded_decisions_give_the_live_inputs() -> None:
         bot = ExpertBot()
         while not game.is_over:
             obs = game.observation(game.current_player)
-            live = decide(_view(obs))
+            live = decide(observation_view(obs))
             rec = decide(recorded_view(d.obs[i], d.mask[i], int(d.turn[i]), n_players=3))
             assert live[0] == rec[0], i
             if live[1] is None:
@@ -63,7 +63,7 @@ def test_recorded_decisions_give_the_live_inputs() -> None:
 def test_inputs_shape_and_the_expert_move_is_a_candidate() -> None:
     r = Round(4, round_number=9, seed=4)
     obs = r.observation(r.current_player)
-    what, x = decide(_view(obs))
+    what, x = decide(observation_view(obs))
     assert x is not None and isinstance(what, list)
     assert x.shape == (2, len(CANDIDATE_FEATURES) + len(CONTEXT_FEATURES))
     assert np.isfinite(x).all()

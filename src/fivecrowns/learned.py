@@ -101,7 +101,7 @@ except ImportError:  # a pure-Python install: ExpertBot's twin, the same sums
     _two_draw_sums = None  # type: ignore[assignment]
 
 __all__ = ["LearnedBot", "CANDIDATE_FEATURES", "CONTEXT_FEATURES", "WEIGHTS", "decide",
-           "recorded_view", "load_weights", "LearnedWeights"]
+           "observation_view", "recorded_view", "load_weights", "LearnedWeights"]
 
 CANDIDATE_FEATURES = ("dead", "next", "out_next", "improve", "next2", "out_next2", "wild",
                       "value", "unseen", "feed_rank", "feed_run", "deck", "pile",
@@ -229,7 +229,8 @@ class _View:
     context: tuple[float, float, float, float, float]
 
 
-def _view(obs: Observation) -> _View:
+def observation_view(obs: Observation) -> _View:
+    """The view of the player to act in ``obs``: what :func:`decide` reads."""
     nxt = (obs.player + 1) % obs.n_players
     taken = obs.taken_counts[nxt] if nxt != obs.player and obs.taken_counts else None
     gap = 0.0
@@ -421,7 +422,7 @@ class LearnedBot:
         self._net = _shipped() if weights is None else load_weights(weights)
 
     def _act(self, obs: Observation) -> int:
-        what, x = decide(_view(obs))
+        what, x = decide(observation_view(obs))
         if x is None:
             assert isinstance(what, int)
             return what
