@@ -65,11 +65,17 @@ def replay(d: Decisions, games: int, seed: int, policies: list[str], seats: set[
     return i
 
 
-@pytest.mark.parametrize("policy,n_players", [("greedy", 2), ("strong", 3), ("expert", 4)])
+@pytest.mark.parametrize("policy,n_players", [("greedy", 2), ("strong", 3), ("expert", 4),
+                                              ("expert", 2)])
 def test_decisions_are_the_python_bots(policy: str, n_players: int) -> None:
     d = record_decisions(2, seed=11, policy=policy, n_players=n_players,  # type: ignore[arg-type]
                          threads=2)
     assert replay(d, 2, 11, [policy] * n_players, set(range(n_players)), False) > 100
+    # the solver features, computed in the engine, are envs.features' to the bit
+    f = record_decisions(2, seed=11, policy=policy, n_players=n_players,  # type: ignore[arg-type]
+                         features=True)
+    assert f.features is not None and (f.obs == d.obs).all()
+    replay(f, 2, 11, [policy] * n_players, set(range(n_players)), True)
 
 
 def test_seat_policies_chosen_seats_and_features() -> None:
@@ -81,16 +87,18 @@ def test_seat_policies_chosen_seats_and_features() -> None:
 
 
 def test_rules_party_mode_and_no_return() -> None:
-    rules = Rules(decks=4, return_discard=True)
-    d = record_decisions(1, seed=5, policy="expert", n_players=8, rules=rules,
-                         rounds=[3, 11])
-    replay(d, 1, 5, ["expert"] * 8, set(range(8)), False, rules=rules, rounds=[3, 11])
+    for seed, back in ((5, True), (6, False)):
+        rules = Rules(decks=4, return_discard=back)
+        d = record_decisions(1, seed=seed, policy="expert", n_players=8, rules=rules,
+                             rounds=[3, 11], features=True)
+        replay(d, 1, seed, ["expert"] * 8, set(range(8)), True, rules=rules, rounds=[3, 11])
 
 
 def test_max_turns_rounds_still_score() -> None:
     rules = Rules(max_turns=3)
-    d = record_decisions(3, seed=2, policy="greedy", n_players=4, rules=rules)
-    replay(d, 3, 2, ["greedy"] * 4, set(range(4)), False, rules=rules)
+    d = record_decisions(3, seed=2, policy="greedy", n_players=4, rules=rules,
+                         features=True)
+    replay(d, 3, 2, ["greedy"] * 4, set(range(4)), True, rules=rules)
 
 
 def test_same_decisions_whatever_the_threads_and_chunks(tmp_path: Path) -> None:

@@ -151,6 +151,7 @@ def _decisions_range(
     outs: npt.NDArray[np.uint8],
     totals: npt.NDArray[np.int32],
     round_scores: npt.NDArray[np.int32],
+    features: npt.NDArray[np.float32] | None,
     start: int,
     stop: int,
 ) -> tuple[int, int]: ...

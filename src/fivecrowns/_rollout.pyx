@@ -42,6 +42,7 @@ from ._solver cimport (
     discard_below,
     discard_order_of,
     fill_draw_table,
+    solve_best_discard,
     solve_deadwood,
 )
 
@@ -1247,6 +1248,97 @@ def deal_hands(generator, const uint8_t[::1] deck, int size, int block,
 
 # -- decisions: every move of whole games, noted for learning (fivecrowns.decisions) -------
 
+# envs.features: the solver features' length and the places of the scalar ones.
+cdef enum:
+    N_FEATURES = 62
+    F_TAKE = 56
+    F_NOW = 57
+    F_COMPLETE = 58
+    F_IMPROVE = 59
+    F_EXPECTED = 60
+    F_VIEW = 61
+
+
+cdef void note_features(Table* T, int p, int kept, const int* unseen,
+                        float* out) noexcept nogil:
+    """``envs.features._fill`` of player ``p``'s hand, to the actor's view (the discard
+    view in their discard phase): the same solver answers and the same float operations,
+    so the same float32 values."""
+    cdef uint8_t row[N_TYPES]
+    cdef int dead[N_TYPES]
+    cdef int order[N_TYPES]
+    cdef int32_t table[N_TYPES]
+    cdef int t, u, n, b = -1, now = 1 << 30, take, left, total = 0
+    cdef int64_t complete = 0, improve = 0, weighted = 0
+    memcpy(row, T.hands[p], N_TYPES)
+    for t in range(N_TYPES):
+        out[t] = -1.0
+    out[F_TAKE] = -1.0
+    if T.phase == DISCARD:
+        for t in range(N_TYPES):
+            if row[t] and t != kept:
+                row[t] -= 1
+                dead[t] = solve_deadwood(row, T.wild)
+                row[t] += 1
+                out[t] = <float>(<double>dead[t] / 100.0)
+                if dead[t] < now:
+                    now = dead[t]
+        # the kept hand: the first best discard in discard_order's order (the held types
+        # after it, in index order, should the order miss one)
+        n = discard_order_of(row, T.wild, kept, order)
+        for u in range(n):
+            if dead[order[u]] == now:
+                b = order[u]
+                break
+        if b < 0:
+            for t in range(N_TYPES):
+                if row[t] and t != kept and dead[t] == now:
+                    b = t
+                    break
+        row[b] -= 1
+        out[F_VIEW] = 1.0
+    else:
+        now = solve_deadwood(row, T.wild)
+        if T.n_pile > 0:
+            t = T.pile[T.n_pile - 1]
+            row[t] += 1
+            take = solve_best_discard(row, T.wild, &b)
+            # docs/rules.rst, A round, 3: the card taken may not go straight back, nor
+            # an identical copy, unless the hand holds nothing else
+            n = 0
+            for u in range(N_TYPES):
+                n += row[u]
+            if b == t and T.no_return and row[t] != n:
+                take = 1 << 30
+                for u in range(N_TYPES):
+                    if row[u] and u != t:
+                        row[u] -= 1
+                        left = solve_deadwood(row, T.wild)
+                        row[u] += 1
+                        if left < take:
+                            take = left
+            out[F_TAKE] = <float>(<double>take / 100.0)
+            row[t] -= 1
+        out[F_VIEW] = 0.0
+    out[F_NOW] = <float>(<double>now / 100.0)
+    fill_draw_table(row, T.wild, T.decks, table)
+    for t in range(N_TYPES):
+        total += unseen[t]
+        weighted += <int64_t>unseen[t] * table[t]
+        if table[t] == 0:
+            complete += unseen[t]
+        if table[t] < now:
+            improve += unseen[t]
+    if total > 0:
+        out[F_COMPLETE] = <float>(<double>complete / <double>total)
+        out[F_IMPROVE] = <float>(<double>improve / <double>total)
+        out[F_EXPECTED] = <float>(<double>weighted / <double>total / 100.0)
+    else:
+        out[F_COMPLETE] = 0.0
+        out[F_IMPROVE] = 0.0
+        out[F_EXPECTED] = <float>(<double>now / 100.0)
+
+
 # The columns of a noted decision's ``info`` row.
 cdef enum:
     D_GAME = 0       # the game's index in the call
@@ -1272,6 +1364,7 @@ cdef struct Notes:
     uint8_t* taken      # n_players rows a decision: each seat's taken cards
     uint8_t* outs       # the discard types that go out (discard phase)
     int32_t* totals     # n_players a decision: the game's totals before the round
+    float* features     # N_FEATURES a decision, or NULL: not wanted
     Py_ssize_t room
     Py_ssize_t n
 
@@ -1305,6 +1398,8 @@ cdef void note(Table* T, Notes* N, int game, int k, const int64_t* totals) noexc
         for t in range(N_TYPES):
             N.taken[(i * n + q) * N_TYPES + t] = <uint8_t>T.taken_counts[q][t]
         N.totals[i * n + q] = <int32_t>totals[q]
+    if N.features != NULL:
+        note_features(T, p, kept, unseen, N.features + i * N_FEATURES)
     memset(outs, 0, N_TYPES)
     # Round._go_out_types: one search answers "none" for almost every hand
     if T.phase == DISCARD and best_discard_search(row, T.wild, 1) == 0:
@@ -1361,9 +1456,11 @@ def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int 
                      int32_t[:, ::1] info, uint8_t[:, ::1] hand, uint8_t[:, ::1] pile,
                      uint8_t[:, ::1] unseen, uint8_t[:, :, ::1] taken,
                      uint8_t[:, ::1] outs, int32_t[:, ::1] totals,
-                     int32_t[:, :, ::1] round_scores, Py_ssize_t start, Py_ssize_t stop):
+                     int32_t[:, :, ::1] round_scores, float[:, ::1] features,
+                     Py_ssize_t start, Py_ssize_t stop):
     """Play games ``start..stop`` (``game`` numbers them from 0 at ``start``), noting their
-    decisions from row 0; stops before a game that would not fit. (games done, rows)."""
+    decisions from row 0 (their solver features too unless ``features`` is None); stops
+    before a game that would not fit. (games done, rows)."""
     cdef Notes N
     cdef Py_ssize_t i, before, done = 0
     N.info = &info[0, 0]
@@ -1373,6 +1470,7 @@ def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int 
     N.taken = &taken[0, 0, 0]
     N.outs = &outs[0, 0]
     N.totals = &totals[0, 0]
+    N.features = &features[0, 0] if features is not None else NULL
     N.room = info.shape[0]
     N.n = 0
     with nogil:

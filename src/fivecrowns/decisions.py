@@ -89,7 +89,6 @@ from ._threads import run_threaded
 from .actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .cards import N_TYPES
 from .envs.encoding import observation_size
-from .envs.features import _fill as _fill_features
 from .envs.features import feature_size
 from .rollout import (
     _GAMES_PER_PIECE,
@@ -282,12 +281,14 @@ def _play(run: _Run, a: int, b: int) -> tuple[dict[str, npt.NDArray[Any]], npt.N
                "taken": np.empty((room, n, N_TYPES), dtype=np.uint8),
                "outs": np.empty((room, N_TYPES), dtype=np.uint8),
                "totals": np.empty((room, n), dtype=np.int32)}
+        if run.features:
+            buf["features"] = np.empty((room, feature_size()), dtype=np.float32)
         done, rows = core._decisions_range(
             core._bitgens(gens, b - start), core._bitgens(picks, b - start), n,
             run.rules.decks, run.rules.max_turns, not run.rules.return_discard, run.plan,
             run.first_dealer, run.codes, run.seats, buf["info"], buf["hand"], buf["pile"],
             buf["unseen"], buf["taken"], buf["outs"], buf["totals"], scores[start - a:],
-            0, b - start)
+            buf.get("features"), 0, b - start)
         part: dict[str, npt.NDArray[Any]] = {k: v[:rows] for k, v in buf.items()}
         part["info"][:, _GAME] += start
         parts.append(part)
@@ -331,7 +332,7 @@ def _decisions(run: _Run, notes: dict[str, npt.NDArray[Any]],
     episode_end = _last_of(key_game)
     reward = np.where(round_end, -round_score, 0).astype(np.float32)
     _skipped_rounds(reward, scores, local, k, player, round_end, episode_end)
-    feats = _features(run, notes, rnd, phase) if run.features else None
+    feats = notes["features"] if run.features else None
     return Decisions(n, run.rules.decks, obs, feats, mask, info[:, _ACTION].astype(np.int16),
                      game.astype(np.int32), rnd.astype(np.int8), player.astype(np.int8),
                      info[:, _TURN].astype(np.int16), round_score.astype(np.int16),
@@ -420,21 +421,6 @@ def _encode(run: _Run, notes: dict[str, npt.NDArray[Any]], rnd: npt.NDArray[np.i
     return out
 
 
-def _features(run: _Run, notes: dict[str, npt.NDArray[Any]], rnd: npt.NDArray[np.int64],
-              phase: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
-    """The solver features of every note (``envs.features``, one call each: they ask the
-    solver about each discard and draw)."""
-    info = notes["info"]
-    out = np.empty((len(info), feature_size()), dtype=np.float32)
-    decks, back = run.rules.decks, run.rules.return_discard
-    hands, unseen = notes["hand"], notes["unseen"]
-    for i in range(len(info)):
-        view = bool(phase[i] == 1)
-        _fill_features(out[i], hands[i].copy(), int(rnd[i]) + 2, decks, int(info[i, _TOP]),
-                       unseen[i], view, int(info[i, _KEEP]) if view else -1, back)
-    return out
-
-
 def _chunks(run: _Run, chunk_games: int,
             progress: ProgressCallback | None) -> Iterator[Decisions]:
     """The decisions of the run, ``chunk_games`` games at a time."""
@@ -486,8 +472,8 @@ def record_decisions(games: int, *, seed: int,
     seats : sequence of int, optional
         The seats whose decisions are recorded (default all).
     features : bool
-        Also record the solver features (:mod:`fivecrowns.envs.features`). They cost a
-        solver call per candidate discard, in Python: tens of times slower than the rest.
+        Also record the solver features (:mod:`fivecrowns.envs.features`), computed in
+        the engine: a solver call per held card type and a draw table a decision.
     rules, rounds, first_dealer
         As :class:`~fivecrowns.game.Game`'s.
     threads : int, optional
@@ -527,6 +513,8 @@ def _empty(run: _Run) -> Decisions:
              "taken": np.zeros((0, run.n_players, N_TYPES), dtype=np.uint8),
              "outs": np.zeros((0, N_TYPES), dtype=np.uint8),
              "totals": np.zeros((0, run.n_players), dtype=np.int32)}
+    if run.features:
+        notes["features"] = np.zeros((0, feature_size()), dtype=np.float32)
     return _decisions(run, notes, np.zeros((0, len(run.plan), run.n_players),
                                            dtype=np.int32), 0)
 
