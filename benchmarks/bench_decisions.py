@@ -10,15 +10,16 @@ Run as a script::
 
 ``rate`` times, in one run on the same games, (a) the engine alone playing the games
 (:func:`fivecrowns.rollout.play_games`), (b) :func:`fivecrowns.decisions.record_decisions`
-(the same games, every decision noted and encoded), both wall clock on every core, and
-(c) the Python route: :class:`~fivecrowns.game.Game` stepped with the Python bots, each
+(the same games, every decision noted and encoded), both on every core, and (c) the
+Python route: :class:`~fivecrowns.game.Game` stepped with the Python bots, each
 decision's ``encode_observation`` and ``legal_action_mask`` taken (one core;
-``--python-games`` games). Decisions a minute are the recorded decisions over the
-seconds. ``time`` is LearnedBot's CPU time per decision in ``--timing-games`` games
-against three StrongBots; ``gain`` a duplicate match with three StrongBots
-(``simulate_games(..., duplicate=StrongBot)``), deals seeded from ``--seed``, beside
-ExpertBot's gain on the same deals and seats (compiled, as ``bench_expert.py``) and the
-two bots' difference deal by deal.
+``--python-games`` games). Decisions a minute are given by the wall clock and by the
+process's CPU time times two cores: on a machine shared with other work the wall clock
+says more about the others' load than about the code. ``time`` is LearnedBot's CPU time
+per decision in ``--timing-games`` games against three StrongBots; ``gain`` a duplicate
+match with three StrongBots (``simulate_games(..., duplicate=StrongBot)``), deals seeded
+from ``--seed``, beside ExpertBot's gain on the same deals and seats (compiled, as
+``bench_expert.py``) and the two bots' difference deal by deal.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from fivecrowns.rollout import play_games
 from fivecrowns.seeding import game_seeds
 from fivecrowns.stats import mean_interval
 
+#: The cores the figures a minute are projected to (the project's machine).
+CORES = 2
 #: The Python bot of each deterministic policy.
 BOTS = {"greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
 
@@ -76,26 +79,29 @@ def main(argv: list[str] | None = None) -> int:
     parts = args.only or ["rate", "time"]
     print(core_line(), flush=True)
     if "rate" in parts:
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         play_games(args.games, seed=args.seed, n_players=args.players,
                    policy=args.policy, threads=args.threads)
-        engine = time.perf_counter() - start
-        start = time.perf_counter()
+        engine = (time.perf_counter() - wall, time.process_time() - cpu)
+        wall, cpu = time.perf_counter(), time.process_time()
         d = record_decisions(args.games, seed=args.seed, n_players=args.players,
                              policy=args.policy, threads=args.threads)
-        recorded = time.perf_counter() - start
+        recorded = (time.perf_counter() - wall, time.process_time() - cpu)
+        cpu = time.process_time()
         n_py, t_py = python_route(args.python_games, args.seed, args.policy, args.players)
-        per_game = len(d) / args.games
+        python = (t_py, time.process_time() - cpu)
         print(f"{args.policy}, {args.players} players, {args.games} games, "
-              f"{len(d):,} decisions ({per_game:.0f} a game)")
-        print(f"  engine alone (play_games):    {engine:7.2f} s  "
-              f"{len(d) / engine * 60:12,.0f} decisions a minute")
-        print(f"  record_decisions:             {recorded:7.2f} s  "
-              f"{len(d) / recorded * 60:12,.0f} decisions a minute")
-        print(f"  Python route ({args.python_games} games, 1 core): {t_py:7.2f} s  "
-              f"{n_py / t_py * 60:12,.0f} decisions a minute")
-        print(f"  record_decisions / Python route: {len(d) / recorded / (n_py / t_py):.0f}x",
-              flush=True)
+              f"{len(d):,} decisions ({len(d) / args.games:.0f} a game); decisions a "
+              f"minute: by the wall clock, and by CPU time times {CORES} cores (what "
+              f"{CORES} idle cores would do)")
+        for name, n, (w, c) in (("engine alone (play_games)", len(d), engine),
+                                ("record_decisions", len(d), recorded),
+                                (f"Python route ({args.python_games} games)", n_py,
+                                 python)):
+            print(f"  {name:28s} wall {w:7.2f} s {n / w * 60:11,.0f}   CPU {c:7.2f} s "
+                  f"{n / c * 60 * CORES:11,.0f}")
+        print(f"  record_decisions / Python route, CPU time: "
+              f"{len(d) / recorded[1] / (n_py / python[1]):.1f}x a core", flush=True)
     if "time" in parts:
         ts = np.array(decision_times(lambda s: LearnedBot(), args.timing_games,
                                      args.seed)) * 1e3

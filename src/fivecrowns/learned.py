@@ -22,8 +22,11 @@ the table's public counters. The candidates of a decision are
 For each, with K the hand of n cards the move leaves (for the blind draw, the hand now,
 whose draw is still to come), :data:`CANDIDATE_FEATURES` in that order:
 
-``dead``         the deadwood of K (blind draw: the expected best-discard deadwood
-                 after the draw)
+===============  ==========================================================================
+feature          meaning
+===============  ==========================================================================
+``dead``         the deadwood of K (blind draw: the expected best-discard deadwood after
+                 the draw)
 ``next``         the expected best-discard deadwood after one more blind draw from K
                  (blind draw: after two)
 ``out_next``     the chance that this draw lets the player go out
@@ -37,11 +40,12 @@ whose draw is still to come), :data:`CANDIDATE_FEATURES` in that order:
 ``unseen``       the unseen copies of its type, / the deck's copies
 ``feed_rank``    the next player was seen taking a card of its rank (discard only)
 ``feed_run``     ... a card within two ranks of it in its suit (discard only)
-``deck``,        which kind of move it is
-``pile``
-``dead_rel``,    ``dead``, ``next``, ``next2`` less their least over the candidates
-``next_rel``,
-``next2_rel``
+``deck``         1 for the blind draw
+``pile``         1 for taking the top discard
+``dead_rel``     ``dead`` less its least over the decision's candidates
+``next_rel``     ``next`` less its least
+``next2_rel``    ``next2`` less its least
+===============  ==========================================================================
 
 then the decision's context (the same for every candidate, :data:`CONTEXT_FEATURES`):
 the hand size / 13, the draw pile's size / 100, the turn / 40, the players / 7, and the
@@ -49,13 +53,14 @@ player's running total less the least of the others', / 100. Deadwood is in poin
 
 Moves that are not learned
 --------------------------
-Where the best move is known exactly the bot makes it without asking the network, as
-every bot of this package does: it goes out whenever a discard allows it; on its final
-turn (someone went out) it discards the card that leaves the least deadwood, and draws
-by the one-draw comparison of StrongBot (the top discard if its best-discard deadwood is
-below the expected deadwood of a blind draw); with one legal discard it makes it; it
-takes a wild or a top discard that lets it go out; with an empty discard pile it draws
-blind and with nothing to draw blind it takes the top discard.
+Where ExpertBot follows a fixed rule, so does LearnedBot, without asking the network
+(its data would teach it nothing else there): it goes out whenever a discard allows it
+(so does every bot of this package); on its final turn (someone went out) it discards
+the card that leaves the least deadwood, and draws by the one-draw comparison of
+StrongBot (the top discard if its best-discard deadwood is below the expected deadwood
+of a blind draw); with one legal discard it makes it; it takes a wild or a top discard
+that lets it go out; with an empty discard pile it draws blind and with nothing to draw
+blind it takes the top discard.
 
 Examples
 --------
