@@ -195,4 +195,13 @@ def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert (first.actions == d.action[rows]).all()
     assert first.observations.shape == (int(rows.sum()) + 1, d.obs.shape[1])
     assert float(sum(e.rewards.sum() for e in episodes)) == float(d.reward.sum())
+    assert (first.infos["action_mask"][:-1] == d.mask[rows]).all()
+    # from a file, chunk by chunk: the same episodes
+    f = write_decisions(tmp_path / "d.npz", 2, seed=1, policy="greedy", n_players=2,
+                        chunk_games=1)
+    with pytest.warns(UserWarning):
+        again = to_minari(f.path, "fivecrowns/greedy-file-v0", description="the same")
+    assert again.total_episodes == 4 and again.total_steps == len(d)
+    with pytest.raises(TypeError, match="decisions must be Decisions or a path"):
+        to_minari(3, "fivecrowns/x-v0")  # type: ignore[arg-type]
     del minari

@@ -69,6 +69,31 @@ def test_inputs_shape_and_the_expert_move_is_a_candidate() -> None:
     assert np.isfinite(x).all()
 
 
+def test_same_inputs_without_the_compiled_two_draw_sums(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a pure-Python install has no _rollout: ExpertBot's own sums, the same inputs
+    from fivecrowns import learned
+
+    views = []
+    r = Round(4, round_number=8, seed=2)
+    bot = ExpertBot()
+    while not r.is_over and len(views) < 40:
+        obs = r.observation(r.current_player)
+        views.append(observation_view(obs))
+        if r.phase is Phase.DRAW:
+            r.apply_action(encode_draw(bot.choose_draw(obs)))
+        else:
+            r.apply_action(encode_discard(*bot.choose_discard(obs)))
+    compiled = [decide(v) for v in views]
+    monkeypatch.setattr(learned, "_two_draw_sums", None)
+    for v, want in zip(views, compiled):
+        got = decide(v)
+        assert got[0] == want[0]
+        assert (got[1] is None) == (want[1] is None)
+        if got[1] is not None:
+            assert np.array_equal(got[1], want[1])
+
+
 def test_two_draw_sums_are_experts() -> None:
     rollout = pytest.importorskip("fivecrowns._rollout")
     for s in range(20):
