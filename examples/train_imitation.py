@@ -61,8 +61,6 @@ except ImportError as exc:  # pragma: no cover - the message is the point
 
 import fivecrowns
 from fivecrowns import Round, StrongBot, simulate_games
-from fivecrowns.actions import ACTION_DISCARD, ACTION_GO_OUT, Source
-from fivecrowns.cards import Card
 from fivecrowns.decisions import iter_decisions, write_decisions
 from fivecrowns.learned import (
     CANDIDATE_FEATURES,
@@ -71,7 +69,6 @@ from fivecrowns.learned import (
     LearnedWeights,
     decide,
     load_weights,
-    observation_view,
     recorded_view,
 )
 from fivecrowns.records import Phase
@@ -172,40 +169,28 @@ def fit(x: np.ndarray, mask: np.ndarray, y: np.ndarray, train: np.ndarray,
 
 # -- the optional RL phase: self-critical REINFORCE, round by round ---------------------------
 
-class Sampler:
+class Sampler(LearnedBot):
     """LearnedBot's rules, and its network's candidates sampled from the softmax of their
-    scores (``temperature``); every sampled decision is kept for the update."""
+    scores (``temperature``) by the torch network being trained; every sampled decision
+    is kept for the update."""
 
     def __init__(self, net: Any, mean: np.ndarray, scale: np.ndarray, temperature: float,
                  rng: np.random.Generator, greedy: bool) -> None:
+        self.weights_path = None
         self.net, self.mean, self.scale = net, mean, scale
         self.temperature, self.rng, self.greedy = temperature, rng, greedy
         self.taken: list[tuple[np.ndarray, int]] = []
 
-    def _act(self, obs: Any) -> int:
-        what, x = decide(observation_view(obs))
-        if x is None:
-            assert isinstance(what, int)
-            return what
-        assert isinstance(what, list)
+    def _pick(self, actions: list[int], x: np.ndarray) -> int:
         z = ((x - self.mean) / self.scale).astype(np.float32)
         with torch.no_grad():
             scores = self.net(torch.from_numpy(z)).squeeze(-1).numpy().astype(np.float64)
         if self.greedy:
-            return what[int(np.argmax(scores))]
+            return actions[int(np.argmax(scores))]
         p = np.exp((scores - scores.max()) / self.temperature)
-        k = int(self.rng.choice(len(what), p=p / p.sum()))
+        k = int(self.rng.choice(len(actions), p=p / p.sum()))
         self.taken.append((z, k))
-        return what[k]
-
-    def choose_draw(self, obs: Any) -> Source:
-        return Source(self._act(obs))
-
-    def choose_discard(self, obs: Any) -> tuple[Card, bool]:
-        code = self._act(obs)
-        if code >= ACTION_GO_OUT:
-            return Card.from_index(code - ACTION_GO_OUT), True
-        return Card.from_index(code - ACTION_DISCARD), False
+        return actions[k]
 
 
 def play_round(r: Round, agent: Any, seat: int) -> float:

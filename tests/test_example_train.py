@@ -132,6 +132,13 @@ def test_imitation_recipe_trains_saves_and_evaluates(tmp_path: Path) -> None:
     again = tmp_path / "again.npz"
     run("train_imitation.py", *base, "--eval-deals", "0", "--out", str(again), cwd=tmp_path)
     assert all((a[0] == b[0]).all() for a, b in zip(w.layers, load_weights(again).layers))
+    # the RL phase from saved weights, compared with them on the same deals
+    rl = tmp_path / "rl.npz"
+    out = run("train_imitation.py", "--init", str(weights), "--rl-rounds", "11",
+              "--rl-batch", "4", "--jobs", "1", "--eval-deals", "2", "--eval-seed", "5",
+              "--compare", str(weights), "--out", str(rl), cwd=tmp_path)
+    assert "rl: 11 rounds" in out and f"{weights} on the same deals" in out, out
+    assert load_weights(rl).meta["rl_rounds"] == 11
 
 
 def test_imitation_recipe_bad_arguments() -> None:

@@ -432,7 +432,12 @@ class LearnedBot:
             assert isinstance(what, int)
             return what
         assert isinstance(what, list)
-        return what[int(np.argmax(self._net.scores(x)))]
+        return self._pick(what, x)
+
+    def _pick(self, actions: list[int], x: npt.NDArray[np.float64]) -> int:
+        """The network's choice among the candidates ``actions`` (inputs ``x``): the
+        best-scored one (a subclass may sample instead)."""
+        return actions[int(np.argmax(self._net.scores(x)))]
 
     def choose_draw(self, obs: Observation) -> Source:
         """Take the top discard or draw blind (see the module)."""
