@@ -130,9 +130,10 @@ def test_random_policy_is_reproducible() -> None:
     assert bool(a.mask[np.arange(len(a)), a.action].all())
 
 
-def test_observations_hold_no_hidden_cards() -> None:
-    # the same public history with other hidden cards gives the same observations: here,
-    # what the observation holds of the hand equals the recorded hand only
+def test_observations_hold_the_players_own_cards() -> None:
+    # the observations equal encode_observation's (the twin tests above), whose tests
+    # show it holds nothing hidden; here the hand block holds the player's own hand: n
+    # cards to draw, n + 1 to discard
     d = record_decisions(2, seed=6, policy="expert", n_players=4)
     hand = d.obs[:, :56].sum(axis=1)
     size = d.round.astype(np.int64) + 2
