@@ -17,7 +17,7 @@ decision's ``encode_observation`` and ``legal_action_mask`` taken (one core;
 process's CPU time times two cores: on a machine shared with other work the wall clock
 says more about the others' load than about the code. ``time`` is LearnedBot's CPU time
 per decision in ``--timing-games`` games against three StrongBots; ``gain`` a duplicate
-match with three StrongBots (``simulate_games(..., duplicate=StrongBot)``), deals seeded
+match with three StrongBots (``duplicate_match(LearnedBot, StrongBot, ...)``), deals seeded
 from ``--seed``, beside ExpertBot's gain on the same deals and seats (compiled, as
 ``bench_expert.py``) and the two bots' difference deal by deal.
 """
@@ -31,7 +31,7 @@ import numpy as np
 
 from _harness import core_line, decision_times, parser
 from bench_expert import compiled_duplicate
-from fivecrowns import ExpertBot, Game, GreedyBot, LearnedBot, StrongBot, simulate_games
+from fivecrowns import ExpertBot, Game, GreedyBot, LearnedBot, StrongBot, duplicate_match
 from fivecrowns.actions import encode_discard, encode_draw
 from fivecrowns.decisions import record_decisions
 from fivecrowns.duplicate import paired_gains
@@ -62,7 +62,8 @@ def python_route(games: int, seed: int, policy: str, n_players: int) -> tuple[in
             if game.phase is Phase.DRAW:
                 game.apply_action(encode_draw(bots[p].choose_draw(obs)))
             else:
-                game.apply_action(encode_discard(*bots[p].choose_discard(obs)))
+                card, out = bots[p].choose_discard(obs)
+                game.apply_action(encode_discard(card, go_out=out))
             n += 1
     return n, time.perf_counter() - start
 
@@ -112,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     if "gain" in parts:
         start = time.perf_counter()
-        report = simulate_games([LearnedBot, StrongBot, StrongBot, StrongBot], args.games,
-                                seed=args.seed, jobs=args.jobs, duplicate=StrongBot)
+        report = duplicate_match(LearnedBot, StrongBot, [StrongBot] * 3, args.games,
+                                 seed=args.seed, jobs=args.jobs)
         print(report.table())
         lo, hi = report.gain_ci
         print(f"LearnedBot's paired gain over StrongBot, {args.games} deals, seed "

@@ -32,7 +32,7 @@ The recipe, and why (docs/frameworks.rst, Learning from the experts, has the res
    only that round's scores, so the round is the unit of credit. docs/frameworks.rst
    reports whether it helped (``--init`` starts from saved weights, ``--compare``
    evaluates other weights on the same deals, deal by deal).
-5. **Evaluation**: a duplicate match (:mod:`fivecrowns.duplicate`) on ``--eval-deals``
+5. **Evaluation**: a duplicate match (:func:`fivecrowns.duplicate_match`) on ``--eval-deals``
    deals seeded from ``--eval-seed`` (never the training seed): LearnedBot and three
    StrongBots, every deal played again with a StrongBot in LearnedBot's seat; the paired
    gain with its 95% interval.
@@ -60,7 +60,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
     sys.exit(f"this example needs torch (the fivecrowns[train] extra): {exc}")
 
 import fivecrowns
-from fivecrowns import Round, StrongBot, simulate_games
+from fivecrowns import Round, StrongBot, duplicate_match
 from fivecrowns.decisions import iter_decisions, write_decisions
 from fivecrowns.learned import (
     CANDIDATE_FEATURES,
@@ -204,7 +204,8 @@ def play_round(r: Round, agent: Any, seat: int) -> float:
         if r.phase is Phase.DRAW:
             r.draw(bots[p].choose_draw(obs))
         else:
-            r.discard(*bots[p].choose_discard(obs))
+            card, out = bots[p].choose_discard(obs)
+            r.discard(card, go_out=out)
     assert r.result is not None
     scores = r.result.scores
     return float(np.mean([s for q, s in enumerate(scores) if q != seat]) - scores[seat])
@@ -316,9 +317,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.eval_deals:
         t0 = time.perf_counter()
         bot = _Bot(args.out)
-        report = simulate_games([bot, StrongBot, StrongBot, StrongBot], args.eval_deals,
-                                seed=args.eval_seed, jobs=args.jobs, duplicate=StrongBot,
-                                names=["LearnedBot", "StrongBot", "StrongBot", "StrongBot"])
+        report = duplicate_match(bot, StrongBot, [StrongBot] * 3, args.eval_deals,
+                                 seed=args.eval_seed, jobs=args.jobs,
+                                 names=["LearnedBot", "StrongBot", "StrongBot", "StrongBot",
+                                        "StrongBot"])
         lo, hi = report.gain_ci
         print(f"evaluation: duplicate match on {args.eval_deals} deals (seed "
               f"{args.eval_seed}), LearnedBot and three StrongBots, in "
@@ -333,9 +335,8 @@ def main(argv: list[str] | None = None) -> int:
                               "gain_ci": [round(lo, 3), round(hi, 3)]}
         LearnedWeights(weights.mean, weights.scale, weights.layers, meta).save(args.out)
         if args.compare:
-            other = simulate_games([_Bot(args.compare), StrongBot, StrongBot, StrongBot],
-                                   args.eval_deals, seed=args.eval_seed, jobs=args.jobs,
-                                   duplicate=StrongBot)
+            other = duplicate_match(_Bot(args.compare), StrongBot, [StrongBot] * 3,
+                                    args.eval_deals, seed=args.eval_seed, jobs=args.jobs)
             diff, (dlo, dhi) = mean_interval(report.gains - other.gains)
             print(f"{args.compare} on the same deals: {other.gain:+.2f}; these weights less "
                   f"those, deal by deal: {diff:+.2f} points a game, 95% interval "

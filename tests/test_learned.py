@@ -55,7 +55,8 @@ def test_recorded_decisions_give_the_live_inputs() -> None:
             if game.phase is Phase.DRAW:
                 game.apply_action(encode_draw(bot.choose_draw(obs)))
             else:
-                game.apply_action(encode_discard(*bot.choose_discard(obs)))
+                card, out = bot.choose_discard(obs)
+                game.apply_action(encode_discard(card, go_out=out))
             i += 1
     assert i == len(d) and learned > 100
 
@@ -83,7 +84,8 @@ def test_same_inputs_without_the_compiled_two_draw_sums(
         if r.phase is Phase.DRAW:
             r.apply_action(encode_draw(bot.choose_draw(obs)))
         else:
-            r.apply_action(encode_discard(*bot.choose_discard(obs)))
+            card, out = bot.choose_discard(obs)
+            r.apply_action(encode_discard(card, go_out=out))
     compiled = [decide(v) for v in views]
     monkeypatch.setattr(learned, "_two_draw_sums", None)
     for v, want in zip(views, compiled):

@@ -85,6 +85,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import check_int, check_seat, default_threads
 from ._threads import run_threaded
 from .actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .cards import N_TYPES
@@ -99,11 +100,10 @@ from .rollout import (
     _engine,
     _policy,
     _seat_policies,
-    _threads,
 )
 from .rules import Rules
 from .runner import ProgressCallback
-from .seeding import bot_seeds, game_seeds_range
+from .seeding import SeedLike, bot_seeds, game_seeds_range
 
 __all__ = ["Decisions", "DecisionFile", "record_decisions", "write_decisions",
            "iter_decisions", "load_decisions", "to_minari", "FORMAT_VERSION"]
@@ -226,8 +226,8 @@ def _check_run(games: object, seed: object, policy: object, n_players: int,
                seats: object, features: object, rules: Rules | None,
                rounds: Sequence[int] | None, first_dealer: object,
                threads: object) -> _Run:
-    n_games, seed_, rules_, plan = _check_games(games, seed, n_players, rules, rounds,
-                                                first_dealer)
+    n_games, seed_, rules_, plan, dealer = _check_games(games, seed, n_players, rules,
+                                                        rounds, first_dealer)
     if isinstance(policy, str):
         codes = [_policy(policy)] * n_players
     else:
@@ -239,21 +239,16 @@ def _check_run(games: object, seed: object, policy: object, n_players: int,
         if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
             raise TypeError(f"seats must be a sequence of seat numbers or None, got "
                             f"{type(seats).__name__}")
-        for s in seats:
-            if isinstance(s, bool) or not isinstance(s, (int, np.integer)) \
-                    or not 0 <= s < n_players:
-                raise ValueError(f"seats must hold seat numbers 0..{n_players - 1}, "
-                                 f"got {s!r}")
-            chosen[int(s)] = 1
+        for i, s in enumerate(seats):
+            chosen[check_seat(s, n_players, f"seats[{i}]")] = 1
         if not chosen.any():
             raise ValueError("seats must name at least one seat to record")
     if not isinstance(features, bool):
         raise TypeError(f"features must be a bool, got {type(features).__name__}")
     piece = min(_GAMES_PER_PIECE[POLICIES[c]] for c in codes)
-    assert isinstance(first_dealer, int)  # checked by _check_games
-    return _Run(n_games, seed_, n_players, rules_, plan, first_dealer,
+    return _Run(n_games, seed_, n_players, rules_, plan, dealer,
                 np.array(codes, dtype=np.int32), chosen, features,
-                _threads(threads, n_games, 2), piece)
+                default_threads(threads, n_games, 2), piece)
 
 
 # -- playing and noting ---------------------------------------------------------------------
@@ -441,15 +436,7 @@ def _chunks(run: _Run, chunk_games: int,
             progress(b - a)
 
 
-def _check_chunk(chunk_games: object) -> int:
-    if isinstance(chunk_games, bool) or not isinstance(chunk_games, (int, np.integer)):
-        raise TypeError(f"chunk_games must be an int, got {type(chunk_games).__name__}")
-    if chunk_games < 1:
-        raise ValueError(f"chunk_games must be at least 1, got {chunk_games}")
-    return int(chunk_games)
-
-
-def record_decisions(games: int, *, seed: int,
+def record_decisions(games: int, *, seed: SeedLike,
                      policy: Policy | Sequence[Policy] = "expert", n_players: int = 4,
                      seats: Sequence[int] | None = None, features: bool = False,
                      rules: Rules | None = None, rounds: Sequence[int] | None = None,
@@ -462,8 +449,8 @@ def record_decisions(games: int, *, seed: int,
     games : int
         How many games (0 or more); game ``g`` is dealt from
         ``game_seeds(seed, games)[g]``.
-    seed : int
-        The run's seed (non-negative). Keyword-only and required.
+    seed : int, SeedSequence or Generator
+        The run's seed (:func:`~fivecrowns.seeding.int_seed`). Keyword-only and required.
     policy : {"expert", "strong", "greedy", "random"} or sequence of them
         Every seat's policy, or one per seat (see :func:`fivecrowns.rollout.play_games`).
         The deterministic ones are exactly the bots.
@@ -521,7 +508,7 @@ def _empty(run: _Run) -> Decisions:
 
 # -- files ------------------------------------------------------------------------------------
 
-def write_decisions(path: str | os.PathLike[str], games: int, *, seed: int,
+def write_decisions(path: str | os.PathLike[str], games: int, *, seed: SeedLike,
                     policy: Policy | Sequence[Policy] = "expert", n_players: int = 4,
                     seats: Sequence[int] | None = None, features: bool = False,
                     rules: Rules | None = None, rounds: Sequence[int] | None = None,
@@ -569,7 +556,7 @@ progress
     """
     run = _check_run(games, seed, policy, n_players, seats, features, rules, rounds,
                      first_dealer, threads)
-    chunk_games = _check_chunk(chunk_games)
+    chunk_games = check_int(chunk_games, "chunk_games", 1)
     if not isinstance(compress, bool):
         raise TypeError(f"compress must be a bool, got {type(compress).__name__}")
     dst = Path(path)

@@ -98,7 +98,6 @@ from .expert import _sums, _two_blind_draws
 from .outs import discard_order
 from .records import Observation, Phase
 from .rules import Rules
-from .seeding import SeedLike
 
 try:
     from ._rollout import two_draw_sums as _two_draw_sums
@@ -413,16 +412,14 @@ class LearnedBot:
 
     Parameters
     ----------
-    weights : str or path-like, optional
+    weights : str, optional
         A weights file (``LearnedWeights.save``); default the shipped one, read once per
-        process when the first bot is made.
-    seed : int, optional
-        Ignored (the bot is deterministic); accepted so the class is a factory.
+        process when the first bot is made. The bot is deterministic: it takes no seed.
     """
 
     name = "LearnedBot"
 
-    def __init__(self, weights: str | None = None, seed: SeedLike | None = None) -> None:
+    def __init__(self, weights: str | None = None) -> None:
         self.weights_path = weights
         self._net = _shipped() if weights is None else load_weights(weights)
 
