@@ -419,7 +419,7 @@ def test_simulate_search_with_options(capsys: pytest.CaptureFixture[str]) -> Non
     (["--bots", "strong,greedy:depth=2"], "unknown option 'depth' for bot 'greedy'"),
     (["--bots", "search,strong", "--duplicate", "strnog"],
      "--duplicate: unknown bot 'strnog': expected one of random, greedy, strong, search, "
-     "expert"),
+     "expert, learned"),
     (["--bots", "clever,strong", "--duplicate", "strong"], "--bots: unknown bot 'clever'"),
     (["--bots", "search,strong", "--duplicate", "strong,greedy"],
      "--duplicate takes one reference bot, got 2"),

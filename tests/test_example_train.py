@@ -92,3 +92,64 @@ def test_help_and_bad_arguments(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, str(EXAMPLES / SCRIPT), *args], env=env,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 2 and error in done.stderr, done.stderr
+
+
+# -- the imitation recipe, examples/"train_imitation.py": LearnedBot's weights ------------------
+
+def _need_torch() -> None:
+    try:
+        importlib.import_module("torch")
+    except ImportError as exc:
+        why = f"needs torch (the fivecrowns[train] extra): {exc}"
+        if os.environ.get("FIVECROWNS_REQUIRE_TRAIN") == "1":
+            pytest.fail(why, pytrace=False)
+        pytest.skip(why)
+
+
+def test_imitation_recipe_trains_saves_and_evaluates(tmp_path: Path) -> None:
+    _need_torch()
+    from fivecrowns import LearnedBot, StrongBot, play_game
+    from fivecrowns.learned import load_weights
+
+    weights = tmp_path / "w.npz"
+    base = ["--games", "6", "--seed", "4", "--epochs", "2", "--jobs", "1"]
+    args = base + ["--eval-deals", "3", "--eval-seed", "5", "--out", str(weights)]
+    out = run("train_imitation.py", *args, cwd=tmp_path)
+    m = re.search(r"data: 6 games, ([\d,]+) decisions of ExpertBot", out)
+    assert m and int(m[1].replace(",", "")) > 6 * 100, out
+    m = re.search(r"inputs: ([\d,]+) decisions by the network", out)
+    assert m and 0 < int(m[1].replace(",", "")) < 6 * 300, out
+    m = re.search(r"ExpertBot's move scored best in ([\d.]+)% of the training", out)
+    assert m and 0 <= float(m[1]) <= 100, out
+    assert "duplicate match on 3 deals (seed 5)" in out
+    m = re.search(r"paired gain over StrongBot: ([-+][\d.]+) points a game, 95% interval "
+                  r"\[([-+][\d.]+), ([-+][\d.]+)\]", out)
+    assert m and float(m[2]) <= float(m[1]) <= float(m[3]), out
+    w = load_weights(weights)
+    assert w.meta["seed"] == 4 and w.meta["command"].endswith(" ".join(args))
+    assert w.meta["evaluation"]["deals"] == 3
+    assert weights.stat().st_size < 1_000_000
+    # the weights play, and the same arguments give the same weights
+    play_game([LearnedBot(weights=str(weights)), StrongBot()], seed=1, rounds=[2])
+    again = tmp_path / "again.npz"
+    run("train_imitation.py", *base, "--eval-deals", "0", "--out", str(again), cwd=tmp_path)
+    assert all((a[0] == b[0]).all() for a, b in zip(w.layers, load_weights(again).layers))
+    # the RL phase from saved weights, compared with them on the same deals
+    rl = tmp_path / "rl.npz"
+    out = run("train_imitation.py", "--init", str(weights), "--rl-rounds", "11",
+              "--rl-batch", "4", "--jobs", "1", "--eval-deals", "2", "--eval-seed", "5",
+              "--compare", str(weights), "--out", str(rl), cwd=tmp_path)
+    assert "rl: 11 rounds" in out and f"{weights} on the same deals" in out, out
+    assert load_weights(rl).meta["rl_rounds"] == 11
+
+
+def test_imitation_recipe_bad_arguments() -> None:
+    _need_torch()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(fivecrowns.__file__).resolve().parent.parent),
+                                         env.get("PYTHONPATH", "")])
+    for args, error in ((["--games", "0"], "must be at least 1"),
+                        (["--seed", "3", "--eval-seed", "3"], "--eval-seed must differ")):
+        done = subprocess.run([sys.executable, str(EXAMPLES / "train_imitation.py"), *args],
+                              env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 2 and error in done.stderr, done.stderr

@@ -69,6 +69,7 @@ CALLS = [
     ("simulate_games", None),
     ("cli_simulate", None),
     ("cli_score", 10**6),
+    ("write_decisions", None),
 ]
 
 
@@ -88,8 +89,8 @@ def test_sigint_stops_the_call(tmp_path: Path, call: str, size: int | None) -> N
     assert code == 130 and report["interrupted"], (report, err)
     assert report["threads"] == [] and report["children"] == [], report
     files = set(report["files"])  # type: ignore[arg-type]
-    # no output that looks complete: score_file removes its .part; simulate --out keeps
-    # the games it finished in a .part, never in the file named
+    # no output that looks complete: score_file and write_decisions remove their .part;
+    # simulate --out keeps the games it finished in a .part, never in the file named
     assert files <= {"hands.npy", "games.jsonl.part"}, files
     if call == "cli_simulate":
         assert "games.jsonl.part" in files and "did not finish" in err

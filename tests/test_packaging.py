@@ -110,7 +110,7 @@ def test_wheel_contents() -> None:
         entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         entry_points = zf.read(entry).decode()
     for needed in ("fivecrowns/__init__.py", "fivecrowns/py.typed", "fivecrowns/_solver.pyi",
-                   "fivecrowns/_solver_py.py"):
+                   "fivecrowns/_solver_py.py", "fivecrowns/data/learned_bot.npz"):
         assert needed in names, f"{needed} is missing from {wheel.name}"
     assert any(re.fullmatch(r"fivecrowns/_solver\..*(so|pyd)", n) for n in names), (
         f"the compiled core is missing from {wheel.name}")
@@ -128,6 +128,7 @@ def test_sdist_contents() -> None:
     for needed in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "CHANGELOG.md",
                    "src/fivecrowns/_solver.pyx", "src/fivecrowns/_solver.pyi",
                    "src/fivecrowns/py.typed", "src/fivecrowns/__init__.py",
+                   "src/fivecrowns/data/learned_bot.npz",
                    "tests/conftest.py", "tests/test_packaging.py", "docs/conf.py",
                    "docs/index.rst"):
         assert needed in names, f"{needed} is missing from {sdist.name}"

@@ -67,7 +67,7 @@ def test_factories_pickle_and_make_fresh_seeded_bots() -> None:
     ("search:worlds=2:worlds=3", "option 'worlds' given twice for bot 'search'"),
     ("search:256", "'256' is not an option key=value"),
     ("clever", "unknown bot 'clever': expected one of random, greedy, strong, search, "
-                "expert"),
+                "expert, learned"),
     ("clever:x=1", "unknown bot 'clever'"),
     (":x=1", "expected NAME[:key=value"),
     ("fivecrowns.bots:", "expected a bot name"),

@@ -43,6 +43,7 @@ from .errors import (
 )
 from .expert import ExpertBot
 from .game import Game, GameResult
+from .learned import LearnedBot
 from .melds import Discard, Meld, MeldKind, Solution
 from .players import Player, play_game
 from .records import (
@@ -167,6 +168,7 @@ __all__ = [
     "GreedyBot",
     "StrongBot",
     "ExpertBot",
+    "LearnedBot",
     "SearchBot",
     # rollouts in C
     "play_out",

@@ -28,9 +28,10 @@ PACKAGES = {
     "pettingzoo": "PettingZoo",
     "pyspiel": "OpenSpiel",
     "open_spiel": "OpenSpiel",
+    "minari": "Minari",
 }
 #: The extras of pyproject.toml that bring optional packages.
-EXTRAS = ("io", "ray", "rl")
+EXTRAS = ("io", "ray", "rl", "minari")
 
 
 def missing(module: str, extra: str, what: str) -> MissingExtraError:

@@ -132,3 +132,29 @@ def deal_hands(
     block: int,
     out: npt.NDArray[np.uint8],
 ) -> None: ...
+def _decisions_range(
+    rngs: npt.NDArray[np.uint64],
+    choices: npt.NDArray[np.uint64],
+    n_players: int,
+    decks: int,
+    max_turns: int,
+    no_return: bool,
+    rounds: npt.NDArray[np.int8],
+    first_dealer: int,
+    policies: npt.NDArray[np.int32],
+    seats: npt.NDArray[np.uint8],
+    info: npt.NDArray[np.int32],
+    hand: npt.NDArray[np.uint8],
+    pile: npt.NDArray[np.uint8],
+    unseen: npt.NDArray[np.uint8],
+    taken: npt.NDArray[np.uint8],
+    outs: npt.NDArray[np.uint8],
+    totals: npt.NDArray[np.int32],
+    round_scores: npt.NDArray[np.int32],
+    features: npt.NDArray[np.float32] | None,
+    start: int,
+    stop: int,
+) -> tuple[int, int]: ...
+def two_draw_sums(
+    row: npt.NDArray[np.uint8], wild: int, decks: int, unseen: npt.NDArray[np.int64]
+) -> tuple[int, int, int]: ...

@@ -42,6 +42,7 @@ from ._solver cimport (
     discard_below,
     discard_order_of,
     fill_draw_table,
+    solve_best_discard,
     solve_deadwood,
 )
 
@@ -1243,3 +1244,259 @@ def deal_hands(generator, const uint8_t[::1] deck, int size, int block,
     finally:
         free(cards)
         free(picks)
+
+
+# -- decisions: every move of whole games, noted for learning (fivecrowns.decisions) -------
+
+# envs.features: the solver features' length and the places of the scalar ones.
+cdef enum:
+    N_FEATURES = 62
+    F_TAKE = 56
+    F_NOW = 57
+    F_COMPLETE = 58
+    F_IMPROVE = 59
+    F_EXPECTED = 60
+    F_VIEW = 61
+
+
+cdef void note_features(Table* T, int p, int kept, const int* unseen,
+                        float* out) noexcept nogil:
+    """``envs.features._fill`` of player ``p``'s hand, to the actor's view (the discard
+    view in their discard phase): the same solver answers and the same float operations,
+    so the same float32 values."""
+    cdef uint8_t row[N_TYPES]
+    cdef int dead[N_TYPES]
+    cdef int order[N_TYPES]
+    cdef int32_t table[N_TYPES]
+    cdef int t, u, n, b = -1, now = 1 << 30, take, left, total = 0
+    cdef int64_t complete = 0, improve = 0, weighted = 0
+    memcpy(row, T.hands[p], N_TYPES)
+    for t in range(N_TYPES):
+        out[t] = -1.0
+    out[F_TAKE] = -1.0
+    if T.phase == DISCARD:
+        for t in range(N_TYPES):
+            if row[t] and t != kept:
+                row[t] -= 1
+                dead[t] = solve_deadwood(row, T.wild)
+                row[t] += 1
+                out[t] = <float>(<double>dead[t] / 100.0)
+                if dead[t] < now:
+                    now = dead[t]
+        # the kept hand: the first best discard in discard_order's order (the held types
+        # after it, in index order, should the order miss one)
+        n = discard_order_of(row, T.wild, kept, order)
+        for u in range(n):
+            if dead[order[u]] == now:
+                b = order[u]
+                break
+        if b < 0:
+            for t in range(N_TYPES):
+                if row[t] and t != kept and dead[t] == now:
+                    b = t
+                    break
+        row[b] -= 1
+        out[F_VIEW] = 1.0
+    else:
+        now = solve_deadwood(row, T.wild)
+        if T.n_pile > 0:
+            t = T.pile[T.n_pile - 1]
+            row[t] += 1
+            take = solve_best_discard(row, T.wild, &b)
+            # docs/rules.rst, A round, 3: the card taken may not go straight back, nor
+            # an identical copy, unless the hand holds nothing else
+            n = 0
+            for u in range(N_TYPES):
+                n += row[u]
+            if b == t and T.no_return and row[t] != n:
+                take = 1 << 30
+                for u in range(N_TYPES):
+                    if row[u] and u != t:
+                        row[u] -= 1
+                        left = solve_deadwood(row, T.wild)
+                        row[u] += 1
+                        if left < take:
+                            take = left
+            out[F_TAKE] = <float>(<double>take / 100.0)
+            row[t] -= 1
+        out[F_VIEW] = 0.0
+    out[F_NOW] = <float>(<double>now / 100.0)
+    fill_draw_table(row, T.wild, T.decks, table)
+    for t in range(N_TYPES):
+        total += unseen[t]
+        weighted += <int64_t>unseen[t] * table[t]
+        if table[t] == 0:
+            complete += unseen[t]
+        if table[t] < now:
+            improve += unseen[t]
+    if total > 0:
+        out[F_COMPLETE] = <float>(<double>complete / <double>total)
+        out[F_IMPROVE] = <float>(<double>improve / <double>total)
+        out[F_EXPECTED] = <float>(<double>weighted / <double>total / 100.0)
+    else:
+        out[F_COMPLETE] = 0.0
+        out[F_IMPROVE] = 0.0
+        out[F_EXPECTED] = <float>(<double>now / 100.0)
+
+
+# The columns of a noted decision's ``info`` row.
+cdef enum:
+    D_GAME = 0       # the game's index in the call
+    D_ROUND = 1      # the round's index in the game's plan
+    D_PLAYER = 2
+    D_PHASE = 3
+    D_TURN = 4
+    D_TOP = 5        # the top discard's type, -1: an empty pile
+    D_KEEP = 6       # the type the rules keep in hand now, -1: none
+    D_N_DRAW = 7
+    D_N_PILE = 8
+    D_WENT_OUT = 9   # -1: nobody yet
+    D_ACTION = 10
+    N_DECISION = 11
+
+
+cdef struct Notes:
+    # Where decisions are noted: ``room`` rows of each array, ``n`` used.
+    int32_t* info       # N_DECISION a decision
+    uint8_t* hand       # the player's hand
+    uint8_t* pile       # the discard pile's counts
+    uint8_t* unseen     # PublicState.unseen of the player
+    uint8_t* taken      # n_players rows a decision: each seat's taken cards
+    uint8_t* outs       # the discard types that go out (discard phase)
+    int32_t* totals     # n_players a decision: the game's totals before the round
+    float* features     # N_FEATURES a decision, or NULL: not wanted
+    Py_ssize_t room
+    Py_ssize_t n
+
+
+cdef void note(Table* T, Notes* N, int game, int k, const int64_t* totals) noexcept nogil:
+    """Note the current player's view now, before they move: only what they may see."""
+    cdef Py_ssize_t i = N.n
+    cdef int p = T.current, q, t, n = T.n_players
+    cdef int32_t* info = N.info + i * N_DECISION
+    cdef uint8_t* row = T.hands[p]
+    cdef uint8_t* outs = N.outs + i * N_TYPES
+    cdef int unseen[N_TYPES]
+    cdef int kept = must_keep(T) if T.phase == DISCARD else -1
+    info[D_GAME] = game
+    info[D_ROUND] = k
+    info[D_PLAYER] = p
+    info[D_PHASE] = T.phase
+    info[D_TURN] = T.turn
+    info[D_TOP] = T.pile[T.n_pile - 1] if T.n_pile > 0 else -1
+    info[D_KEEP] = kept
+    info[D_N_DRAW] = T.n_draw
+    info[D_N_PILE] = T.n_pile
+    info[D_WENT_OUT] = T.went_out
+    info[D_ACTION] = -1
+    memcpy(N.hand + i * N_TYPES, row, N_TYPES)
+    unseen_of(T, p, unseen)
+    for t in range(N_TYPES):
+        N.pile[i * N_TYPES + t] = <uint8_t>T.pile_counts[t]
+        N.unseen[i * N_TYPES + t] = <uint8_t>unseen[t]
+    for q in range(n):
+        for t in range(N_TYPES):
+            N.taken[(i * n + q) * N_TYPES + t] = <uint8_t>T.taken_counts[q][t]
+        N.totals[i * n + q] = <int32_t>totals[q]
+    if N.features != NULL:
+        note_features(T, p, kept, unseen, N.features + i * N_FEATURES)
+    memset(outs, 0, N_TYPES)
+    # Round._go_out_types: one search answers "none" for almost every hand
+    if T.phase == DISCARD and best_discard_search(row, T.wild, 1) == 0:
+        for t in range(N_TYPES):
+            if row[t] and t != kept:
+                row[t] -= 1
+                outs[t] = solve_deadwood(row, T.wild) == 0
+                row[t] += 1
+    N.n = i + 1
+
+
+cdef bint note_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
+                    int max_turns, bint no_return, const int8_t* rounds, int n_rounds,
+                    int first_dealer, const int32_t* policies, const uint8_t* seats,
+                    int game, Notes* N, int32_t* round_scores) noexcept nogil:
+    """``play_game_seated``, noting every decision of the seats ``seats`` marks before it is
+    made and the action after; the round scores to ``round_scores`` (n_rounds x
+    n_players). False, part-noted, when ``N`` has no room for a decision."""
+    cdef Table T
+    cdef int k, q, size, p
+    cdef int16_t code = 0
+    cdef int64_t totals[MAX_PLAYERS]
+    for q in range(n_players):
+        totals[q] = 0
+    T.rng = rng
+    T.choices = choices
+    for k in range(n_rounds):
+        size = rounds[k] + 2
+        deal(&T, n_players, size, size, decks, max_turns, no_return,
+             (first_dealer + k) % n_players)
+        while T.phase != OVER:
+            p = T.current
+            if seats[p]:
+                if N.n >= N.room:
+                    return False
+                note(&T, N, game, k, totals)
+            # the move's code through the trace, one slot (deal leaves it NULL)
+            T.trace = &code
+            T.trace_room = 1
+            T.n_trace = 0
+            step(&T, policies[p])
+            T.trace = NULL
+            if seats[p]:
+                N.info[(N.n - 1) * N_DECISION + D_ACTION] = code
+        for q in range(n_players):
+            round_scores[k * n_players + q] = T.scores[q]
+            totals[q] += T.scores[q]
+    return True
+
+
+def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int n_players,
+                     int decks, int max_turns, bint no_return, const int8_t[::1] rounds,
+                     int first_dealer, const int32_t[::1] policies, const uint8_t[::1] seats,
+                     int32_t[:, ::1] info, uint8_t[:, ::1] hand, uint8_t[:, ::1] pile,
+                     uint8_t[:, ::1] unseen, uint8_t[:, :, ::1] taken,
+                     uint8_t[:, ::1] outs, int32_t[:, ::1] totals,
+                     int32_t[:, :, ::1] round_scores, float[:, ::1] features,
+                     Py_ssize_t start, Py_ssize_t stop):
+    """Play games ``start..stop`` (``game`` numbers them from 0 at ``start``), noting their
+    decisions from row 0 (their solver features too unless ``features`` is None); stops
+    before a game that would not fit. (games done, rows)."""
+    cdef Notes N
+    cdef Py_ssize_t i, before, done = 0
+    N.info = &info[0, 0]
+    N.hand = &hand[0, 0]
+    N.pile = &pile[0, 0]
+    N.unseen = &unseen[0, 0]
+    N.taken = &taken[0, 0, 0]
+    N.outs = &outs[0, 0]
+    N.totals = &totals[0, 0]
+    N.features = &features[0, 0] if features is not None else NULL
+    N.room = info.shape[0]
+    N.n = 0
+    with nogil:
+        for i in range(start, stop):
+            before = N.n
+            if not note_game(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
+                             max_turns, no_return, &rounds[0], <int>rounds.shape[0],
+                             first_dealer, &policies[0], &seats[0], <int>(i - start), &N,
+                             &round_scores[i - start, 0, 0]):
+                N.n = before
+                break
+            done += 1
+    return done, N.n
+
+
+def two_draw_sums(const uint8_t[::1] row, int wild, int decks, const int64_t[::1] unseen):
+    """``expert._two_blind_draws(row, wild, decks, unseen)``: ``(N, D, Z)`` of two blind
+    draws from the hand ``row`` (56 counts, not modified), the second from the unseen
+    cards less the first (for ``fivecrowns.learned``; the caller checks the inputs)."""
+    cdef uint8_t hand[N_TYPES]
+    cdef int counts[N_TYPES]
+    cdef int64_t n = 0, d = 0, z = 0
+    cdef int t
+    for t in range(N_TYPES):
+        hand[t] = row[t]
+        counts[t] = <int>unseen[t]
+    with nogil:
+        two_blind_draws(hand, wild, decks, counts, &n, &d, &z)
+    return n, d, z

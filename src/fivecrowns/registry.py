@@ -450,3 +450,5 @@ register("search", "fivecrowns.search:SearchBot",
          "StrongBot improved by determinized Monte-Carlo search (worlds per decision)")
 register("expert", "fivecrowns.expert:ExpertBot",
          "StrongBot re-tuned: looks two draws ahead on the draw and on its best discards")
+register("learned", "fivecrowns.learned:LearnedBot",
+         "a network fitted to ExpertBot's choices, scoring each move by solver features")

@@ -549,11 +549,8 @@ def play_games(games: int, *, seed: SeedLike, n_players: int = 4,
     >>> play_games(4, seed=1, n_players=2, policy=["expert", "strong"]).shape
     (4, 2)
     """
-    games = check_int(games, "games", 0)
-    seed = int_seed(seed)
-    rules = check_table(n_players, rules, least=2, what="a game")
-    plan = _plan(rounds)
-    first_dealer = check_seat(first_dealer, n_players, "first_dealer")
+    games, seed, rules, plan, first_dealer = _check_games(games, seed, n_players, rules,
+                                                          rounds, first_dealer)
     seats = None if isinstance(policy, str) else _seat_policies(policy, n_players)
     code = _policy(policy) if seats is None else (_RANDOM if _RANDOM in seats else 0)
     n_threads = default_threads(threads, games, _SERIAL_GAMES)
@@ -581,6 +578,16 @@ def play_games(games: int, *, seed: SeedLike, n_players: int = 4,
 
     run_threaded(piece, games, n_threads, piece_games)
     return out
+
+
+def _check_games(games: object, seed: object, n_players: int, rules: object,
+                 rounds: Sequence[int] | None, first_dealer: object
+                 ) -> tuple[int, int, Rules, npt.NDArray[np.int8], int]:
+    """The checked arguments of a run of whole games (play_games, record_decisions):
+    games, seed, rules, the round plan and the first dealer."""
+    return (check_int(games, "games", 0), int_seed(seed),
+            check_table(n_players, rules, least=2, what="a game"), _plan(rounds),
+            check_seat(first_dealer, n_players, "first_dealer"))
 
 
 def _plan(rounds: Sequence[int] | None) -> npt.NDArray[np.int8]:

@@ -106,6 +106,14 @@ def _simulate_games(folder: Path, size: int) -> Callable[[], object]:
     return lambda: simulate_games([StrongBot] * 4, size, seed=1, jobs=2)
 
 
+@call("write_decisions", 10**5)
+def _write_decisions(folder: Path, size: int) -> Callable[[], object]:
+    from fivecrowns.decisions import write_decisions
+
+    return lambda: write_decisions(folder / "decisions.npz", size, seed=1, policy="expert",
+                                   chunk_games=8, threads=2)
+
+
 class CommandStopped(Exception):
     """The command line caught the interrupt itself (exit status 130)."""
 

@@ -1,0 +1,135 @@
+"""Decision data and LearnedBot: decisions recorded a minute, compiled and Python routes;
+LearnedBot's milliseconds per decision and its paired gain over StrongBot.
+
+Run as a script::
+
+    python benchmarks/bench_decisions.py                      # rates, ExpertBot, 4 players
+    python benchmarks/bench_decisions.py --policy strong      # another policy
+    python benchmarks/bench_decisions.py --only time          # LearnedBot, ms per decision
+    python benchmarks/bench_decisions.py --only gain --games 2000 --seed 3 --jobs 2
+
+``rate`` times, in one run on the same games, (a) the engine alone playing the games
+(:func:`fivecrowns.rollout.play_games`), (b) :func:`fivecrowns.decisions.record_decisions`
+(the same games, every decision noted and encoded), both on every core, and (c) the
+Python route: :class:`~fivecrowns.game.Game` stepped with the Python bots, each
+decision's ``encode_observation`` and ``legal_action_mask`` taken (one core;
+``--python-games`` games). Decisions a minute are given by the wall clock and by the
+process's CPU time times two cores: on a machine shared with other work the wall clock
+says more about the others' load than about the code. ``time`` is LearnedBot's CPU time
+per decision in ``--timing-games`` games against three StrongBots; ``gain`` a duplicate
+match with three StrongBots (``duplicate_match(LearnedBot, StrongBot, ...)``), deals seeded
+from ``--seed``, beside ExpertBot's gain on the same deals and seats (compiled, as
+``bench_expert.py``) and the two bots' difference deal by deal.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from _harness import core_line, decision_times, parser
+from bench_expert import compiled_duplicate
+from fivecrowns import ExpertBot, Game, GreedyBot, LearnedBot, StrongBot, duplicate_match
+from fivecrowns.actions import encode_discard, encode_draw
+from fivecrowns.decisions import record_decisions
+from fivecrowns.duplicate import paired_gains
+from fivecrowns.envs.encoding import encode_observation
+from fivecrowns.records import Phase
+from fivecrowns.rollout import play_games
+from fivecrowns.seeding import game_seeds
+from fivecrowns.stats import mean_interval
+
+#: The cores the figures a minute are projected to (the project's machine).
+CORES = 2
+#: The Python bot of each deterministic policy.
+BOTS = {"greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
+
+
+def python_route(games: int, seed: int, policy: str, n_players: int) -> tuple[int, float]:
+    """Decisions and seconds of the Python route over the first ``games`` games."""
+    start = time.perf_counter()
+    n = 0
+    for s in game_seeds(seed, games):
+        game = Game(n_players, seed=s)
+        bots = [BOTS[policy]() for _ in range(n_players)]
+        while not game.is_over:
+            p = game.current_player
+            obs = game.observation(p)
+            encode_observation(obs)
+            game.legal_action_mask()
+            if game.phase is Phase.DRAW:
+                game.apply_action(encode_draw(bots[p].choose_draw(obs)))
+            else:
+                card, out = bots[p].choose_discard(obs)
+                game.apply_action(encode_discard(card, go_out=out))
+            n += 1
+    return n, time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser(__doc__, games=400, seed=0, jobs=2)
+    p.add_argument("--policy", default="expert", choices=sorted(BOTS))
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--threads", type=int, default=None, help="engine threads")
+    p.add_argument("--python-games", type=int, default=4)
+    p.add_argument("--timing-games", type=int, default=8)
+    p.add_argument("--only", choices=["rate", "time", "gain"], action="append")
+    args = p.parse_args(argv)
+    parts = args.only or ["rate", "time"]
+    print(core_line(), flush=True)
+    if "rate" in parts:
+        wall, cpu = time.perf_counter(), time.process_time()
+        play_games(args.games, seed=args.seed, n_players=args.players,
+                   policy=args.policy, threads=args.threads)
+        engine = (time.perf_counter() - wall, time.process_time() - cpu)
+        wall, cpu = time.perf_counter(), time.process_time()
+        d = record_decisions(args.games, seed=args.seed, n_players=args.players,
+                             policy=args.policy, threads=args.threads)
+        recorded = (time.perf_counter() - wall, time.process_time() - cpu)
+        cpu = time.process_time()
+        n_py, t_py = python_route(args.python_games, args.seed, args.policy, args.players)
+        python = (t_py, time.process_time() - cpu)
+        print(f"{args.policy}, {args.players} players, {args.games} games, "
+              f"{len(d):,} decisions ({len(d) / args.games:.0f} a game); decisions a "
+              f"minute: by the wall clock, and by CPU time times {CORES} cores (what "
+              f"{CORES} idle cores would do)")
+        for name, n, (w, c) in (("engine alone (play_games)", len(d), engine),
+                                ("record_decisions", len(d), recorded),
+                                (f"Python route ({args.python_games} games)", n_py,
+                                 python)):
+            print(f"  {name:28s} wall {w:7.2f} s {n / w * 60:11,.0f}   CPU {c:7.2f} s "
+                  f"{n / c * 60 * CORES:11,.0f}")
+        print(f"  record_decisions / Python route, CPU time: "
+              f"{len(d) / recorded[1] / (n_py / python[1]):.1f}x a core", flush=True)
+    if "time" in parts:
+        ts = np.array(decision_times(lambda s: LearnedBot(), args.timing_games,
+                                     args.seed)) * 1e3
+        p95 = float(np.percentile(ts, 95))
+        print(f"LearnedBot: ms per decision (CPU, one core, {ts.size} decisions): mean "
+              f"{ts.mean():.2f}, median {np.median(ts):.2f}, p95 {p95:.2f}, max "
+              f"{ts.max():.2f}; target p95 <= 5: {'met' if p95 <= 5 else 'NOT met'}",
+              flush=True)
+    if "gain" in parts:
+        start = time.perf_counter()
+        report = duplicate_match(LearnedBot, StrongBot, [StrongBot] * 3, args.games,
+                                 seed=args.seed, jobs=args.jobs)
+        print(report.table())
+        lo, hi = report.gain_ci
+        print(f"LearnedBot's paired gain over StrongBot, {args.games} deals, seed "
+              f"{args.seed}: {report.gain:+.2f} ({lo:+.2f}..{hi:+.2f}) in "
+              f"{time.perf_counter() - start:.0f} s", flush=True)
+        # ExpertBot on the same deals and seats, in the compiled engine (bench_expert's)
+        expert = paired_gains(*compiled_duplicate("expert", "strong", 4, args.games,
+                                                  args.seed, args.threads))
+        e, (elo, ehi) = mean_interval(expert)
+        diff, (dlo, dhi) = mean_interval(report.gains - expert)
+        print(f"ExpertBot's on the same deals: {e:+.2f} ({elo:+.2f}..{ehi:+.2f}); "
+              f"LearnedBot less ExpertBot, deal by deal: {diff:+.2f} ({dlo:+.2f}..{dhi:+.2f})",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

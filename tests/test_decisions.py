@@ -1,0 +1,195 @@
+"""Decision data (fivecrowns.decisions) against the Python engine and bots: the same
+observations, masks and moves, step by step; the file format, rewards and checks."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fivecrowns import Game, Rules
+from fivecrowns.actions import encode_discard, encode_draw
+from fivecrowns.envs.encoding import encode_observation, observation_size
+from fivecrowns.records import Phase
+from fivecrowns.seeding import game_seeds
+
+pytest.importorskip("fivecrowns._rollout")
+
+from fivecrowns.decisions import (
+    Decisions,
+    iter_decisions,
+    load_decisions,
+    record_decisions,
+    write_decisions,
+)
+from rollout_twins import BOTS
+
+
+def replay(d: Decisions, games: int, seed: int, policies: list[str], seats: set[int],
+           features: bool, rules: Rules | None = None,
+           rounds: list[int] | None = None) -> int:
+    """Play each game with the Python bots and check every recorded decision against the
+    Python engine's observation, mask and the bot's move; the decisions checked."""
+    i = 0
+    for g, s in enumerate(game_seeds(seed, games)):
+        game = Game(len(policies), seed=s, rules=rules, rounds=rounds)
+        bots = [BOTS[p]() for p in policies]
+        while not game.is_over:
+            p = game.current_player
+            obs = game.observation(p)
+            if game.phase is Phase.DRAW:
+                action = encode_draw(bots[p].choose_draw(obs))
+            else:
+                card, out = bots[p].choose_discard(obs)
+                action = encode_discard(card, go_out=out)
+            if p in seats:
+                want = encode_observation(obs, features=features)
+                assert (d.observations()[i] == want).all() if features else \
+                    (d.obs[i].astype(np.float32) == want).all(), (g, i)
+                assert (d.mask[i] == game.legal_action_mask()).all(), (g, i)
+                assert int(d.action[i]) == action, (g, i)
+                assert (int(d.game[i]), int(d.player[i]), int(d.round[i]),
+                        int(d.turn[i])) == (g, p, game.round_number, obs.turn)
+                i += 1
+            game.apply_action(action)
+        assert game.result is not None
+        for q in seats:  # every episode's rewards sum to minus the player's total
+            rows = (d.game == g) & (d.player == q)
+            assert -float(d.reward[rows].sum()) == game.result.totals[q]
+            assert (d.game_total[rows] == game.result.totals[q]).all()
+            assert int(d.episode_end[rows].sum()) == 1 and d.episode_end[rows][-1]
+    assert i == len(d)
+    return i
+
+
+@pytest.mark.parametrize("policy,n_players", [("greedy", 2), ("strong", 3), ("expert", 4),
+                                              ("expert", 2)])
+def test_decisions_are_the_python_bots(policy: str, n_players: int) -> None:
+    d = record_decisions(2, seed=11, policy=policy, n_players=n_players,  # type: ignore[arg-type]
+                         threads=2)
+    assert replay(d, 2, 11, [policy] * n_players, set(range(n_players)), False) > 100
+    # the solver features, computed in the engine, are envs.features' to the bit
+    f = record_decisions(2, seed=11, policy=policy, n_players=n_players,  # type: ignore[arg-type]
+                         features=True)
+    assert f.features is not None and (f.obs == d.obs).all()
+    replay(f, 2, 11, [policy] * n_players, set(range(n_players)), True)
+
+
+def test_seat_policies_chosen_seats_and_features() -> None:
+    policies = ["expert", "strong", "greedy"]
+    d = record_decisions(2, seed=3, policy=policies, n_players=3,  # type: ignore[arg-type]
+                         seats=[0, 2], features=True, rounds=[1, 6, 11])
+    assert set(d.player.tolist()) == {0, 2}
+    replay(d, 2, 3, policies, {0, 2}, True, rounds=[1, 6, 11])
+
+
+def test_rules_party_mode_and_no_return() -> None:
+    for seed, back in ((5, True), (6, False)):
+        rules = Rules(decks=4, return_discard=back)
+        d = record_decisions(1, seed=seed, policy="expert", n_players=8, rules=rules,
+                             rounds=[3, 11], features=True)
+        replay(d, 1, seed, ["expert"] * 8, set(range(8)), True, rules=rules, rounds=[3, 11])
+
+
+def test_max_turns_rounds_still_score() -> None:
+    rules = Rules(max_turns=3)
+    d = record_decisions(3, seed=2, policy="greedy", n_players=4, rules=rules,
+                         features=True)
+    replay(d, 3, 2, ["greedy"] * 4, set(range(4)), True, rules=rules)
+
+
+def test_same_decisions_whatever_the_threads_and_chunks(tmp_path: Path) -> None:
+    one = record_decisions(9, seed=4, policy="strong", n_players=3, threads=1)
+    two = record_decisions(9, seed=4, policy="strong", n_players=3, threads=2)
+    f = write_decisions(tmp_path / "d.npz", 9, seed=4, policy="strong", n_players=3,
+                        chunk_games=4, compress=False)
+    assert f.chunks == 3 and f.games == 9 and f.decisions == len(one)
+    back = load_decisions(f.path)
+    assert [len(c) for c in iter_decisions(f.path)] == [
+        int((one.game // 4 == c).sum()) for c in range(3)]
+    for x in (two, back):
+        for name in ("obs", "mask", "action", "game", "reward", "episode_end"):
+            assert (getattr(x, name) == getattr(one, name)).all(), name
+    assert back.features is None
+    (last,) = iter_decisions(f.path, chunks=[2])
+    assert (last.action == one.action[one.game >= 8]).all()
+    with pytest.raises(ValueError, match="chunks must be chunk numbers 0..2, got 3"):
+        list(iter_decisions(f.path, chunks=[3]))
+    with np.load(f.path) as raw:  # plain npz: any array by name
+        assert raw["c00000.action"].tolist() == one.action[one.game < 4].tolist()
+    assert not (tmp_path / "d.npz.part").exists()
+
+
+def test_random_policy_is_reproducible() -> None:
+    a = record_decisions(3, seed=8, policy="random", n_players=2)
+    b = record_decisions(3, seed=8, policy="random", n_players=2, threads=2)
+    assert (a.action == b.action).all()
+    assert bool(a.mask[np.arange(len(a)), a.action].all())
+
+
+def test_observations_hold_the_players_own_cards() -> None:
+    # the observations equal encode_observation's (the twin tests above), whose tests
+    # show it holds nothing hidden; here the hand block holds the player's own hand: n
+    # cards to draw, n + 1 to discard
+    d = record_decisions(2, seed=6, policy="expert", n_players=4)
+    hand = d.obs[:, :56].sum(axis=1)
+    size = d.round.astype(np.int64) + 2
+    phase = d.obs[:, 4 * 56 + 3 * 57 + 1 + 11 + 11 + 4:][:, :2].argmax(axis=1)
+    assert (hand == size + phase).all()
+    assert d.obs.shape[1] == observation_size(4)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(TypeError, match="games must be an int"):
+        record_decisions("3", seed=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="policy must be one of"):
+        record_decisions(1, seed=1, policy="best")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"seats\[0\] must be a seat 0..3, got 4"):
+        record_decisions(1, seed=1, seats=[4])
+    with pytest.raises(ValueError, match="at least one seat"):
+        record_decisions(1, seed=1, seats=[])
+    with pytest.raises(TypeError, match="features must be a bool"):
+        record_decisions(1, seed=1, features=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="chunk_games must be at least 1"):
+        write_decisions("x.npz", 1, seed=1, chunk_games=0)
+
+
+def test_not_a_decisions_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.npz"
+    np.savez(path, a=np.zeros(3))
+    with pytest.raises(ValueError, match="not a decisions file"):
+        load_decisions(path)
+
+
+def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        import minari
+    except ImportError as exc:  # the CI step that installs the extra requires it
+        if os.environ.get("FIVECROWNS_REQUIRE_TRAIN") == "1":
+            pytest.fail(f"needs the fivecrowns[minari] extra: {exc}", pytrace=False)
+        pytest.skip(f"needs the fivecrowns[minari] extra: {exc}")
+    from fivecrowns.decisions import to_minari
+
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path))
+    d = record_decisions(2, seed=1, policy="greedy", n_players=2)
+    with pytest.warns(UserWarning):  # Minari's: metadata left out (eval_env...)
+        ds = to_minari(d, "fivecrowns/greedy-test-v0", description="two greedy games")
+    assert ds.total_episodes == 4 and ds.total_steps == len(d)
+    episodes = list(ds.iterate_episodes())
+    first = episodes[0]
+    rows = (d.game == 0) & (d.player == 0)
+    assert (first.actions == d.action[rows]).all()
+    assert first.observations.shape == (int(rows.sum()) + 1, d.obs.shape[1])
+    assert float(sum(e.rewards.sum() for e in episodes)) == float(d.reward.sum())
+    assert (first.infos["action_mask"][:-1] == d.mask[rows]).all()
+    # from a file, chunk by chunk: the same episodes
+    f = write_decisions(tmp_path / "d.npz", 2, seed=1, policy="greedy", n_players=2,
+                        chunk_games=1)
+    with pytest.warns(UserWarning):
+        again = to_minari(f.path, "fivecrowns/greedy-file-v0", description="the same")
+    assert again.total_episodes == 4 and again.total_steps == len(d)
+    with pytest.raises(TypeError, match="decisions must be Decisions or a path"):
+        to_minari(3, "fivecrowns/x-v0")  # type: ignore[arg-type]
+    del minari
