@@ -24,7 +24,7 @@ from fivecrowns.decisions import (
     record_decisions,
     write_decisions,
 )
-from rollout_twins import BOTS
+from helpers.rollout_twins import BOTS
 
 
 def replay(d: Decisions, games: int, seed: int, policies: list[str], seats: set[int],
