@@ -132,3 +132,21 @@ def deal_hands(
     block: int,
     out: npt.NDArray[np.uint8],
 ) -> None: ...
+# Whole games of built-in bots, logged (fivecrowns._bot_games).
+def _logged_games_range(
+    rngs: npt.NDArray[np.uint64],
+    choices: npt.NDArray[np.uint64],
+    n_players: int,
+    decks: int,
+    max_turns: int,
+    no_return: bool,
+    tie_break: bool,
+    rounds: npt.NDArray[np.int8],
+    first_dealer: int,
+    policies: npt.NDArray[np.int32],
+    log: npt.NDArray[np.int32],
+    hands: npt.NDArray[np.uint8] | None,
+    moves: list[npt.NDArray[np.int16] | None] | None,
+    start: int,
+    stop: int,
+) -> None: ...

@@ -68,6 +68,30 @@ _SHARED = frozenset({"n_players", "seed", "rules", "rounds", "first_dealer", "_s
                      "_tie_round", "_tie_seats", "_winners", "_over", "_result"})
 
 
+def check_game(n_players: int, seed: object, rules: Rules | None,
+               rounds: Sequence[int] | None, first_dealer: object
+               ) -> tuple[Rules, tuple[int, ...]]:
+    """A game's arguments checked as :class:`Game` checks them: its rules and its plan
+    of round numbers (``TypeError``/``ValueError`` naming the bad one)."""
+    rules = check_table(n_players, rules, least=2, what="a game",
+                        note=" (one player plays solitaire)")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"a game's seed must be an int (it is kept in the record), "
+                        f"got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"seed must be non-negative, got {seed}")
+    plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
+    if not plan:
+        raise ValueError("rounds must name at least one round")
+    for r in plan:
+        Rules.hand_size(r)  # raises for anything but 1..11
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
+            or not 0 <= first_dealer < n_players:
+        raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
+                         f"got {first_dealer!r}")
+    return rules, plan
+
+
 def _pretty(seats: Iterable[int]) -> str:
     return ", ".join(str(s) for s in seats)
 
@@ -139,22 +163,7 @@ class Game:
 
     def __init__(self, n_players: int, *, seed: int, rules: Rules | None = None,
                  rounds: Sequence[int] | None = None, first_dealer: int = 0) -> None:
-        rules = check_table(n_players, rules, least=2, what="a game",
-                            note=" (one player plays solitaire)")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"a game's seed must be an int (it is kept in the record), "
-                            f"got {type(seed).__name__}")
-        if seed < 0:
-            raise ValueError(f"seed must be non-negative, got {seed}")
-        plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
-        if not plan:
-            raise ValueError("rounds must name at least one round")
-        for r in plan:
-            Rules.hand_size(r)  # raises for anything but 1..11
-        if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
-                or not 0 <= first_dealer < n_players:
-            raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
-                             f"got {first_dealer!r}")
+        rules, plan = check_game(n_players, seed, rules, rounds, first_dealer)
         self.n_players = n_players
         self.seed = int(seed)
         self.rules = rules
