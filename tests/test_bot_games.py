@@ -131,3 +131,52 @@ def test_bad_arguments_give_the_games_errors() -> None:
 
 def test_a_numpy_seed() -> None:
     both(["greedy", "random"], np.int64(7), rounds=[1, 2])  # type: ignore[arg-type]
+
+
+# -- simulate_games and duplicate matches: blocks of games on the engine ----------------
+
+def simulate_both(monkeypatch: pytest.MonkeyPatch, entrants: list[object], games: int,
+                  **kw: object) -> None:
+    from fivecrowns import simulate_games
+
+    def run() -> tuple[object, list[dict[str, object]], list[int]]:
+        records: list[dict[str, object]] = []
+        ticks: list[int] = []
+        rep = simulate_games(entrants, games, seed=5, on_record=records.append,  # type: ignore[call-overload]
+                             progress=ticks.append, **kw)
+        return rep, records, ticks
+
+    got, got_records, got_ticks = run()
+    with monkeypatch.context() as m:
+        m.setattr(_bot_games, "available", lambda: False)
+        want, want_records, want_ticks = run()
+    assert got_records == want_records
+    assert np.array_equal(got.scores, want.scores)  # type: ignore[attr-defined]
+    assert np.array_equal(got.wins, want.wins)  # type: ignore[attr-defined]
+    assert got.hit_max_turns == want.hit_max_turns  # type: ignore[attr-defined]
+    if kw.get("duplicate") is not None:
+        assert np.array_equal(got.reference_scores, want.reference_scores)  # type: ignore[attr-defined]
+    assert sum(got_ticks) == sum(want_ticks) == games
+
+
+def test_simulations(monkeypatch: pytest.MonkeyPatch) -> None:
+    simulate_both(monkeypatch, [RandomBot, GreedyBot, StrongBot], 9, rounds=[1, 6])
+    simulate_both(monkeypatch, [StrongBot, RandomBot], 6, rounds=[2],
+                  rules=Rules(tie_break=True, return_discard=True, max_turns=20))
+    simulate_both(monkeypatch, [GreedyBot, RandomBot] * 4, 3, rounds=[3],
+                  rules=Rules(decks=4))
+
+
+def test_duplicate_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    simulate_both(monkeypatch, [StrongBot, GreedyBot, RandomBot], 6, rounds=[1, 4],
+                  duplicate=RandomBot)
+
+
+def odd_lazy(seed: int) -> object:
+    """A built-in bot in even games' seeds, a custom one in odd: blocks that mix the
+    engine's games and the Python route's."""
+    return Lazy() if seed % 2 else GreedyBot()
+
+
+def test_a_custom_bot_in_some_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    simulate_both(monkeypatch, [odd_lazy, RandomBot, StrongBot], 12, rounds=[2, 3])

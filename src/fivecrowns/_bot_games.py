@@ -83,6 +83,28 @@ def seat_policies(players: Sequence[object]) -> list[int] | None:
     return codes
 
 
+_CLASSES = {GreedyBot: _GREEDY, StrongBot: _STRONG, ExpertBot: _EXPERT,
+            RandomBot: _RANDOM_BOT}
+
+
+def entrant_policy(entrant: object) -> int | None:
+    """The policy number of an entrant of a simulation that makes built-in bots with
+    their defaults (the class itself, or a factory of it without options: the
+    simulator's and the command line's wrappers are looked into), without calling it;
+    None when that cannot be told. Only a guess of what its players will be: each game
+    still checks its players with :func:`seat_policies`."""
+    for _ in range(3):  # the simulator's wrapper, then the registry's
+        if isinstance(entrant, type):
+            return _CLASSES.get(entrant)
+        inner = getattr(entrant, "entrant", None)
+        if inner is None and not getattr(entrant, "options", True):
+            inner = getattr(entrant, "cls", None)
+        if inner is None:
+            return None
+        entrant = inner
+    return None
+
+
 @dataclass
 class LoggedGame:
     """One game played by the engine: what :func:`play_logged` gives back."""
