@@ -20,8 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
+from .actions import N_ACTIONS
 from .bots import GreedyBot, RandomBot, StrongBot
-from .cards import Card
+from .cards import N_TYPES, Card
 from .expert import ExpertBot
 from .game import TIE_BREAK_HAND_SIZE, GameResult
 from .records import RoundResult
@@ -192,14 +193,13 @@ def summary(game: LoggedGame, n_players: int, n_rounds: int) -> Summary:
 def record(game: LoggedGame, s: Summary, n_players: int, rules: Rules,
            plan: tuple[int, ...], first_dealer: int) -> GameRecord:
     """The game's :class:`~fivecrowns.replay.GameRecord`, as ``Game.record()`` gives it."""
-    assert game.moves is not None
-    codes = game.moves.tolist()
+    assert game.moves is not None and _core is not None
     played = len(plan) + (1 if s.tie_break_seats else 0)
     actions = []
     start = 0
     for k in range(played):
         stop = start + int(game.log[k, _MOVES])
-        actions.append(tuple(action_token(a) for a in codes[start:stop]))
+        actions.append(_core._tokens(game.moves, start, stop, _TOKENS))
         start = stop
     return GameRecord(n_players=n_players, seed=game.seed, rules=rules, rounds=plan,
                       first_dealer=first_dealer, actions=tuple(actions),
@@ -207,19 +207,18 @@ def record(game: LoggedGame, s: Summary, n_players: int, rules: Rules,
                       tie_break_seats=s.tie_break_seats)
 
 
-_CARDS = tuple(Card.from_index(t) for t in range(56))
+_CARDS = tuple(Card.from_index(t) for t in range(N_TYPES))
+_TOKENS = tuple(action_token(a) for a in range(N_ACTIONS))
 
 
 def _round_result(row: npt.NDArray[np.int32], hands: npt.NDArray[np.uint8], k: int,
                   round_number: int | None, hand_size: int) -> RoundResult:
-    final = []
-    for h in hands[:k]:
-        nz = np.flatnonzero(h).tolist()
-        final.append(tuple(_CARDS[t] for t in nz for _ in range(int(h[t]))))
+    assert _core is not None
     out = int(row[_WENT_OUT])
     return RoundResult(
         scores=tuple(row[_SCORES:_SCORES + k].tolist()), went_out=None if out < 0 else out,
-        hit_max_turns=bool(row[_HIT]), turns=int(row[_TURNS]), final_hands=tuple(final),
+        hit_max_turns=bool(row[_HIT]), turns=int(row[_TURNS]),
+        final_hands=_core._hands_cards(hands, k, _CARDS),
         round_number=round_number, hand_size=hand_size, wild=hand_size,
         dealer=int(row[_DEALER]), reshuffles=int(row[_RESHUFFLES]))
 

@@ -1,5 +1,7 @@
 # Type stub of the compiled rollout engine (fivecrowns/_rollout.pyx). Callers use
 # fivecrowns.rollout, which validates and packs the rounds.
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -150,3 +152,7 @@ def _logged_games_range(
     start: int,
     stop: int,
 ) -> None: ...
+def _hands_cards(hands: npt.NDArray[np.uint8], k: int, cards: tuple[Any, ...]
+                 ) -> tuple[tuple[Any, ...], ...]: ...
+def _tokens(moves: npt.NDArray[np.int16], start: int, stop: int, tokens: tuple[str, ...]
+            ) -> tuple[str, ...]: ...

@@ -1428,6 +1428,26 @@ def _logged_games_range(const uint64_t[::1] rngs, const uint64_t[:, ::1] choices
             free(lengths)
 
 
+def _hands_cards(const uint8_t[:, ::1] hands, int k, tuple cards):
+    """The first ``k`` rows of counts as tuples of ``cards[t]``, ascending (as
+    ``Round._cards`` gives a final hand)."""
+    cdef int q, t, c
+    out = []
+    for q in range(k):
+        row = []
+        for t in range(N_TYPES):
+            for c in range(hands[q, t]):
+                row.append(cards[t])
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def _tokens(const int16_t[::1] moves, Py_ssize_t start, Py_ssize_t stop, tuple tokens):
+    """``tuple(tokens[a] for a in moves[start:stop])``."""
+    cdef Py_ssize_t i
+    return tuple([tokens[moves[i]] for i in range(start, stop)])
+
+
 # -- dealing.random_hands ---------------------------------------------------------------
 
 def deal_hands(generator, const uint8_t[::1] deck, int size, int block,

@@ -113,11 +113,12 @@ def play_game(players: Sequence[Player], *, seed: int, rules: Rules | None = Non
     True
     """
     players = list(players)
+    engine = _bot_games.available() and _bot_games.seat_policies(players) is not None
     for i, bot in enumerate(players):
-        if not isinstance(bot, Player):
+        if not engine and not isinstance(bot, Player):  # built-in bots are Players
             raise TypeError(f"players[{i}] ({bot!r}) is not a Player: it needs "
                             f"choose_draw() and choose_discard() methods")
-    if _bot_games.available() and _bot_games.seat_policies(players) is not None:
+    if engine:
         rules, plan = check_game(len(players), seed, rules, rounds, first_dealer)
         (game,) = _bot_games.play_logged([(int(seed), players)], rules=rules, plan=plan,
                                          first_dealer=first_dealer, hands=True)
