@@ -96,10 +96,9 @@ def measure(games: int, quick: bool) -> dict[str, float]:
 
     def play(kind: str, n: int) -> Callable[[], int]:
         def run() -> int:
+            make = {"strong": fc.StrongBot, "greedy": fc.GreedyBot, "random": fc.RandomBot}
             for s in range(n):
-                bots = {"strong": lambda: fc.StrongBot(), "greedy": lambda: fc.GreedyBot(),
-                        "random": lambda: fc.RandomBot(seed=s)}[kind]
-                fc.play_game([bots() for _ in range(4)], seed=s)
+                fc.play_game([make[kind](seed=s) for _ in range(4)], seed=s)
             return n
         return run
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import fivecrowns
+from engines import engine
 from fivecrowns import (
     ExpertBot,
     GreedyBot,
@@ -17,16 +18,12 @@ from fivecrowns import (
     Rules,
     SearchBot,
     StrongBot,
+    _engine_py,
     play_game,
     simulate_games,
 )
-from fivecrowns.search import (
-    ROUND_SPREAD,
-    _python_play_out,
-    _python_play_worlds,
-    play_out,
-    win_chances,
-)
+from fivecrowns.rollout import play_out
+from fivecrowns.search import ROUND_SPREAD, win_chances
 from playing import play_until
 
 
@@ -48,6 +45,10 @@ def test_play_out_plays_greedy_and_leaves_the_rounds_alone() -> None:
         assert scores.dtype == np.int32 and scores.shape == (3, n)
         assert [r.turn for r in batch] == turns
         assert [tuple(s) for s in scores.tolist()] == [_bot_scores(r) for r in batch]
+
+
+def _python_play_out(rounds: list[Round], policy: str = "greedy") -> Any:
+    return _engine_py.play_out(rounds, policy)
 
 
 @pytest.mark.parametrize("run", [play_out, _python_play_out], ids=["play_out", "python"])
@@ -78,7 +79,7 @@ def test_the_expert_policy_in_the_rollouts() -> None:
     want = [_bot_scores(r, ExpertBot) for r in rounds]
     assert [tuple(s) for s in _python_play_out(rounds, "expert").tolist()] == want
     assert [tuple(s) for s in play_out(rounds, policy="expert").tolist()] == want
-    worlds = _python_play_worlds(rounds[0], [0, 1], 3, np.random.default_rng(1), "expert")
+    worlds = _engine_py.play_worlds(rounds[0], [0, 1], 3, np.random.default_rng(1), "expert")
     assert worlds.shape == (3, 2, 3)
 
 
@@ -246,8 +247,8 @@ def test_search_leaves_the_default_only_on_evidence(monkeypatch: pytest.MonkeyPa
 def test_python_worlds_sample_the_players_view() -> None:
     r = Round(3, round_number=4, seed=6)
     actions = r.legal_actions()
-    a = _python_play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
-    b = _python_play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
+    a = _engine_py.play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
+    b = _engine_py.play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
     assert a.shape == (30, 2, 3) and (a == b).all()
     assert (a.min(axis=2) == 0).all()
     rng = np.random.default_rng(1)
@@ -257,11 +258,24 @@ def test_python_worlds_sample_the_players_view() -> None:
     assert a[0, 0].tolist() == list(_python_play_out([first], "greedy")[0])
 
 
-def test_search_bot_without_the_compiled_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    import fivecrowns.search as search
-    monkeypatch.setattr(search, "ROLLOUT_IMPLEMENTATION", "python")
-    res = play_game([SearchBot(seed=1, budget=3), StrongBot()], seed=4, rounds=[1, 3])
+def test_search_bot_without_the_compiled_engine() -> None:
+    with engine("python"):
+        res = play_game([SearchBot(seed=1, budget=3), StrongBot()], seed=4, rounds=[1, 3])
     assert len(res.rounds) == 2
+
+
+@pytest.mark.parametrize("name,now", [("play_out", "play_out"),
+                                      ("ROLLOUT_IMPLEMENTATION", "IMPLEMENTATION")])
+def test_the_engine_names_that_left_search_still_answer_with_a_warning(name: str,
+                                                                       now: str) -> None:
+    import fivecrowns.search as search
+    from fivecrowns import rollout
+
+    with pytest.warns(DeprecationWarning, match=f"fivecrowns.search.{name} is deprecated"):
+        assert getattr(search, name) == getattr(rollout, now)
+    assert name not in search.__all__
+    with pytest.raises(AttributeError, match="nonsense"):
+        search.nonsense  # noqa: B018
 
 
 def test_win_chances_in_the_last_round_count_the_lowest_totals() -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from . import solver
+from . import rollout, solver
 from .actions import N_ACTIONS
 from .bots import GreedyBot, RandomBot, StrongBot
 from .cards import N_TYPES, Card
@@ -28,11 +28,6 @@ from .game import TIE_BREAK_HAND_SIZE, GameResult
 from .records import RoundResult
 from .replay import GameRecord, action_token
 from .rules import Rules
-
-try:
-    from . import _rollout as _core
-except ImportError:  # a pure-Python install
-    _core = None  # type: ignore[assignment]
 
 __all__ = ["seat_policies", "available", "play_logged", "LoggedGame"]
 
@@ -49,10 +44,11 @@ _EXPERT_DEFAULTS = {"WILD_PENALTY": 400, "OUT_BONUS": 40, "LOOKED_AHEAD": 5}
 
 
 def available() -> bool:
-    """True when the compiled engine is built and the solver runs on the compiled core
-    (under ``solver.use_implementation("python")`` the Python route is the one asked
-    for)."""
-    return _core is not None and getattr(solver._core, "__name__", "") == "fivecrowns._solver"
+    """True when the rollout engine is the compiled one (:data:`fivecrowns.rollout.
+    IMPLEMENTATION`) and the solver runs on the compiled core (under
+    ``solver.use_implementation("python")`` the Python route is the one asked for)."""
+    return rollout._core is not None and \
+        getattr(solver._core, "__name__", "") == "fivecrowns._solver"
 
 
 def _defaults(bot: object, defaults: Mapping[str, object]) -> bool:
@@ -127,7 +123,8 @@ def play_logged(games: Sequence[tuple[int, Sequence[object]]], *, rules: Rules,
     """
     from ._threads import run_threaded
 
-    assert _core is not None
+    core = rollout._core
+    assert core is not None
     n = len(games)
     if n == 0:
         return []
@@ -141,9 +138,9 @@ def play_logged(games: Sequence[tuple[int, Sequence[object]]], *, rules: Rules,
         policies[i] = codes
         for q, bot in enumerate(players):
             if codes[q] == _RANDOM_BOT:
-                choices[i, q] = _core._bitgens([bot.rng.bit_generator], 1)[0]  # type: ignore[attr-defined]
+                choices[i, q] = core._bitgens([bot.rng.bit_generator], 1)[0]  # type: ignore[attr-defined]
         generators.append(np.random.PCG64(int(seed)))  # Game's default_rng(seed)
-    rngs = _core._bitgens(generators, n)
+    rngs = core._bitgens(generators, n)
     log = np.zeros((n, len(plan) + 1, _N_LOG), dtype=np.int32)
     final = np.zeros((n, len(plan) + 1, _MAX_PLAYERS, 56), dtype=np.uint8) if hands else None
     traces: list[npt.NDArray[np.int16] | None] | None = [None] * n if moves else None
@@ -151,9 +148,9 @@ def play_logged(games: Sequence[tuple[int, Sequence[object]]], *, rules: Rules,
     no_return = not rules.return_discard
 
     def piece(a: int, b: int) -> None:
-        _core._logged_games_range(rngs, choices, k, rules.decks, rules.max_turns, no_return,
-                                  rules.tie_break, rounds, first_dealer, policies, log,
-                                  final, traces, a, b)
+        core._logged_games_range(rngs, choices, k, rules.decks, rules.max_turns, no_return,
+                                 rules.tie_break, rounds, first_dealer, policies, log,
+                                 final, traces, a, b)
 
     # the players (and their generators) stay referenced by ``games`` until this returns
     run_threaded(piece, n, threads, 64)
@@ -193,13 +190,14 @@ def summary(game: LoggedGame, n_players: int, n_rounds: int) -> Summary:
 def record(game: LoggedGame, s: Summary, n_players: int, rules: Rules,
            plan: tuple[int, ...], first_dealer: int) -> GameRecord:
     """The game's :class:`~fivecrowns.replay.GameRecord`, as ``Game.record()`` gives it."""
-    assert game.moves is not None and _core is not None
+    core = rollout._core
+    assert game.moves is not None and core is not None
     played = len(plan) + (1 if s.tie_break_seats else 0)
     actions = []
     start = 0
     for k in range(played):
         stop = start + int(game.log[k, _MOVES])
-        actions.append(_core._tokens(game.moves, start, stop, _TOKENS))
+        actions.append(core._tokens(game.moves, start, stop, _TOKENS))
         start = stop
     return GameRecord(n_players=n_players, seed=game.seed, rules=rules, rounds=plan,
                       first_dealer=first_dealer, actions=tuple(actions),
@@ -213,12 +211,13 @@ _TOKENS = tuple(action_token(a) for a in range(N_ACTIONS))
 
 def _round_result(row: npt.NDArray[np.int32], hands: npt.NDArray[np.uint8], k: int,
                   round_number: int | None, hand_size: int) -> RoundResult:
-    assert _core is not None
+    core = rollout._core
+    assert core is not None
     out = int(row[_WENT_OUT])
     return RoundResult(
         scores=tuple(row[_SCORES:_SCORES + k].tolist()), went_out=None if out < 0 else out,
         hit_max_turns=bool(row[_HIT]), turns=int(row[_TURNS]),
-        final_hands=_core._hands_cards(hands, k, _CARDS),
+        final_hands=core._hands_cards(hands, k, _CARDS),
         round_number=round_number, hand_size=hand_size, wild=hand_size,
         dealer=int(row[_DEALER]), reshuffles=int(row[_RESHUFFLES]))
 

@@ -75,6 +75,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from . import _engine_py
 from ._checks import check_table
 from ._threads import run_threaded
 from .records import EventKind, Phase
@@ -82,13 +83,28 @@ from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import bot_seeds, game_seeds, game_seeds_range
 
-try:
-    from . import _rollout as _core
-except ImportError:  # a pure-Python install: the rollout engine needs the compiled core
-    _core = None  # type: ignore[assignment]
+__all__ = ["IMPLEMENTATION", "POLICIES", "Policy", "play_out", "play_out_actions",
+           "play_games", "deal_rounds", "play_worlds"]
 
-__all__ = ["POLICIES", "Policy", "play_out", "play_out_actions", "play_games", "deal_rounds",
-           "play_worlds"]
+
+def _load_core() -> Any:
+    """The compiled engine, unless ``FIVECROWNS_IMPLEMENTATION=python`` asks for the
+    Python twin (the solver's switch) or it is not built."""
+    if os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower() == "python":
+        return None
+    try:
+        from . import _rollout
+    except ImportError:  # a pure-Python install
+        return None
+    return _rollout
+
+
+_core = _load_core()
+
+#: Which engine runs the rollouts: ``"compiled"`` (``fivecrowns._rollout``) or
+#: ``"python"`` (its twin, ``fivecrowns._engine_py``: the same moves and scores, slower;
+#: :func:`play_worlds` samples other worlds from the same distribution).
+IMPLEMENTATION = "python" if _core is None else "compiled"
 
 #: The policies the engine plays, by name.
 POLICIES = ("greedy", "random", "strong", "expert")
@@ -108,14 +124,6 @@ _SERIAL_GAMES = 8
 # 49 ms an expert one); with a policy per seat, the slowest seat's piece.
 _GAMES_PER_PIECE = {"greedy": 1024, "random": 256, "strong": 128, "expert": 4}
 _ROUNDS_PER_PIECE = 512
-
-
-def _engine() -> Any:
-    if _core is None:
-        raise RuntimeError("the rollout engine needs fivecrowns' compiled extensions, and "
-                           "this installation has none (fivecrowns.IMPLEMENTATION is "
-                           "'python'); reinstall with FIVECROWNS_BUILD_EXTENSION=1")
-    return _core
 
 
 def _policy(policy: object) -> int:
@@ -304,7 +312,6 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
     rounds = _round_list(rounds)
     code = _policy(policy)
     n_threads = _threads(threads, len(rounds), _SERIAL_ROUNDS)
-    core = _engine()
     if not rounds:
         return np.zeros((0, 0), dtype=np.int32)
     players = {r.n_players for r in rounds}
@@ -313,6 +320,10 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
                          f"{sorted(players)}; play them out in groups")
     k = players.pop()
     random_seed = _random_seed(seed) if code == _RANDOM else 0
+    core = _core
+    if core is None:
+        return _engine_py.play_out(rounds, POLICIES[code],
+                                   _choices(code, seed, lambda s: game_seeds(s, len(rounds))))
     out = np.empty((len(rounds), k), dtype=np.int32)
 
     def piece(a: int, b: int) -> None:
@@ -346,8 +357,11 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
     """
     (r,) = _round_list([round])
     code = _policy(policy)
-    core = _engine()
     choices = _choices(code, seed, lambda s: game_seeds(s, 1))
+    core = _core
+    if core is None:
+        return _engine_py.play_out_actions(r, POLICIES[code],
+                                           None if choices is None else choices[0])
     room = 1024
     while True:  # the engine counts the moves past the room: then again, with room for all
         trace = np.zeros((1, room), dtype=np.int16)
@@ -478,7 +492,10 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
                              f"{r.current_player} now")
         codes.append(int(a))
     n_threads = _threads(threads, int(worlds), _SERIAL_ROUNDS)
-    core = _engine()
+    core = _core
+    if core is None:
+        return _engine_py.play_worlds(r, codes, int(worlds), np.random.default_rng(seed),
+                                      POLICIES[code])
     hands, draws, piles, states, scores, publics, _ = _pack([r])
     last_discard, last_kept, blind = _inference(r)
     return core.play_worlds(hands, draws, piles, states, scores, publics, r.current_player,
@@ -594,7 +611,14 @@ def play_games(games: int, *, seed: int, n_players: int = 4,
     seats = None if isinstance(policy, str) else _seat_policies(policy, n_players)
     code = _policy(policy) if seats is None else (_RANDOM if _RANDOM in seats else 0)
     n_threads = _threads(threads, games, _SERIAL_GAMES)
-    core = _engine()
+    core = _core
+    if core is None:
+        names = [POLICIES[c] for c in (seats or [code] * n_players)]
+        return _engine_py.play_games(
+            game_seeds(seed, games), n_players=n_players, policies=names, rules=rules,
+            plan=plan.tolist(), first_dealer=first_dealer,
+            choices=None if code != _RANDOM else
+            [np.random.PCG64(bot_seeds(seed, g, 1)[0]) for g in range(games)])
     out = np.zeros((games, n_players), dtype=np.int64)
     decks, max_turns, no_return = rules.decks, rules.max_turns, not rules.return_discard
     policies = None if seats is None else np.array(seats, dtype=np.int32)
