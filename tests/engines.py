@@ -73,3 +73,14 @@ def on_both(fn: Callable[[], T]) -> T:
         assert same(answers["compiled"], answers["python"]), (answers["compiled"],
                                                               answers["python"])
     return answers["python"]
+
+
+def compiled_engine() -> Any:
+    """The compiled engine, when :mod:`fivecrowns.rollout` runs on it; else the calling
+    test (or module) is skipped, or fails where the compiled core is required (tests of
+    what only the compiled engine does: threads, pieces, its own worlds)."""
+    if rollout._core is None:
+        if compiled_required():
+            pytest.fail("the compiled rollout engine is required here", pytrace=False)
+        pytest.skip("fivecrowns.rollout runs its Python twin here", allow_module_level=True)
+    return rollout._core

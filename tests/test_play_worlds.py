@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engines import compiled_engine
 from fivecrowns import Round, Rules
 from fivecrowns.actions import ACTION_DRAW_DECK, ACTION_DRAW_DISCARD, encode_discard
 from fivecrowns.records import EventKind, Phase
 from fivecrowns.rollout import _inference, _pack, play_out, play_out_actions, play_worlds
 
-_rollout = pytest.importorskip("fivecrowns._rollout")
+_rollout = compiled_engine()
 
 from playing import play_until  # noqa: E402
 from rollout_twins import random_prefix, varied_round  # noqa: E402

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 import fivecrowns
+from engines import compiled_engine
 from fivecrowns import ExpertBot, GreedyBot, Round, Rules, StrongBot, play_game
 from fivecrowns.rollout import deal_rounds, play_games, play_out, play_out_actions
 from fivecrowns.seeding import game_seeds
 
-_rollout = pytest.importorskip("fivecrowns._rollout")
+_rollout = compiled_engine()
 
 from rollout_twins import check_twin, greedy_prefix, random_prefix, varied_round  # noqa: E402
 
