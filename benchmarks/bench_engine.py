@@ -41,37 +41,31 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from _harness import CPU, WALL, best_time
+
 HERE = Path(__file__).resolve().parent
-CPU = time.process_time
-WALL = time.perf_counter
 
 
 def _best(fn: Callable[[], int], repeats: int, clock: Callable[[], float] = CPU) -> float:
-    """The best units-per-second of ``repeats`` runs of ``fn`` (which returns units)."""
-    best = 0.0
-    for _ in range(repeats):
-        t = clock()
-        n = fn()
-        dt = max(clock() - t, 1e-9)
-        best = max(best, n / dt)
-    return best
+    """Units a second, the best of ``repeats`` runs of ``fn`` (which returns its units,
+    the same each run)."""
+    units = [0]
+
+    def run() -> None:
+        units[0] = fn()
+
+    seconds = best_time(run, repeats, clock)
+    return units[0] / seconds
 
 
 def _wall(fn: Callable[[], object], repeats: int) -> float:
-    """The shortest wall time of ``repeats`` calls."""
-    best = float("inf")
-    for _ in range(repeats):
-        t = WALL()
-        fn()
-        best = min(best, WALL() - t)
-    return best
+    return best_time(fn, repeats, WALL)
 
 
 def measure(games: int, quick: bool) -> dict[str, float]:

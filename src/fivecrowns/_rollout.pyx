@@ -401,34 +401,7 @@ cdef void greedy_discard(Table* T) noexcept nogil:
     T.kept_dead[p] = dead
 
 
-# -- the random policy --------------------------------------------------------------------
-
-cdef bint random_draw(Table* T) noexcept nogil:
-    """A legal source, uniformly, from the policy's own generator."""
-    cdef bint deck = deck_drawable(T), pile = T.n_pile > 0
-    if deck and pile:
-        return random_interval(T.choices, 1) == 1
-    return pile
-
-
-cdef void random_discard(Table* T) noexcept nogil:
-    """A card type held (but the one the rules keep), uniformly; out when it can be."""
-    cdef int held[N_TYPES]
-    cdef int n = 0, t, kept = must_keep(T)
-    cdef uint8_t* row = T.hands[T.current]
-    cdef bint out
-    for t in range(N_TYPES):
-        if row[t] and t != kept:
-            held[n] = t
-            n += 1
-    t = held[random_interval(T.choices, <uint64_t>(n - 1))]
-    row[t] -= 1
-    out = solve_deadwood(row, T.wild) == 0
-    row[t] += 1
-    discard_card(T, t, out)
-
-
-# -- RandomBot: bots.RandomBot with go_out=1, on the bot's own generator ---------------------
+# -- the random policy and RandomBot ---------------------------------------------------------
 
 cdef inline uint64_t integers(bitgen_t* rng, uint64_t n) noexcept nogil:
     """``Generator.integers(n)`` (an int ``n >= 1``): numpy's own C routine, which
@@ -438,18 +411,25 @@ cdef inline uint64_t integers(bitgen_t* rng, uint64_t n) noexcept nogil:
     return out
 
 
-cdef bint random_bot_draw(Table* T) noexcept nogil:
-    """``RandomBot.choose_draw``: ``integers(len(sources))`` over the legal sources, the
-    deck first."""
+cdef inline uint64_t pick(Table* T, uint64_t n, bint bot) noexcept nogil:
+    """One of ``n`` choices, from the policy's generator: ``RandomBot``'s way
+    (``Generator.integers``) when ``bot``, else the random policy's
+    (``random_interval``)."""
+    return integers(T.choices, n) if bot else random_interval(T.choices, n - 1)
+
+
+cdef bint random_draw(Table* T, bint bot) noexcept nogil:
+    """A legal source, uniformly (``RandomBot.choose_draw``: the deck first)."""
     cdef bint deck = deck_drawable(T), pile = T.n_pile > 0
     if deck and pile:
-        return integers(T.choices, 2) == 1
+        return pick(T, 2, bot) == 1
     return pile
 
 
-cdef void random_bot_discard(Table* T) noexcept nogil:
-    """``RandomBot.choose_discard``: ``integers(len(held))`` over the types held (but the
-    one the rules keep), ascending; out when that discard leaves no deadwood."""
+cdef void random_discard(Table* T, bint bot) noexcept nogil:
+    """A card type held (but the one the rules keep), uniformly, ascending
+    (``RandomBot.choose_discard`` with ``go_out=1``); out when that discard leaves no
+    deadwood."""
     cdef int held[N_TYPES]
     cdef int n = 0, t, kept = must_keep(T)
     cdef uint8_t* row = T.hands[T.current]
@@ -458,7 +438,7 @@ cdef void random_bot_discard(Table* T) noexcept nogil:
         if row[t] and t != kept:
             held[n] = t
             n += 1
-    t = held[integers(T.choices, <uint64_t>n)]
+    t = held[pick(T, <uint64_t>n, bot)]
     row[t] -= 1
     out = solve_deadwood(row, T.wild) == 0
     row[t] += 1
@@ -834,20 +814,16 @@ cdef void step(Table* T, int policy) noexcept nogil:
             draw_from(T, strong_draw(T))
         elif policy == EXPERT:
             draw_from(T, expert_draw(T))
-        elif policy == RANDOM_BOT:
-            draw_from(T, random_bot_draw(T))
         else:
-            draw_from(T, random_draw(T))
+            draw_from(T, random_draw(T, policy == RANDOM_BOT))
     elif policy == GREEDY:
         greedy_discard(T)
     elif policy == STRONG:
         strong_discard(T)
     elif policy == EXPERT:
         expert_discard(T)
-    elif policy == RANDOM_BOT:
-        random_bot_discard(T)
     else:
-        random_discard(T)
+        random_discard(T, policy == RANDOM_BOT)
 
 
 cdef void play(Table* T, int policy) noexcept nogil:
@@ -1431,12 +1407,12 @@ def _logged_games_range(const uint64_t[::1] rngs, const uint64_t[:, ::1] choices
 def _hands_cards(const uint8_t[:, ::1] hands, int k, tuple cards):
     """The first ``k`` rows of counts as tuples of ``cards[t]``, ascending (as
     ``Round._cards`` gives a final hand)."""
-    cdef int q, t, c
+    cdef int q, t, _c
     out = []
     for q in range(k):
         row = []
         for t in range(N_TYPES):
-            for c in range(hands[q, t]):
+            for _c in range(hands[q, t]):
                 row.append(cards[t])
         out.append(tuple(row))
     return tuple(out)
