@@ -90,9 +90,11 @@ def measure(games: int, quick: bool) -> dict[str, float]:
 
     def play(kind: str, n: int) -> Callable[[], int]:
         def run() -> int:
-            make = {"strong": fc.StrongBot, "greedy": fc.GreedyBot, "random": fc.RandomBot}
             for s in range(n):
-                fc.play_game([make[kind](seed=s) for _ in range(4)], seed=s)
+                bots = [fc.RandomBot(seed=s) if kind == "random" else
+                        {"strong": fc.StrongBot, "greedy": fc.GreedyBot}[kind]()
+                        for _ in range(4)]
+                fc.play_game(bots, seed=s)
             return n
         return run
 

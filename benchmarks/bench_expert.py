@@ -10,11 +10,11 @@ Run as a script::
 
 The gain is :mod:`fivecrowns.duplicate`'s: the bot's points a game below the field's mean,
 less a StrongBot's in the same seat of the same deals, with a 95% interval. ``compiled``
-plays the deals of ``simulate_games([bot, *field], games, seed=seed,
-duplicate=StrongBot)`` (game ``g`` dealt from ``game_seeds(seed, games)[g]``, the bot in
+plays the deals of ``duplicate_match(bot, StrongBot, field, games,
+seed=seed)`` (game ``g`` dealt from ``game_seeds(seed, games)[g]``, the bot in
 seat ``-g mod k``) in the compiled rollout engine with one policy per seat
 (``rollout.play_games(policy=[...])``): the bot's seat is played once per seat and the
-games where it sits there are kept. ``python`` runs that ``simulate_games`` call itself
+games where it sits there are kept. ``python`` runs that ``duplicate_match`` call itself
 and checks that every deal's gain equals the compiled engine's, which the twin tests
 promise. The two match-ups are the issue's targets: ExpertBot with three StrongBots
 (+3 points a game) and heads-up against one (+4).
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from _harness import core_line, decision_times, parser, table
-from fivecrowns import ExpertBot, SearchBot, StrongBot, simulate_games
+from fivecrowns import ExpertBot, SearchBot, StrongBot, duplicate_match
 from fivecrowns.duplicate import paired_gains
 from fivecrowns.rollout import play_games
 from fivecrowns.stats import mean_interval
@@ -47,7 +47,7 @@ def compiled_duplicate(policy: str, field: str, n_players: int, games: int, seed
                        threads: int | None = None
                        ) -> tuple[np.ndarray, np.ndarray]:
     """The totals of the bot's games and of the reference's (StrongBot's) games of
-    ``simulate_games``'s duplicate deals, entrant order (the bot first): (games, k)
+    ``duplicate_match``'s deals, entrant order (the bot first): (games, k)
     each."""
     ref_totals = play_games(games, seed=seed, n_players=n_players, policy="strong",
                             threads=threads)
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=None, help="engine threads")
     p.add_argument("--timing-games", type=int, default=8,
                    help="games whose decisions are timed (one core)")
-    p.add_argument("--budget", type=int, default=SearchBot.DEFAULT_BUDGET,
+    p.add_argument("--worlds", type=int, default=SearchBot.DEFAULT_WORLDS,
                    help="SearchBot's worlds per decision (--only search, time)")
     p.add_argument("--players", type=int, action="append", choices=[2, 4],
                    help="only these match-ups (repeatable)")
@@ -109,9 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                         [row], ["", ",d", "+.2f", "", "", "", ".0f"]), flush=True)
         if "python" in parts:
             start = time.perf_counter()
-            report = simulate_games([ExpertBot] + [StrongBot] * (n - 1), args.games,
-                                    seed=args.seed, duplicate=StrongBot,
-                                    jobs=args.jobs)
+            report = duplicate_match(ExpertBot, StrongBot, [StrongBot] * (n - 1),
+                                     args.games, seed=args.seed, jobs=args.jobs)
             same = bool((report.gains == gains).all())
             ok &= same
             rows.append(_gain_row(f"{title}, Python engine", args.games, report.gains,
@@ -120,11 +119,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"every deal's gain equal to the compiled engine's: {same}", flush=True)
         if "search" in parts:
             start = time.perf_counter()
-            search = functools.partial(SearchBot, budget=args.budget, policy="expert")
-            report = simulate_games([search] + [StrongBot] * (n - 1), args.games,
-                                    seed=args.seed, duplicate=StrongBot,
-                                    names=["SearchBot(policy=expert)"]
-                                    + ["StrongBot"] * (n - 1), jobs=args.jobs)
+            search = functools.partial(SearchBot, worlds=args.worlds, policy="expert")
+            report = duplicate_match(search, StrongBot, [StrongBot] * (n - 1), args.games,
+                                     seed=args.seed, names=["SearchBot(policy=expert)"]
+                                     + ["StrongBot"] * n, jobs=args.jobs)
             rows.append(_gain_row(f"SearchBot(policy=expert) {title[10:]}", args.games,
                                   report.gains, TARGETS[n], time.perf_counter() - start))
             print(report.table(), flush=True)
@@ -135,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     if "time" in parts:
         for name, make in (
                 ("ExpertBot", ExpertBot),
-                (f"SearchBot(policy='expert', budget={args.budget})",
-                 functools.partial(SearchBot, budget=args.budget, policy="expert"))):
+                (f"SearchBot(policy='expert', worlds={args.worlds})",
+                 functools.partial(SearchBot, worlds=args.worlds, policy="expert"))):
             ts = np.array(decision_times(make, args.timing_games, args.seed)) * 1e3
             met = float(np.percentile(ts, 95)) <= 100
             ok &= met

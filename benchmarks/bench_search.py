@@ -8,7 +8,7 @@ Run as a script::
 
 ``--bot`` takes any bot spec of ``fivecrowns simulate --bots`` (a registered name with
 options, or ``module:Class``; see ``fivecrowns simulate --list-bots``). Each match-up is a
-*duplicate match* (``simulate_games(..., duplicate=reference)``): every deal is played once
+*duplicate match* (``duplicate_match(bot, reference, field, games)``): every deal is played once
 with the bot and once with the reference bot (``--reference``, StrongBot by default) in its
 seat, seats rotated, and the bot's *paired gain* is the points a game it scores below the
 field, less what the reference scores below it on the same deals, with a 95% interval. The
@@ -42,11 +42,10 @@ import numpy as np
 
 from _harness import CPU, WALL, core_line, parser, table
 from _harness import decision_times as harness_decision_times
-from fivecrowns import GreedyBot, Round, StrongBot, simulate_games
+from fivecrowns import GreedyBot, Round, StrongBot, duplicate_match
 from fivecrowns.records import Phase
 from fivecrowns.registry import parse_bot
-from fivecrowns.rollout import IMPLEMENTATION as ROLLOUT_IMPLEMENTATION
-from fivecrowns.rollout import play_games, play_out, play_worlds
+from fivecrowns.rollout import ROLLOUT_IMPLEMENTATION, play_games, play_out, play_worlds
 from fivecrowns.search import win_chances
 
 #: key -> (title, field, target paired gain or None)
@@ -85,7 +84,8 @@ def _positions(n: int, seed: int) -> list[Round]:
             if r.phase is Phase.DRAW:
                 r.draw(bot.choose_draw(obs))
             else:
-                r.discard(*bot.choose_discard(obs))
+                card, out = bot.choose_discard(obs)
+                r.discard(card, go_out=out)
         if not r.is_over and r.went_out is None and r.phase is Phase.DRAW:
             out.append(r)
     return out
@@ -180,8 +180,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         start = WALL()
         names = [bot.label] + [o.name for o in field]
-        report = simulate_games([bot.factory(), *field], args.games, seed=args.seed,
-                                jobs=args.jobs, names=names, duplicate=reference.factory())
+        ref = reference.factory()
+        report = duplicate_match(bot.factory(), ref, field, args.games, seed=args.seed,
+                                 jobs=args.jobs, names=[names[0], ref.name, *names[1:]])
         met = target is None or report.gain >= target
         ok &= met
         lo, hi = report.gain_ci

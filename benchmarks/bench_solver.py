@@ -30,9 +30,9 @@ CORES = {name: _load(name) for name in CORE_NAMES}
 SIZE = {"compiled": 20_000, "python": 200}
 
 
-H13 = random_hands(20_000, 13, rng=1)
-H7 = random_hands(20_000, 7, rng=2)
-H14 = random_hands(20_000, 14, rng=3)
+H13 = random_hands(20_000, 13, seed=1)
+H7 = random_hands(20_000, 7, seed=2)
+H14 = random_hands(20_000, 14, seed=3)
 ADV, ADV_WILD = adversarial_hands(2_000, seed=4)
 
 
@@ -97,8 +97,8 @@ def test_dealing_vs_scoring(benchmark: Any, what: str) -> None:
     from fivecrowns import deadwood_many
 
     benchmark.group = "random_hands vs deadwood_many: 100,000 13-card hands"
-    hands = random_hands(100_000, 13, rng=6)
+    hands = random_hands(100_000, 13, seed=6)
     if what == "deal":
-        benchmark(lambda: random_hands(100_000, 13, rng=6))
+        benchmark(lambda: random_hands(100_000, 13, seed=6))
     else:
         benchmark(lambda: deadwood_many(hands, 13, threads=1))

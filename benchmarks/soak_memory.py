@@ -65,7 +65,7 @@ def _write_hands(path: Path, n: int, seed: int, block: int = 100_000) -> None:
     out = open_memmap(path, mode="w+", dtype=np.uint8, shape=(n, 56))
     for i, start in enumerate(range(0, n, block)):
         stop = min(n, start + block)
-        out[start:stop] = random_hands(stop - start, 11, rng=seed + i)
+        out[start:stop] = random_hands(stop - start, 11, seed=seed + i)
     out.flush()
     del out
 

@@ -34,7 +34,7 @@ def main() -> None:
     for rnd in range(1, 12):
         size, wild = fc.Rules.hand_size(rnd), fc.Rules.wild_rank(rnd)
         # deal one card more than the hand: the last card dealt plays the draw
-        drawn = fc.random_hands(args.hands, size + 1, rng=rng)
+        drawn = fc.random_hands(args.hands, size + 1, seed=rng)
         # take one card back out, uniformly among those held: the card types by running
         # count, and the first type whose running count passes a uniform position
         pick = rng.integers(size + 1, size=args.hands)

@@ -7,8 +7,9 @@ opponents unchanged. The bot's *gain* is how many points a game further below it
 opponents' mean it finishes than the reference does, deal by deal
 (:mod:`fivecrowns.duplicate` defines it).
 
-``simulate_games(..., duplicate=reference)`` does all of it; the same match on the command
-line is ``fivecrowns simulate --bots strong,greedy,greedy,greedy --duplicate greedy``.
+``fivecrowns.duplicate_match(bot, reference, field, games)`` does all of it; the same
+match on the command line is
+``fivecrowns simulate --bots strong,greedy,greedy,greedy --duplicate greedy``.
 
     python examples/duplicate_match.py [--games 200] [--seed 1] [--players 4] [--jobs 1]
 """
@@ -28,8 +29,8 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args()
     field = [fc.GreedyBot] * (args.players - 1)
-    report = fc.simulate_games([fc.StrongBot, *field], args.games, seed=args.seed,
-                               jobs=args.jobs, duplicate=fc.GreedyBot)
+    report = fc.duplicate_match(fc.StrongBot, fc.GreedyBot, field, args.games,
+                                seed=args.seed, jobs=args.jobs)
     print(f"{report.games} deals, {args.players} players, each played twice from seed "
           f"{args.seed}: StrongBot, then GreedyBot, in the same seat against GreedyBots")
     print(report.table())

@@ -27,7 +27,7 @@ def demo_file(path: Path, rows: int, seed: int) -> None:
     """``rows`` random hands of 3 to 13 cards as text, and one bad row at the end."""
     rng = np.random.default_rng(seed)
     sizes = rng.integers(3, 14, rows)
-    hands = [fc.format_cards(fc.from_counts(fc.random_hands(1, int(n), rng=rng)[0]))
+    hands = [fc.format_cards(fc.from_counts(fc.random_hands(1, int(n), seed=rng)[0]))
              for n in sizes]
     table = pa.table({"id": np.arange(rows + 1), "hand": hands + ["3C 9Z"]})
     pq.write_table(table, path)

@@ -195,7 +195,7 @@ def greedy_episodes(args: argparse.Namespace, seconds: float
                 a = encode_draw(teacher.choose_draw(view))
             else:
                 card, out = teacher.choose_discard(view)
-                a = encode_discard(card, bool(out))
+                a = encode_discard(card, go_out=bool(out))
             obs_rows.append(o["observation"])
             masks.append(o["action_mask"].astype(bool))
             actions.append(a)

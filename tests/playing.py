@@ -17,7 +17,8 @@ def bot_move(r: Round, bots: Sequence[Player]) -> None:
     if r.phase is Phase.DRAW:
         r.draw(bot.choose_draw(obs))
     else:
-        r.discard(*bot.choose_discard(obs))
+        card, out = bot.choose_discard(obs)
+        r.discard(card, go_out=out)
 
 
 def play_until(r: Round, bots: Sequence[Player],

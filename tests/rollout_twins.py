@@ -35,8 +35,8 @@ def by_bots(r: Round, policy: str = "greedy") -> tuple[list[int], list[int]]:
             r.draw(source)
         else:
             card, out = bot.choose_discard(obs)
-            moves.append(encode_discard(card, out))
-            r.discard(card, out)
+            moves.append(encode_discard(card, go_out=out))
+            r.discard(card, go_out=out)
     assert r.result is not None
     return list(r.result.scores), moves
 

@@ -70,7 +70,7 @@ class Soak:
         rng = np.random.default_rng(seed)
         for decks in (2, 4):
             for size in range(1, 17):
-                counts = random_hands(HANDS_PER_SIZE, size, rng=seed * 100 + size, decks=decks)
+                counts = random_hands(HANDS_PER_SIZE, size, seed=seed * 100 + size, decks=decks)
                 wilds = rng.integers(3, 14, size=HANDS_PER_SIZE).astype(np.int8)
                 what = f"{size} cards, {decks} decks, seed {seed}"
                 self.bulk(what, counts, wilds, decks, discard=False)

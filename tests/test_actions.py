@@ -28,7 +28,7 @@ def test_action_encoding_round_trips() -> None:
     assert encode_draw("discard") == ACTION_DRAW_DISCARD == encode_draw(1)
     for t in range(56):
         for out in (False, True):
-            a = encode_discard(t, out)
+            a = encode_discard(t, go_out=out)
             assert decode_action(a) == ("discard", Card.from_index(t), out)
             assert decode_action(np.int64(a)) == decode_action(a)
     assert describe_action(0) == "deck" and describe_action(58) == "-3C out"

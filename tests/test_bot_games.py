@@ -8,6 +8,8 @@ every seat is a built-in bot) and ``players._play_on_game`` (the bots' own metho
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -137,13 +139,17 @@ def test_a_numpy_seed() -> None:
 
 def simulate_both(monkeypatch: pytest.MonkeyPatch, entrants: list[object], games: int,
                   **kw: object) -> None:
-    from fivecrowns import simulate_games
+    from fivecrowns import duplicate_match, simulate_games
 
     def run() -> tuple[object, list[dict[str, object]], list[int]]:
         records: list[dict[str, object]] = []
         ticks: list[int] = []
-        rep = simulate_games(entrants, games, seed=5, on_record=records.append,  # type: ignore[call-overload]
-                             progress=ticks.append, **kw)
+        opts: Any = dict(kw, seed=5, on_record=records.append, progress=ticks.append)
+        reference = opts.pop("duplicate", None)
+        if reference is None:
+            rep = simulate_games(entrants, games, **opts)
+        else:
+            rep = duplicate_match(entrants[0], reference, entrants[1:], games, **opts)
         return rep, records, ticks
 
     got, got_records, got_ticks = run()

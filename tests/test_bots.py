@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 import fivecrowns.solver
 from fivecrowns import Rules, best_discard
+from fivecrowns.actions import Source
 from fivecrowns.bots import (
     GreedyBot,
     RandomBot,
     StrongBot,
     best_discard_choice,
-    discard_order,
     discard_pile_counts,
     picked_up,
     unseen_counts,
@@ -26,9 +26,10 @@ from fivecrowns.bots import (
 from fivecrowns.cards import Card
 from fivecrowns.deck import full_counts
 from fivecrowns.game import Game
+from fivecrowns.outs import discard_order
 from fivecrowns.players import Player, play_game
 from fivecrowns.records import EventKind, Observation, Phase
-from fivecrowns.round import Round, Source
+from fivecrowns.round import Round
 
 DECK = np.array([t for t in range(55) for _ in range(2)] + [55] * 6)
 
@@ -271,5 +272,5 @@ def test_bots_keep_the_card_just_taken(bot: Player) -> None:
             if obs.must_keep is not None:
                 tried += 1
                 assert card != obs.must_keep
-            r.discard(card, out)   # raises if the bot broke the rule
+            r.discard(card, go_out=out)   # raises if the bot broke the rule
     assert tried > 50

@@ -85,7 +85,7 @@ def test_threads_give_identical_results(compiled: ModuleType,
         return real(work, n, threads)
 
     monkeypatch.setattr(compiled, "run_threaded", counting)
-    monkeypatch.setattr(fc.solver, "_available_cores", lambda: 8)
+    _cores(monkeypatch, 8)
     for many in (impl.deadwood_many, impl.discard_deadwood_many):
         results = [many(counts, wilds, threads=t) for t in (1, 2, 4, 7)]
         for other in results[1:]:
@@ -93,8 +93,16 @@ def test_threads_give_identical_results(compiled: ModuleType,
     assert chunked == [1, 2, 4, 7] * 2
 
 
+def _cores(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    """Pretend the process may run on ``n`` cores."""
+    from fivecrowns import _checks
+
+    monkeypatch.setattr(_checks, "available_cores", lambda: n)
+    monkeypatch.setattr(fc.solver, "available_cores", lambda: n)
+
+
 def test_threads_are_clamped_to_what_helps(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fc.solver, "_available_cores", lambda: 2)
+    _cores(monkeypatch, 2)
     assert fc.solver._threads(64, 10_000) == 2  # no more than the cores
     assert fc.solver._threads(2, 1) == 1  # no more than the rows
     assert fc.solver._threads(None, 100) == 1  # small batches: one thread

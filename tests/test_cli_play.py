@@ -134,7 +134,7 @@ def test_play_against_searchbot_with_options(capsys: pytest.CaptureFixture[str],
     code, out, err = run(capsys, "play", "--players", "3", "--bots", "search,search:worlds=8",
                          "--seed", "4", "--rounds", "1-2", "--ascii")
     assert code == 0, err
-    assert "Player 1 (search)" in out and "Player 2 (search:budget=8)" in out
+    assert "Player 1 (search)" in out and "Player 2 (search:worlds=8)" in out
     assert "Game over. Final totals:" in out
 
 

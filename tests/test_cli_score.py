@@ -12,7 +12,7 @@ import pytest
 import fivecrowns as fc
 from conftest import need, run_cli
 
-ROWS = fc.random_hands(50, 9, rng=3)
+ROWS = fc.random_hands(50, 9, seed=3)
 
 
 def test_score_npy(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

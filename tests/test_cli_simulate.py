@@ -113,7 +113,7 @@ class Seeded(GreedyBot):
 
     def __init__(self, seed):
         SEEDS.append(seed)
-        super().__init__(seed)
+        super().__init__()
 
 
 class Plain:
@@ -244,22 +244,22 @@ def test_list_bots(capsys: pytest.CaptureFixture[str]) -> None:
         code, out, err = run(capsys, command, "--list-bots")
         assert code == 0 and err == ""
         assert all(f"{name} " in out for name in bot_names())
-        assert "SearchBot" in out and "worlds (or budget): int = 64" in out
+        assert "SearchBot" in out and "worlds: int = 64" in out
 
 
 def test_simulate_search_with_options(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "--games", "2", "--bots",
                        "search:worlds=4:policy=greedy,strong", "--rounds", "1", "--quiet")
     assert code == 0
-    assert "1:search:budget=4:policy=greedy" in out and "2:strong" in out
+    assert "1:search:worlds=4:policy=greedy" in out and "2:strong" in out
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--bots", "search:wrlds=256,strong"],
      "--bots: unknown option 'wrlds' for bot 'search' (did you mean 'worlds'?); options: "
-     "worlds (or budget), candidates"),
+     "worlds, candidates"),
     (["--bots", "search:worlds=lots,strong"],
-     "--bots: option 'budget' of bot 'search' expects an int, got 'lots'"),
+     "--bots: option 'worlds' of bot 'search' expects an int, got 'lots'"),
     (["--bots", "search:policy=oracle,strong"], "policy must be one of"),
     (["--bots", "strong,greedy:depth=2"], "unknown option 'depth' for bot 'greedy'"),
     (["--bots", "search,strong", "--duplicate", "strnog"],
@@ -282,7 +282,7 @@ def test_bad_bots_and_duplicate(capsys: pytest.CaptureFixture[str], argv: list[s
 
 
 def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[str]) -> None:
-    from fivecrowns import simulate_games
+    from fivecrowns import duplicate_match
     from fivecrowns.registry import parse_bot
 
     argv = ["simulate", "--games", "6", "--bots", "search:worlds=4,strong,greedy",
@@ -290,7 +290,7 @@ def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, *argv)
     assert code == 0
     assert out.startswith("6 deals, 3 players, seed 3, rounds 1,2")
-    assert "duplicate match: 1:search:budget=4 against strong in its seat, field 2:strong, " \
+    assert "duplicate match: 1:search:worlds=4 against strong in its seat, field 2:strong, " \
            "3:greedy; 6 deals, each played twice" in out
     assert "strong (reference)" in out and "gain " in out
     code, again, _ = run(capsys, *argv, "--jobs", "2")
@@ -299,11 +299,12 @@ def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[st
     summary = json.loads(text)
     assert summary["mode"] == "duplicate" and summary["games"] == 6
     assert (summary["bot"], summary["reference"], summary["field"]) == \
-        ("1:search:budget=4", "strong", ["2:strong", "3:greedy"])
+        ("1:search:worlds=4", "strong", ["2:strong", "3:greedy"])
     # the library's numbers, for the same bots
     specs = [parse_bot(t) for t in ("search:worlds=4", "strong", "greedy")]
-    report = simulate_games([s.factory() for s in specs], 6, seed=3, rounds=[1, 2],
-                            duplicate=parse_bot("strong").factory())
+    bot, *field = [s.factory() for s in specs]
+    report = duplicate_match(bot, parse_bot("strong").factory(), field, 6, seed=3,
+                             rounds=[1, 2])
     assert summary["gain"] == report.gain and summary["gain_ci"] == list(report.gain_ci)
     assert summary["win_rate"] == report.win_rate
     assert summary["reference_win_rate"] == report.reference_win_rate

@@ -28,7 +28,8 @@ def bot_move(g: Game, bots: list[RandomBot]) -> int:
     if g.phase is Phase.DRAW:
         action = encode_draw(bots[seat].choose_draw(obs))
     else:
-        action = encode_discard(*bots[seat].choose_discard(obs))
+        card, out = bots[seat].choose_discard(obs)
+        action = encode_discard(card, go_out=out)
     g.apply_action(action)
     return action
 

@@ -89,7 +89,8 @@ def test_a_one_player_round_plays_as_in_0_3(entry: dict[str, Any]) -> None:
         if r.phase is fc.Phase.DRAW:
             a = fc.encode_draw(bot.choose_draw(obs))
         else:
-            a = fc.encode_discard(*bot.choose_discard(obs))
+            card, out = bot.choose_discard(obs)
+            a = fc.encode_discard(card, go_out=out)
         r.apply_action(a)
         actions.append(a)
     assert r.result is not None
@@ -102,15 +103,18 @@ def test_a_one_player_round_plays_as_in_0_3(entry: dict[str, Any]) -> None:
 @pytest.mark.parametrize("entry", CORPUS["simulations"], ids=_id)
 def test_a_simulation_gives_the_0_3_scores_and_records(entry: dict[str, Any]) -> None:
     records: list[dict[str, Any]] = []
-    kw: dict[str, Any] = {}
-    if entry["duplicate"] is not None:
-        kw["duplicate"] = ENTRANTS[entry["duplicate"]]
-    rep = fc.simulate_games([ENTRANTS[e] for e in entry["entrants"]], entry["games"],
-                            seed=entry["seed"], rules=Rules(**entry["rules"]),
-                            rounds=entry["rounds"], on_record=records.append, **kw)
+    entrants = [ENTRANTS[e] for e in entry["entrants"]]
+    kw: dict[str, Any] = dict(seed=entry["seed"], rules=Rules(**entry["rules"]),
+                              rounds=entry["rounds"], on_record=records.append)
+    rep: Any
+    if entry["duplicate"] is None:
+        rep = fc.simulate_games(entrants, entry["games"], **kw)
+    else:  # 0.3's simulate_games(..., duplicate=reference)
+        rep = fc.duplicate_match(entrants[0], ENTRANTS[entry["duplicate"]], entrants[1:],
+                                 entry["games"], **kw)
     assert rep.scores.tolist() == entry["scores"]
     if entry["duplicate"] is not None:
-        assert rep.reference_scores.tolist() == entry["reference_scores"]  # type: ignore[union-attr]
+        assert rep.reference_scores.tolist() == entry["reference_scores"]
     assert rep.hit_max_turns == entry["hit_max_turns"]
     assert [[" ".join(r["actions"]), r["totals"]] for r in records] == entry["records"]
 

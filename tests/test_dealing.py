@@ -15,7 +15,7 @@ from fivecrowns.dealing import random_hands
                                                   (5000, 14, 4), (10_000, 7, 2), (3, 116, 2),
                                                   (2, 232, 4), (0, 13, 2)])
 def test_shape_dtype_and_legal_rows(n: int, size: int, decks: int) -> None:
-    hands = random_hands(n, size, decks=decks, rng=n + size)
+    hands = random_hands(n, size, decks=decks, seed=n + size)
     assert hands.shape == (n, 56) and hands.dtype == np.uint8 and hands.flags.c_contiguous
     assert (hands.sum(axis=1) == size).all()
     assert (hands[:, :55] <= decks).all() and (hands[:, 55] <= 3 * decks).all()
@@ -24,20 +24,20 @@ def test_shape_dtype_and_legal_rows(n: int, size: int, decks: int) -> None:
 
 
 def test_rows_are_hands_the_solver_takes() -> None:
-    hands = random_hands(500, 13, rng=3)
+    hands = random_hands(500, 13, seed=3)
     assert fc.deadwood_many(hands, 13).shape == (500,)
     for row in hands[:20]:
         fc.hand_counts(row)  # checked: no error
 
 
 def test_deterministic_under_a_seed() -> None:
-    a = random_hands(9000, 11, rng=42)
-    assert np.array_equal(a, random_hands(9000, 11, rng=42))
-    assert np.array_equal(a, random_hands(9000, 11, rng=np.random.SeedSequence(42)))
-    assert np.array_equal(a, random_hands(9000, 11, rng=np.random.default_rng(42)))
-    assert not np.array_equal(a, random_hands(9000, 11, rng=43))
+    a = random_hands(9000, 11, seed=42)
+    assert np.array_equal(a, random_hands(9000, 11, seed=42))
+    assert np.array_equal(a, random_hands(9000, 11, seed=np.random.SeedSequence(42)))
+    assert np.array_equal(a, random_hands(9000, 11, seed=np.random.default_rng(42)))
+    assert not np.array_equal(a, random_hands(9000, 11, seed=43))
     rng = np.random.default_rng(5)
-    assert not np.array_equal(random_hands(10, 11, rng=rng), random_hands(10, 11, rng=rng))
+    assert not np.array_equal(random_hands(10, 11, seed=rng), random_hands(10, 11, seed=rng))
 
 
 @pytest.mark.parametrize("decks", [2, 4])
@@ -45,7 +45,7 @@ def test_every_card_type_is_dealt_in_proportion(decks: int) -> None:
     """Each of the deck's positions is dealt with probability size / deck size: a suited
     type with ``decks`` copies, the joker with ``3 * decks``."""
     n, size = 40_000, 13
-    hands = random_hands(n, size, decks=decks, rng=2024 + decks)
+    hands = random_hands(n, size, decks=decks, seed=2024 + decks)
     deck = 58 * decks
     totals = hands.sum(axis=0, dtype=np.int64)
     expected = np.full(56, n * size * decks / deck)
@@ -62,7 +62,7 @@ def test_every_card_type_is_dealt_in_proportion(decks: int) -> None:
 def test_memory_stays_light() -> None:
     tracemalloc.start()
     try:
-        hands = random_hands(200_000, 13, rng=1)
+        hands = random_hands(200_000, 13, seed=1)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -70,15 +70,15 @@ def test_memory_stays_light() -> None:
 
 
 @pytest.mark.parametrize(("args", "kwargs", "kind", "text"), [
-    ((5, 13), {}, TypeError, "rng"),
-    ((5, 13), {"rng": None}, TypeError, "rng"),
-    ((5, 13), {"rng": 1.5}, TypeError, "rng"),
-    ((-1, 13), {"rng": 1}, ValueError, "n must be at least 0, got -1"),
-    ((5, 117), {"rng": 1}, ValueError, "size must be 0..116 (2 decks), got 117"),
-    ((5, -1), {"rng": 1}, ValueError, "got -1"),
-    ((5, 13), {"rng": 1, "decks": 3}, ValueError, "got 3"),
-    ((5.0, 13), {"rng": 1}, TypeError, "float"),
-    ((5, "13"), {"rng": 1}, TypeError, "str"),
+    ((5, 13), {}, TypeError, "seed"),
+    ((5, 13), {"seed": None}, TypeError, "seed"),
+    ((5, 13), {"seed": 1.5}, TypeError, "seed"),
+    ((-1, 13), {"seed": 1}, ValueError, "n must be at least 0, got -1"),
+    ((5, 117), {"seed": 1}, ValueError, "size must be 0..116 (2 decks), got 117"),
+    ((5, -1), {"seed": 1}, ValueError, "got -1"),
+    ((5, 13), {"seed": 1, "decks": 3}, ValueError, "got 3"),
+    ((5.0, 13), {"seed": 1}, TypeError, "float"),
+    ((5, "13"), {"seed": 1}, TypeError, "str"),
 ])
 def test_bad_arguments(args: tuple, kwargs: dict, kind: type, text: str) -> None:
     with pytest.raises(kind) as info:
@@ -87,7 +87,7 @@ def test_bad_arguments(args: tuple, kwargs: dict, kind: type, text: str) -> None
 
 
 def test_numpy_integers_are_ints() -> None:
-    hands = random_hands(np.int64(3), np.uint8(5), decks=np.int32(4), rng=np.int64(1))
+    hands = random_hands(np.int64(3), np.uint8(5), decks=np.int32(4), seed=np.int64(1))
     assert hands.shape == (3, 56)
 
 
@@ -101,9 +101,9 @@ def test_the_compiled_deal_is_the_python_one(decks: int, monkeypatch: pytest.Mon
     compiled = []
     for n, size in cases:
         rng = np.random.default_rng([n, size, decks])
-        compiled.append((random_hands(n, size, decks=decks, rng=rng), rng.random()))
+        compiled.append((random_hands(n, size, decks=decks, seed=rng), rng.random()))
     monkeypatch.setattr(dealing, "_deal_hands", None)
     for (n, size), (hands, after) in zip(cases, compiled):
         rng = np.random.default_rng([n, size, decks])
-        assert (random_hands(n, size, decks=decks, rng=rng) == hands).all(), (n, size)
+        assert (random_hands(n, size, decks=decks, seed=rng) == hands).all(), (n, size)
         assert rng.random() == after, "the generator is left in the same state"

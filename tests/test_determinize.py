@@ -243,7 +243,7 @@ def _base() -> dict[str, object]:
     ({"phase": "discard"}, r"player 1 holds 3 cards, expected 4 \(the current player"),
     ({"phase": "over"}, "phase must be Phase.DRAW or Phase.DISCARD"),
     ({"phase": "later"}, "phase must be 'draw' or 'discard'"),
-    ({"current_player": 2}, "player must be 0..1"),
+    ({"current_player": 2}, "player must be a seat 0..1"),
     ({"turn": 3}, "turn is 3 but the history has 0 completed turns"),
     ({"went_out": 1}, "went_out is 1 but in the history None went out"),
     ({"history": ()}, "is not the one the history leaves"),

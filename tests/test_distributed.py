@@ -120,9 +120,10 @@ def test_no_chunks(ray) -> None:  # type: ignore[no-untyped-def]
     assert list(distributed.ray_map_chunks(len, [])) == []
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, True])
-def test_max_retries_checked(bad) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(ValueError, match="max_retries"):
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), (1.5, TypeError),
+                                        (True, TypeError)])
+def test_max_retries_checked(bad, error) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match="max_retries"):
         list(distributed.ray_map_chunks(len, [[1]], max_retries=bad))
 
 

@@ -1,4 +1,4 @@
-"""Duplicate matches: ``simulate_games(..., duplicate=reference)`` and the paired gain.
+"""Duplicate matches: ``duplicate_match(bot, reference, field, games)`` and the paired gain.
 
 The gain is checked against a hand computation from two ordinary simulations with the
 same seed; the pairing (same deals, same seeds, same seats) against bots whose gain over
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fivecrowns import DuplicateReport, simulate_games
+from fivecrowns import DuplicateReport, duplicate_match, simulate_games
 from fivecrowns.bots import GreedyBot, RandomBot, StrongBot
 from fivecrowns.duplicate import edges, paired_gain, paired_gains
 from fivecrowns.game import Game
@@ -39,9 +39,20 @@ def _hand_gain(bot: np.ndarray, ref: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def test_simulate_games_with_duplicate_is_deprecated_and_still_the_match() -> None:
+    with pytest.warns(DeprecationWarning, match=r"simulate_games\(\.\.\., duplicate=reference\) "
+                      r"is deprecated .* use duplicate_match\(bot, reference, field, games"):
+        old = simulate_games([GreedyBot, RandomBot], 4, seed=2, rounds=[1],
+                             names=["g", "r"], duplicate=StrongBot)
+    new = duplicate_match(GreedyBot, StrongBot, [RandomBot], 4, seed=2, rounds=[1],
+                          names=["g", "StrongBot", "r"])
+    assert isinstance(old, DuplicateReport) and old.table() == new.table()
+    assert old.gains.tolist() == new.gains.tolist()
+
+
 def test_gain_is_the_hand_computation_on_two_ordinary_runs() -> None:
     lineup = [GreedyBot, RandomBot, GreedyBot]
-    report = simulate_games(lineup, 9, seed=4, rounds=[1, 2], duplicate=StrongBot)
+    report = duplicate_match(GreedyBot, StrongBot, lineup[1:], 9, seed=4, rounds=[1, 2])
     assert isinstance(report, DuplicateReport)
     # the two games of each deal are those of two ordinary simulations with the same seed
     bot_run = simulate_games(lineup, 9, seed=4, rounds=[1, 2])
@@ -69,8 +80,7 @@ def test_gain_is_the_hand_computation_on_two_ordinary_runs() -> None:
 
 
 def test_heads_up_gain_is_the_difference_of_margins() -> None:
-    report = simulate_games([StrongBot, GreedyBot], 8, seed=2, rounds=[1, 2, 3],
-                            duplicate=RandomBot)
+    report = duplicate_match(StrongBot, RandomBot, [GreedyBot], 8, seed=2, rounds=[1, 2, 3])
     s, r = report.scores, report.reference_scores
     by_hand = ((s[:, 1] - s[:, 0]) - (r[:, 1] - r[:, 0])).astype(float)
     assert report.gains.tolist() == by_hand.tolist()
@@ -81,8 +91,7 @@ def test_heads_up_gain_is_the_difference_of_margins() -> None:
 def test_a_bot_against_itself_gains_exactly_nothing(bot: Any) -> None:
     """The same bot with the same seed on the same deal plays the same game: every gain
     is 0, whatever the field (a seeded RandomBot in it too)."""
-    report = simulate_games([bot, RandomBot, GreedyBot], 6, seed=7, rounds=[1, 2],
-                            duplicate=bot)
+    report = duplicate_match(bot, bot, [RandomBot, GreedyBot], 6, seed=7, rounds=[1, 2])
     assert report.scores.tolist() == report.reference_scores.tolist()
     assert report.gains.tolist() == [0.0] * 6
     assert report.gain == 0.0 and report.gain_ci == (0.0, 0.0)
@@ -91,9 +100,9 @@ def test_a_bot_against_itself_gains_exactly_nothing(bot: Any) -> None:
 
 def test_seats_rotate_and_both_games_of_a_deal_share_it() -> None:
     records: list[dict[str, Any]] = []
-    report = simulate_games([GreedyBot, StrongBot, RandomBot], 6, seed=3, rounds=[1],
-                            names=["bot", "s", "r"], duplicate=StrongBot,
-                            on_record=records.append)
+    report = duplicate_match(GreedyBot, StrongBot, [StrongBot, RandomBot], 6, seed=3,
+                             rounds=[1], names=["bot", "StrongBot", "s", "r"],
+                             on_record=records.append)
     assert len(records) == 12
     seats = []
     for g in range(6):
@@ -127,10 +136,10 @@ def _plain(value: Any) -> Any:
 def _match(backend: str, jobs: int) -> tuple[DuplicateReport, list[str], int]:
     records: list[str] = []
     done: list[int] = []
-    report = simulate_games([GreedyBot, RandomBot, StrongBot], 20, seed=11, jobs=jobs,
-                            rounds=[1, 2], backend=backend,  # type: ignore[arg-type]
-                            duplicate=StrongBot, progress=done.append,
-                            on_record=lambda r: records.append(json.dumps(r, sort_keys=True)))
+    report = duplicate_match(GreedyBot, StrongBot, [RandomBot, StrongBot], 20, seed=11,
+                             jobs=jobs, rounds=[1, 2], backend=backend,  # type: ignore[arg-type]
+                             progress=done.append,
+                             on_record=lambda r: records.append(json.dumps(r, sort_keys=True)))
     return report, records, sum(done)
 
 
@@ -151,8 +160,8 @@ def test_same_results_on_ray(ray_session: Any) -> None:
 
 
 def test_report_is_frozen_pickles_and_prints() -> None:
-    report = simulate_games([GreedyBot, RandomBot], 4, seed=1, rounds=[1],
-                            names=["greedy", "random"], duplicate=StrongBot)
+    report = duplicate_match(GreedyBot, StrongBot, [RandomBot], 4, seed=1, rounds=[1],
+                             names=["greedy", "StrongBot", "random"])
     with pytest.raises(dataclasses.FrozenInstanceError):
         report.gain = 0.0  # type: ignore[misc]
     again = pickle.loads(pickle.dumps(report))
@@ -167,18 +176,25 @@ def test_report_is_frozen_pickles_and_prints() -> None:
 def test_names_of_partials() -> None:
     import functools
 
-    report = simulate_games([functools.partial(StrongBot, lookahead=1), GreedyBot], 2,
-                            seed=1, rounds=[1], duplicate=functools.partial(RandomBot))
+    report = duplicate_match(functools.partial(StrongBot, lookahead=1),
+                             functools.partial(RandomBot), [GreedyBot], 2, seed=1, rounds=[1])
     assert (report.bot, report.reference) == ("StrongBot", "RandomBot")
 
 
 def test_errors() -> None:
-    with pytest.raises(ValueError, match="2 to 7 entrants, got 1"):
-        simulate_games([GreedyBot], 2, seed=1, duplicate=StrongBot)
+    with pytest.raises(ValueError, match="field must hold 1 or more entrants"):
+        duplicate_match(GreedyBot, StrongBot, [], 2, seed=1)
+    with pytest.raises(TypeError, match="field must be a sequence of entrants, got type"):
+        duplicate_match(GreedyBot, StrongBot, GreedyBot, 2, seed=1)
+    with pytest.raises(ValueError, match="2 to 7 entrants, got 8"):
+        duplicate_match(GreedyBot, StrongBot, [GreedyBot] * 7, 2, seed=1)
     with pytest.raises(TypeError, match="an entrant must be a Player class"):
-        simulate_games([GreedyBot, GreedyBot], 2, seed=1, duplicate="strong")
+        duplicate_match(GreedyBot, "strong", [GreedyBot], 2, seed=1)
     with pytest.raises(ValueError, match="games must be at least 1"):
-        simulate_games([GreedyBot, GreedyBot], 0, seed=1, duplicate=StrongBot)
+        duplicate_match(GreedyBot, StrongBot, [GreedyBot], 0, seed=1)
+    with pytest.raises(ValueError, match="names has 2 entries for the bot, the reference "
+                                         "and 1 in the field"):
+        duplicate_match(GreedyBot, StrongBot, [GreedyBot], 2, seed=1, names=["a", "b"])
     with pytest.raises(ValueError, match=r"same shape .* got \(2, 3\) and \(2, 2\)"):
         paired_gains(np.zeros((2, 3)), np.zeros((2, 2)))
     with pytest.raises(ValueError, match="at least 2 entrants, got shape"):

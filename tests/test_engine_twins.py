@@ -75,4 +75,4 @@ def test_worlds_sample_the_same_distribution() -> None:
 def test_the_switch_names_the_engine() -> None:
     with engine("python"):
         assert rollout._core is None
-    assert rollout.IMPLEMENTATION in ("compiled", "python")
+    assert rollout.ROLLOUT_IMPLEMENTATION in ("compiled", "python")

@@ -19,7 +19,8 @@ from fivecrowns.envs.features import (
     round_features,
 )
 from fivecrowns.outs import discard_order
-from fivecrowns.round import Phase, Round
+from fivecrowns.records import Phase
+from fivecrowns.round import Round
 from fivecrowns.rules import Rules
 
 
@@ -158,7 +159,8 @@ def test_encoding_with_features() -> None:
     size = observation_size(4)
     assert vec.shape == (observation_size(4, features=True),) == (size + feature_size(),)
     np.testing.assert_array_equal(vec[:size], encode_observation(obs))
-    np.testing.assert_array_equal(vec[blocks(4, True)["features"]], observation_features(obs))
+    np.testing.assert_array_equal(vec[blocks(4, features=True)["features"]],
+                                  observation_features(obs))
     b = blocks(4, features=True)
     assert vec[b["features.view"]].tolist() == [1.0]
     assert vec[b["features.discard"]].tolist() == vec[b["features"]][:56].tolist()

@@ -16,6 +16,7 @@ import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from fivecrowns import solver  # noqa: E402
+from fivecrowns.actions import ACTION_DISCARD, ACTION_GO_OUT  # noqa: E402
 from fivecrowns.envs.encoding import blocks, encode_observation  # noqa: E402
 from fivecrowns.envs.openspiel import (  # noqa: E402
     GAME_NAME,
@@ -24,7 +25,7 @@ from fivecrowns.envs.openspiel import (  # noqa: E402
     make_resampler,
     resample,
 )
-from fivecrowns.round import ACTION_DISCARD, ACTION_GO_OUT, Round  # noqa: E402
+from fivecrowns.round import Round  # noqa: E402
 from fivecrowns.rules import Rules  # noqa: E402
 
 
@@ -220,7 +221,7 @@ def test_public_observer_hides_the_own_hand(features: bool) -> None:
     observer.set_from(state, 0)
     assert not observer.tensor[:56].any()
     if features:  # the features describe the own hand
-        assert not observer.tensor[blocks(2, True)["features"]].any()
+        assert not observer.tensor[blocks(2, features=True)["features"]].any()
         assert state.observation_tensor(0)[-62:] != [0.0] * 62
     assert "hand" not in observer.string_from(state, 0)
     assert "hand" in state.observation_string(0)
@@ -401,7 +402,7 @@ def test_resample_from_infostate_is_reproducible_and_keeps_the_information() -> 
     with pytest.raises(TypeError, match="probability_sampler must be callable"):
         state.resample_from_infostate(p, 0.5)
     with pytest.raises(ValueError, match="player must be a seat 0..2, got 3"):
-        resample(state, 3, rng=np.random.default_rng(0))
+        resample(state, 3, seed=np.random.default_rng(0))
 
 
 def test_resample_is_uniform() -> None:
@@ -415,7 +416,7 @@ def test_resample_is_uniform() -> None:
     p_none = math.comb(unseen - 6, 3) / math.comb(unseen, 3)
     rng = np.random.default_rng(0)
     k = 4000
-    none = sum(resample(state, 0, rng=rng)._c.hands[1, 55] == 0 for _ in range(k))
+    none = sum(resample(state, 0, seed=rng)._c.hands[1, 55] == 0 for _ in range(k))
     sigma = math.sqrt(k * p_none * (1 - p_none))
     assert abs(none - k * p_none) < 4 * sigma
 

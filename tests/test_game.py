@@ -36,7 +36,8 @@ def bot_move(game: Game, bots: list[GreedyBot]) -> None:
     if game.phase is Phase.DRAW:
         game.draw(bots[seat].choose_draw(obs))
     else:
-        game.discard(*bots[seat].choose_discard(obs))
+        card, out = bots[seat].choose_discard(obs)
+        game.discard(card, go_out=out)
 
 
 def test_dealer_rotates_and_first_player_is_at_dealers_left() -> None:
@@ -115,8 +116,10 @@ def test_game_validation() -> None:
     with pytest.raises(ValueError, match="2 to 7 players"):
         Game(8, seed=0)
     Game(14, seed=0, rules=Rules(decks=4), rounds=[11])
-    with pytest.raises(TypeError, match="seed must be an int"):
+    with pytest.raises(TypeError, match="seed is required"):
         Game(2, seed=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed must be an int, a numpy.random.SeedSequence"):
+        Game(2, seed="7")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="round must be 1..11"):
         Game(2, seed=0, rounds=[0])
     with pytest.raises(ValueError, match="at least one round"):
@@ -258,7 +261,8 @@ def test_the_discard_that_ends_a_round_carries_its_result() -> None:
         if g.phase is Phase.DRAW:
             g.draw(bots[seat].choose_draw(obs))
             continue
-        rec = g.discard(*bots[seat].choose_discard(obs))
+        card, out = bots[seat].choose_discard(obs)
+        rec = g.discard(card, go_out=out)
         assert isinstance(rec, DiscardRecord) and (rec.result is not None) == rec.round_over
         if rec.round_over:
             ended.append(rec.result)

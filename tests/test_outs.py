@@ -146,10 +146,12 @@ def test_discard_order_example() -> None:
     assert [str(fc.Card.from_index(t)) for t in discard_order(row, 9)] == ["9D", "3C"]
 
 
-def test_bots_re_export_discard_order() -> None:
+def test_discard_order_has_one_home() -> None:
     from fivecrowns import bots
 
-    assert bots.discard_order is discard_order
+    assert "discard_order" not in bots.__all__
+    with pytest.warns(DeprecationWarning, match="fivecrowns.bots.discard_order is deprecated"):
+        assert bots.discard_order is discard_order
 
 
 # --------------------------------------------------------------------------------------------

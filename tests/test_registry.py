@@ -35,11 +35,11 @@ def test_expert_is_registered() -> None:
 
 def test_options_are_converted_to_the_constructors_types() -> None:
     spec = registry.parse_bot("search:worlds=8:policy=greedy:confidence=0.5:time_limit=none")
-    assert spec.options == (("budget", 8), ("policy", "greedy"), ("confidence", 0.5),
+    assert spec.options == (("worlds", 8), ("policy", "greedy"), ("confidence", 0.5),
                             ("time_limit", None))
-    assert spec.label == "search:budget=8:policy=greedy:confidence=0.5:time_limit=None"
+    assert spec.label == "search:worlds=8:policy=greedy:confidence=0.5:time_limit=None"
     bot = spec.factory()(3)
-    assert (bot.budget, bot.policy, bot.confidence, bot.time_limit) == (8, "greedy", 0.5, None)
+    assert (bot.worlds, bot.policy, bot.confidence, bot.time_limit) == (8, "greedy", 0.5, None)
     assert registry.parse_bot("search:time_limit=0.25").options == (("time_limit", 0.25),)
     assert registry.parse_bot("search:discard-weight=1").options == (("discard_weight", 1.0),)
     strong = registry.parse_bot("strong:lookahead=1:now_weight=0.5").factory()(0)
@@ -50,21 +50,21 @@ def test_options_are_converted_to_the_constructors_types() -> None:
 def test_factories_pickle_and_make_fresh_seeded_bots() -> None:
     factory = pickle.loads(pickle.dumps(registry.parse_bot("search:worlds=4").factory()))
     a, b = factory(1), factory(1)
-    assert a is not b and a.budget == 4 and factory.name == "search:budget=4"
+    assert a is not b and a.worlds == 4 and factory.name == "search:worlds=4"
     assert a.rng.integers(1 << 30) == b.rng.integers(1 << 30)  # the seed is passed
 
 
 @pytest.mark.parametrize("text, message", [
     ("search:wrlds=256", "unknown option 'wrlds' for bot 'search' (did you mean 'worlds'?); "
-                         "options: worlds (or budget), candidates, objective, policy"),
+                         "options: worlds, candidates, objective, policy"),
     ("greedy:depth=2", "unknown option 'depth' for bot 'greedy': it takes no options"),
-    ("search:worlds=many", "option 'budget' of bot 'search' expects an int, got 'many'"),
+    ("search:worlds=many", "option 'worlds' of bot 'search' expects an int, got 'many'"),
     ("search:confidence=high", "option 'confidence' of bot 'search' expects a number, "
                                "got 'high'"),
     ("search:time_limit=soon", "expects a number or none, got 'soon'"),
     ("search:policy=bogus", "bot 'search:policy=bogus': policy must be one of"),
-    ("search:worlds=0", "bot 'search:worlds=0': budget must be at least 1, got 0"),
-    ("search:worlds=2:budget=3", "option 'budget' given twice for bot 'search'"),
+    ("search:worlds=0", "bot 'search:worlds=0': worlds must be at least 1, got 0"),
+    ("search:worlds=2:worlds=3", "option 'worlds' given twice for bot 'search'"),
     ("search:256", "'256' is not an option key=value"),
     ("clever", "unknown bot 'clever': expected one of random, greedy, strong, search, "
                 "expert"),
@@ -87,7 +87,7 @@ def test_a_class_of_your_own_takes_options(tmp_path: Path,
         "class Deep(GreedyBot):\n"
         "    def __init__(self, seed: int, depth: int = 1, wild: bool = False,\n"
         "                 note: str = '') -> None:\n"
-        "        super().__init__(seed)\n"
+        "        super().__init__()\n"
         "        self.depth, self.wild, self.note = depth, wild, note\n"
         "class Fails(GreedyBot):\n"
         "    def __init__(self, level=1):\n"
@@ -127,4 +127,4 @@ def test_describe_bots_lists_every_bot_and_option() -> None:
     text = registry.describe_bots()
     for name in registry.bot_names():
         assert f"\n{name} " in f"\n{text}"
-    assert "worlds (or budget): int = 64" in text and "lookahead: int = 3" in text
+    assert "worlds: int = 64" in text and "lookahead: int = 3" in text

@@ -32,7 +32,3 @@ def test_unknown_attribute_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         fc.nonsense  # noqa: B018
 
-
-def test_no_deprecation_module() -> None:
-    with pytest.raises(ModuleNotFoundError):
-        __import__("fivecrowns._deprecated")

@@ -331,12 +331,14 @@ def test_bad_arguments() -> None:
         play_out([r], threads=0)
     with pytest.raises(TypeError, match="threads must be an int or None, got float"):
         play_games(1, seed=0, threads=1.5)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="games must be 0 or more, got -1"):
+    with pytest.raises(ValueError, match="games must be at least 0, got -1"):
         play_games(-1, seed=0)
-    with pytest.raises(ValueError, match="seed must be non-negative"):
+    with pytest.raises(ValueError, match="seed must be a non-negative int, got -3"):
         play_games(1, seed=-3)
-    with pytest.raises(TypeError, match="seed must be an int"):
+    with pytest.raises(TypeError, match="seed is required"):
         play_games(1, seed=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed must be an int, a numpy.random.SeedSequence"):
+        play_games(1, seed=1.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="a game takes 2 to 7 players"):
         play_games(1, seed=0, n_players=8)
     with pytest.raises(ValueError, match="round must be 1..11, got 12"):

@@ -21,21 +21,18 @@ from hypothesis.stateful import (
 )
 
 from fivecrowns import IllegalMoveError, Rules, deadwood, hand_counts, parse_cards
-from fivecrowns.bots import best_discard_choice
-from fivecrowns.cards import Card, format_cards
-from fivecrowns.deck import full_counts
-from fivecrowns.round import (
+from fivecrowns.actions import (
     ACTION_DISCARD,
     ACTION_GO_OUT,
-    DiscardRecord,
-    DrawRecord,
-    EventKind,
-    Phase,
-    Round,
     Source,
     decode_action,
     encode_discard,
 )
+from fivecrowns.bots import best_discard_choice
+from fivecrowns.cards import Card, format_cards
+from fivecrowns.deck import full_counts
+from fivecrowns.records import DiscardRecord, DrawRecord, EventKind, Phase
+from fivecrowns.round import Round
 
 DATA = Path(__file__).parent / "data"
 KNOWN = json.loads((DATA / "known_games.json").read_text())["rounds"]
@@ -142,7 +139,7 @@ def test_illegal_moves_raise_sentences_and_change_nothing() -> None:
         with pytest.raises(IllegalMoveError, match=message):
             move()
         assert snapshot(r) == before
-    assert r.can_discard("QD") and not r.can_discard("QD", True) and not r.can_discard("KS")
+    assert r.can_discard("QD") and not r.can_discard("QD", go_out=True) and not r.can_discard("KS")
     with pytest.raises(TypeError, match="go_out must be a bool"):
         r.discard("QD", go_out="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="cannot parse card"):
@@ -189,17 +186,17 @@ def test_legal_action_mask_and_go_out_actions() -> None:
     held = {"6D", "9H", "9S"}
     assert {str(Card.from_index(a - 2)) for a in range(2, 58) if mask[a]} == held
     assert [str(Card.from_index(a - 58)) for a in range(58, 114) if mask[a]] == ["6D"]
-    assert not r.can_apply_action(encode_discard("9H", True))
-    assert r.can_apply_action(encode_discard("6D", True))
+    assert not r.can_apply_action(encode_discard("9H", go_out=True))
+    assert r.can_apply_action(encode_discard("6D", go_out=True))
     with pytest.raises(IllegalMoveError, match="cannot go out discarding 9H"):
-        r.apply_action(encode_discard("9H", True))
-    r.apply_action(encode_discard("6D", True))
+        r.apply_action(encode_discard("9H", go_out=True))
+    r.apply_action(encode_discard("6D", go_out=True))
     assert r.final_turn and r.went_out == 0 and r.current_player == 1
 
 
 def test_max_turns_does_not_cut_final_turns() -> None:
     r = Round(2, 1, seed=0, rules=Rules(max_turns=2))
-    for a in (0, encode_discard("QD"), 0, encode_discard("6D", True)):
+    for a in (0, encode_discard("QD"), 0, encode_discard("6D", go_out=True)):
         r.apply_action(a)
     assert not r.is_over and r.final_turn  # turn 2 reached, but seat 1 has a last turn
     r.apply_action(0)
@@ -209,7 +206,7 @@ def test_max_turns_does_not_cut_final_turns() -> None:
 
 def test_sudden_death_ends_at_once() -> None:
     r = Round(2, 1, seed=0, sudden_death=True)
-    for a in (0, encode_discard("QD"), 0, encode_discard("6D", True)):
+    for a in (0, encode_discard("QD"), 0, encode_discard("6D", go_out=True)):
         r.apply_action(a)
     assert r.is_over and r.result is not None and r.result.went_out == 0
     assert r.result.scores == (0, 24)
@@ -414,7 +411,7 @@ def test_final_turn_scores_the_hand_kept() -> None:
     discard. Here the final player throws the card that leaves the most deadwood, and
     scores exactly that; the result's final hand agrees with the score."""
     from fivecrowns import best_discard
-    from fivecrowns.round import ACTION_DRAW_DECK
+    from fivecrowns.actions import ACTION_DRAW_DECK
 
     def without(cards: tuple[Card, ...], card: Card) -> list[Card]:
         rest = list(cards)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import fivecrowns as fc
-from fivecrowns.seeding import solitaire_streams
+from fivecrowns.seeding import game_seeds, int_seed, solitaire_streams
 from fivecrowns.solitaire import (
     Solitaire,
     SolitaireReport,
@@ -91,7 +91,7 @@ def test_a_strategy_that_misbehaves_raises_bot_error() -> None:
     with pytest.raises(fc.BotError, match="seeded a numpy Generator"):
         play_solitaire(_Bad(), seed=np.random.default_rng(0))
     # In a simulation the error names the game's own seed.
-    with pytest.raises(fc.BotError, match="game seeded 12"):
+    with pytest.raises(fc.BotError, match=f"game seeded {game_seeds(12, 3)[0]}"):
         simulate_solitaire(_Bad(), 3, seed=12)
 
 
@@ -101,20 +101,26 @@ def test_simulate_solitaire_is_seeded_and_jobs_do_not_matter() -> None:
     two = simulate_solitaire("greedy", 4, seed=10, jobs=2)
     assert isinstance(one, SolitaireReport) and one.strategy == "greedy"
     assert one.results == two.results and sum(ticks) == 4
-    assert one.results[2] == play_solitaire("greedy", seed=12)  # game i uses seed + i
+    # game i is dealt from game_seeds(seed, games)[i], as in the other simulators
+    assert one.results[2] == play_solitaire("greedy", seed=game_seeds(10, 4)[2])
+    # a SeedSequence or Generator is first turned into the int the report keeps
+    seq = np.random.SeedSequence(10)
+    via = simulate_solitaire("greedy", 2, seed=seq)
+    assert via.seed == int_seed(np.random.SeedSequence(10))
+    assert via.results == simulate_solitaire("greedy", 2, seed=via.seed).results
     assert one.games == 4 and one.seed == 10
     assert one.wins == sum(r.won for r in one.results) and one.win_rate == one.wins / 4
     assert one.win_ci[0] <= one.win_rate <= one.win_ci[1]
     assert one.mean_piles_closed == np.mean([r.piles_closed for r in one.results])
     assert one.piles_closed_ci[0] <= one.mean_piles_closed <= one.piles_closed_ci[1]
     assert one.turns_ci[0] <= one.mean_turns <= one.turns_ci[1]
-    assert "win rate" in one.describe() and "seeds 10..13" in one.describe()
+    assert "win rate" in one.describe() and "(seed 10)" in one.describe()
 
 
 def test_simulate_solitaire_party_mode() -> None:
     report = simulate_solitaire("random", 2, seed=0, rules=fc.Rules(decks=4))
     assert report.results == tuple(play_solitaire("random", seed=s, rules=fc.Rules(decks=4))
-                                   for s in (0, 1))
+                                   for s in game_seeds(0, 2))
 
 
 @pytest.mark.parametrize("kwargs, error, message", [
@@ -124,8 +130,9 @@ def test_simulate_solitaire_party_mode() -> None:
     ({"jobs": 1.5}, TypeError, "jobs must be an int"),
     ({"jobs": 0}, ValueError, "jobs must be at least 1"),
     ({"seed": -1}, ValueError, "seed must be a non-negative int, got -1"),
-    ({"seed": "1"}, TypeError, "seed must be an int"),
-    ({"seed": np.random.default_rng(1)}, TypeError, "seed must be an int"),
+    ({"seed": "1"}, TypeError, "seed must be an int, a numpy.random.SeedSequence or a "
+                               "numpy.random.Generator, got str"),
+    ({"seed": None}, TypeError, "seed is required"),
     ({"progress": True}, TypeError, "progress must be a callable"),
     ({"rules": 4}, TypeError, "rules must be a Rules"),
     ({"strategy": "best"}, ValueError, "unknown solitaire strategy 'best'"),

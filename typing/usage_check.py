@@ -30,7 +30,7 @@ def public_api() -> None:
     many: npt.NDArray[np.int32] = fc.deadwood_many(batch, wild=13, threads=1)
     many2: npt.NDArray[np.int32] = fc.discard_deadwood_many(["5C 6C 7C KD"], wild="K")
     after: int = fc.discard_deadwood("5C 6C 7C KD", wild=13)
-    dealt: npt.NDArray[np.uint8] = fc.random_hands(4, 13, rng=1)
+    dealt: npt.NDArray[np.uint8] = fc.random_hands(4, 13, seed=1)
     py: fc.solver.Implementation = fc.solver.implementation("python")
     name: str = py.name
     assert after == 0 and dealt.shape == (4, 56) and name == "python"
@@ -40,6 +40,16 @@ def public_api() -> None:
     assert dead == solution.deadwood == 4 and out and value >= 0 and text
     assert kinds and table.shape == (56,) and many.tolist() == [4, 4] and many2.tolist() == [0]
     assert rules.n_cards == 232
+
+
+def simulations() -> None:
+    """Each simulator's one return type (the duplicate match has its own entry point)."""
+    games: fc.GamesReport = fc.simulate_games([fc.GreedyBot, fc.RandomBot], 2, seed=1,
+                                              rounds=[1])
+    match: fc.DuplicateReport = fc.duplicate_match(fc.StrongBot, fc.GreedyBot,
+                                                   [fc.RandomBot], 2, seed=1, rounds=[1])
+    bot: fc.SearchBot = fc.SearchBot(seed=1, worlds=4)
+    assert games.scores.shape == (2, 2) and match.games == 2 and bot.worlds == 4
 
 
 def compiled_core() -> None:
@@ -61,5 +71,6 @@ def compiled_core() -> None:
 
 if __name__ == "__main__":
     public_api()
+    simulations()
     compiled_core()
     print("usage_check: ok")

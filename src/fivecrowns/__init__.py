@@ -29,6 +29,7 @@ from .cards import (
 )
 from .dealing import random_hands
 from .deck import Deck
+from .duplicate import DuplicateReport
 from .errors import (
     BotError,
     CardError,
@@ -56,7 +57,7 @@ from .rollout import deal_rounds, play_games, play_out
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .search import SearchBot
-from .simulate import DuplicateReport, EntrantReport, GamesReport, simulate_games
+from .simulate import EntrantReport, GamesReport, duplicate_match, simulate_games
 from .solitaire import (
     GreedySolitaire,
     PlannerSolitaire,
@@ -154,6 +155,7 @@ __all__ = [
     "Player",
     "play_game",
     "simulate_games",
+    "duplicate_match",
     "DuplicateReport",
     "GamesReport",
     "EntrantReport",

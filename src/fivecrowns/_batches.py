@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import MAX_HAND_SIZE, check_decks, check_wild, type_name
 from ._optional import require, requires
-from ._validate import MAX_HAND_SIZE, check_decks, check_wild, type_name
 from .errors import HandError
 from .solver import deadwood_many, hand_counts
 from .solver import discard_deadwood_many as _discard_deadwood_many

@@ -109,7 +109,8 @@ def _play_round(r: Round, players: Sequence[object]) -> list[int]:
         if r.phase is Phase.DRAW:
             a = encode_draw(bot.choose_draw(obs))  # type: ignore[attr-defined]
         else:
-            a = encode_discard(*bot.choose_discard(obs))  # type: ignore[attr-defined]
+            card, out = bot.choose_discard(obs)  # type: ignore[attr-defined]
+            a = encode_discard(card, go_out=out)
         r.apply_action(a)
         moves.append(a)
     return moves
@@ -161,7 +162,8 @@ def play_games(seeds: Sequence[int], *, n_players: int, policies: Sequence[str],
             if game.phase is Phase.DRAW:
                 game.apply_action(encode_draw(bot.choose_draw(obs)))
             else:
-                game.apply_action(encode_discard(*bot.choose_discard(obs)))
+                card, going = bot.choose_discard(obs)
+                game.apply_action(encode_discard(card, go_out=going))
         out[g] = game.totals
     return out
 

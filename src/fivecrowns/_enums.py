@@ -1,7 +1,7 @@
 """The two enums every card builds on: :class:`Suit` and :class:`Rank`.
 
 They sit below :mod:`fivecrowns.cards` (which re-exports them) so that the input checks
-of :mod:`fivecrowns._validate` can recognise a :class:`Rank` without importing the cards
+of :mod:`fivecrowns._checks` can recognise a :class:`Rank` without importing the cards
 module, which imports those checks.
 """
 

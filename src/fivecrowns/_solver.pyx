@@ -23,7 +23,7 @@ twice (``DOUBLE_OPTIONS``). The twin's ``plan`` mirrors ``combine`` and ``search
   allow: the leaves of ``search``, without rescanning suits. ``search`` itself
   records partitions, and serves the hands the tables do not cover.
 
-Entry points validate their inputs (raising through ``_validate`` so that both
+Entry points validate their inputs (raising through ``_checks`` so that both
 implementations give the same messages) and then run without the GIL.
 """
 
@@ -38,9 +38,9 @@ cimport numpy as cnp
 cnp.import_array()
 
 from ._threads import run_threaded
-from ._validate import MAX_HAND_SIZE as _MAX_HAND_SIZE
-from ._validate import (check_batch, check_batch_row, check_decks, check_row, check_wild,
-                        check_wild_array)
+from ._checks import MAX_HAND_SIZE as _MAX_HAND_SIZE
+from ._checks import (check_batch, check_batch_row, check_decks, check_row, check_wild,
+                      check_wild_array)
 
 cdef extern from *:
     """
@@ -1348,7 +1348,7 @@ cdef bint may_meld(const uint8_t* row, int wild, int t) noexcept nogil:
 
 cdef inline int row_problem(const uint8_t* row, int decks, int min_cards,
                             int max_cards) noexcept nogil:
-    """Non-zero if the row breaks a rule that ``_validate.check_row`` reports.
+    """Non-zero if the row breaks a rule that ``_checks.check_row`` reports.
 
     With SSE2, sixteen counts at a time (``fc_row_problem``); elsewhere eight at a time
     in a word: adding ``127 - decks`` to every byte sets its top bit exactly when the

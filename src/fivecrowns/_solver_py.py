@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import MAX_HAND_SIZE, check_batch, check_decks, check_row, check_wild
+from ._checks import MAX_HAND_SIZE, check_batch, check_decks, check_row, check_wild
 
 N_RANKS = 11  # ranks 3..13 at positions 0..10
 JOKER = 55

@@ -24,6 +24,7 @@ from typing import Union
 
 import numpy as np
 
+from ._deprecation import keyword_only
 from .cards import N_TYPES, Card
 from .errors import CardError, IllegalMoveError
 
@@ -117,7 +118,8 @@ def encode_draw(source: SourceLike) -> int:
     return int(_source(source))
 
 
-def encode_discard(card: CardArg, go_out: bool = False) -> int:
+@keyword_only("go_out")
+def encode_discard(card: CardArg, *, go_out: bool = False) -> int:
     """Action code of a discard: ``2 + t``, or ``58 + t`` when going out.
 
     >>> encode_discard("3C"), encode_discard("JK", go_out=True)

@@ -21,10 +21,11 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _solver_py, solver
+from ._deprecation import keyword_only
 from .cards import N_TYPES
 from .dealing import random_hands
 
-__all__ = ["adversarial_hands", "report", "core", "Row", "peak_memory"]
+__all__ = ["adversarial_hands", "report", "core", "Row", "peak_memory", "slowest_hand"]
 
 Row = tuple[str, str, str]
 
@@ -123,7 +124,8 @@ def slowest_hand(counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8],
     return worst, where
 
 
-def report(quick: bool = False) -> str:
+@keyword_only("quick")
+def report(*, quick: bool = False) -> str:
     """Run the benchmark and return its table as text.
 
     ``quick`` uses smaller workloads (a few seconds in all); the figures are then rougher.
@@ -137,9 +139,9 @@ def report(quick: bool = False) -> str:
     except ImportError:
         compiled = None
 
-    h13 = random_hands(n_bulk, 13, rng=1)
-    h7 = random_hands(n_bulk, 7, rng=2)
-    h14 = random_hands(int(20_000 * scale), 14, rng=3)
+    h13 = random_hands(n_bulk, 13, seed=1)
+    h7 = random_hands(n_bulk, 7, seed=2)
+    h14 = random_hands(int(20_000 * scale), 14, seed=3)
     adv, adv_wild = adversarial_hands(int(5_000 * scale), seed=4)
 
     def bulk(counts: npt.NDArray[np.uint8], wild: object, threads: int) -> float:
@@ -183,10 +185,10 @@ def report(quick: bool = False) -> str:
     # Dealing against scoring the same hands: dealing should cost no more, in little memory.
     # Times without tracemalloc (it slows numpy's many small allocations), peaks with it.
     n_deal = int(1_000_000 * scale)
-    dealt = random_hands(n_deal, 13, rng=5)
-    t_deal, t_score = _best_pair(lambda: random_hands(n_deal, 13, rng=5),
+    dealt = random_hands(n_deal, 13, seed=5)
+    t_deal, t_score = _best_pair(lambda: random_hands(n_deal, 13, seed=5),
                                  lambda: solver.deadwood_many(dealt, 13, threads=1), reps)
-    peak_deal = peak_memory(lambda: random_hands(n_deal, 13, rng=5))[1]
+    peak_deal = peak_memory(lambda: random_hands(n_deal, 13, seed=5))[1]
     peak_score = peak_memory(lambda: solver.deadwood_many(dealt, 13, threads=1))[1]
     rows.append(("random_hands, 13 cards", _rate(n_deal, t_deal),
                  f"peak {peak_deal / 2**20:,.0f} MB"))

@@ -2,8 +2,9 @@
 
 Every bot follows the :class:`~fivecrowns.players.Player` protocol, sees only its
 :class:`~fivecrowns.records.Observation`, and uses the public solver API for meld
-questions. Each class takes an int ``seed`` as its first argument, so a class is
-itself an entrant of :func:`~fivecrowns.simulate.simulate_games`. None of them throws
+questions. Each class is itself an entrant of :func:`~fivecrowns.simulate.simulate_games`:
+the random one takes a ``seed`` (the simulators give each game's bot its own), the
+deterministic ones take none. None of them throws
 back a card it has just taken from the discard pile (``obs.must_keep``).
 
 Examples
@@ -20,9 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
+from ._deprecation import RENAMED, UNSET, dropped_parameter, moved_names
 from .actions import Source
 from .cards import N_TYPES, Card
-from .outs import discard_order
+from .outs import discard_order as _discard_order
 from .records import Observation
 from .seeding import SeedLike, make_rng
 
@@ -31,11 +33,12 @@ __all__ = [
     "GreedyBot",
     "StrongBot",
     "best_discard_choice",
-    "discard_order",
     "unseen_counts",
     "discard_pile_counts",
     "picked_up",
 ]
+
+__getattr__ = moved_names(__name__, {"discard_order": "fivecrowns.outs"})
 
 
 def _candidate_deadwoods(row: npt.NDArray[np.uint8], wild: int, decks: int,
@@ -75,15 +78,16 @@ class RandomBot:
 
     Parameters
     ----------
-    seed : int or Generator
-        Its own random source (required).
+    seed : int, numpy SeedSequence or numpy Generator
+        Its own random source (see :doc:`/conventions`); ``0`` when not given, so
+        ``RandomBot()`` plays the same moves every time.
     go_out : float
         Probability of going out when the chosen discard allows it.
     """
 
     name = "RandomBot"
 
-    def __init__(self, seed: SeedLike, go_out: float = 1.0) -> None:
+    def __init__(self, seed: SeedLike = 0, go_out: float = 1.0) -> None:
         self.rng = make_rng(seed)
         self.go_out = float(go_out)
 
@@ -110,19 +114,24 @@ class RandomBot:
         return "RandomBot()"
 
 
+RENAMED["GreedyBot(seed=...)"] = "GreedyBot()"  # deterministic: a seed meant nothing
+
+
 class GreedyBot:
     """Takes the top discard when that lowers its best-discard deadwood, else draws
     blind; discards to leave the least deadwood; goes out whenever it can.
 
     Parameters
     ----------
-    seed : int, optional
-        Ignored (the bot is deterministic); accepted so the class is a factory.
+    seed
+        Deprecated (the bot is deterministic, a seed means nothing to it): giving one
+        warns, and 1.0 removes the parameter.
     """
 
     name = "GreedyBot"
 
-    def __init__(self, seed: SeedLike | None = None) -> None:
+    def __init__(self, seed: object = UNSET) -> None:
+        dropped_parameter("GreedyBot", "seed", seed, "GreedyBot()")
         # (hand bytes + wild, best deadwood, best discard) of the last hand solved, to reuse
         # it: the hand after taking the top discard is solved again in the discard phase
         self._cache: tuple[bytes, int, int] | None = None
@@ -210,10 +219,10 @@ def _must_keep_index(obs: Observation) -> int:
 def _allowed_order(row: npt.NDArray[np.uint8], wild: int, kept: int) -> list[int]:
     """:func:`discard_order` of the cards that may be discarded (all but type ``kept``)."""
     if kept < 0:
-        return discard_order(row, wild)
+        return _discard_order(row, wild)
     other = row.copy()
     other[kept] = 0
-    return discard_order(other, wild)
+    return _discard_order(other, wild)
 
 
 def _discard_candidates(obs: Observation) -> tuple[npt.NDArray[np.uint8], int, list[int]]:
@@ -222,10 +231,13 @@ def _discard_candidates(obs: Observation) -> tuple[npt.NDArray[np.uint8], int, l
     the card just taken, which the rules forbid throwing back."""
     row = _hand_row(obs)
     kept = _must_keep_index(obs)
-    order = discard_order(row, obs.wild)
+    order = _discard_order(row, obs.wild)
     if kept >= 0 and order == [kept]:
         order = _allowed_order(row, obs.wild, kept)
     return row, kept, order
+
+
+RENAMED["StrongBot(seed=...)"] = "StrongBot()"  # deterministic: a seed meant nothing
 
 
 class StrongBot:
@@ -243,8 +255,9 @@ class StrongBot:
 
     Parameters
     ----------
-    seed : int, optional
-        Ignored (the bot is deterministic); accepted so the class is a factory.
+    seed
+        Deprecated (the bot is deterministic, a seed means nothing to it): giving one
+        warns, and 1.0 removes the parameter.
     lookahead : int
         How many discards to examine one draw ahead (each costs one ``draw_table``);
         0 ranks them by deadwood only.
@@ -258,8 +271,9 @@ class StrongBot:
     FEED_RANK_PENALTY = 4.0
     FEED_RUN_PENALTY = 2.5
 
-    def __init__(self, seed: SeedLike | None = None, lookahead: int = 3,
+    def __init__(self, seed: object = UNSET, lookahead: int = 3,
                  now_weight: float = 0.35) -> None:
+        dropped_parameter("StrongBot", "seed", seed, "StrongBot()")
         self.lookahead = int(lookahead)
         self.now_weight = float(now_weight)
 

@@ -24,8 +24,8 @@ from typing import Union
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import check_wild, is_int, shorten
 from ._enums import Rank, Suit
-from ._validate import _is_int, check_wild, shorten
 from .errors import CardError, HandError
 
 __all__ = [
@@ -102,9 +102,9 @@ class Card:
         if rank is None or suit is None:
             raise CardError(f"a suited card needs both a rank and a suit; got rank={rank!r}, "
                             f"suit={suit!r} (leave both out for the joker)")
-        if not _is_int(rank) or isinstance(rank, Suit) or not 3 <= rank <= 13:
+        if not is_int(rank) or isinstance(rank, Suit) or not 3 <= rank <= 13:
             raise CardError(f"rank must be a Rank or 3..13, got {rank!r}")
-        if not _is_int(suit) or isinstance(suit, Rank) or not 0 <= suit <= 4:
+        if not is_int(suit) or isinstance(suit, Rank) or not 0 <= suit <= 4:
             raise CardError(f"suit must be a Suit or 0..4, got {suit!r}")
         return cls._ALL[int(suit) * 11 + int(rank) - 3]
 
@@ -156,7 +156,7 @@ class Card:
         """
         if index.__class__ is int and 0 <= index < N_TYPES:  # bots call this in loops
             return cls._ALL[index]
-        if not _is_int(index):
+        if not is_int(index):
             raise TypeError(f"card index must be an int, got {type(index).__name__}")
         if not 0 <= index < N_TYPES:
             raise CardError(f"card index must be 0..55, got {index}")

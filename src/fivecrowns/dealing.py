@@ -1,7 +1,7 @@
 """Random hands in bulk: rows of 56 counts dealt from shuffled decks, for scoring in bulk.
 
 >>> from fivecrowns import deadwood_many, random_hands
->>> hands = random_hands(1000, 13, rng=7)
+>>> hands = random_hands(1000, 13, seed=7)
 >>> hands.shape, hands.dtype.name, int(hands.sum(axis=1).min())
 ((1000, 56), 'uint8', 13)
 >>> deadwood_many(hands, 13).shape
@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import _is_int, check_decks
+from ._checks import check_decks, check_int
+from ._deprecation import renamed_parameters
 from .cards import JOKER_INDEX, N_TYPES
-from .seeding import SeedLike, check_seed, make_rng
+from .seeding import SeedLike, make_rng
 
 try:  # the same deal in C (the rollout engine links numpy's random library)
     from ._rollout import deal_hands as _deal_hands
@@ -35,7 +36,8 @@ def _deck(decks: int) -> npt.NDArray[np.uint8]:
                     + [JOKER_INDEX] * (3 * decks), dtype=np.uint8)
 
 
-def random_hands(n: int, size: int, *, decks: int = 2, rng: SeedLike) -> npt.NDArray[np.uint8]:
+@renamed_parameters(rng="seed")
+def random_hands(n: int, size: int, *, decks: int = 2, seed: SeedLike) -> npt.NDArray[np.uint8]:
     """``n`` hands of ``size`` cards, each dealt from a freshly shuffled deck.
 
     Each hand is a uniform sample without replacement of the deck's positions (116 cards
@@ -50,8 +52,9 @@ def random_hands(n: int, size: int, *, decks: int = 2, rng: SeedLike) -> npt.NDA
         Cards per hand, 0 up to the whole deck.
     decks : int
         2, or 4 for party mode.
-    rng : int, SeedSequence or Generator
-        The randomness (keyword-only and required): the same seed gives the same hands.
+    seed : int, numpy SeedSequence or numpy Generator
+        The randomness (keyword-only and required; see :doc:`/conventions`): the same
+        seed gives the same hands.
 
     Returns
     -------
@@ -67,21 +70,16 @@ def random_hands(n: int, size: int, *, decks: int = 2, rng: SeedLike) -> npt.NDA
 
     Examples
     --------
-    >>> h = random_hands(3, 7, rng=1)
+    >>> h = random_hands(3, 7, seed=1)
     >>> h.sum(axis=1).tolist()
     [7, 7, 7]
-    >>> bool((random_hands(3, 7, rng=1) == h).all())
+    >>> bool((random_hands(3, 7, seed=1) == h).all())
     True
     """
     decks = check_decks(decks)
-    rng = make_rng(check_seed(rng, "rng"))
+    rng = make_rng(seed)
     deck = _deck(decks)
-    if not _is_int(n) or not _is_int(size):
-        raise TypeError(f"n and size must be ints, got {type(n).__name__} and "
-                        f"{type(size).__name__}")
-    n, size = int(n), int(size)
-    if n < 0:
-        raise ValueError(f"n must be at least 0, got {n}")
+    n, size = check_int(n, "n", 0), check_int(size, "size")
     if not 0 <= size <= deck.size:
         raise ValueError(f"size must be 0..{deck.size} ({decks} decks), got {size}")
     out = np.zeros((n, N_TYPES), dtype=np.uint8)

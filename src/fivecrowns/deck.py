@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._checks import check_int
 from .cards import JOKER_INDEX, N_TYPES, Card
 from .errors import IllegalMoveError
 from .rules import Rules
@@ -142,8 +143,7 @@ class Deck:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(self.rules).__name__}")
-        if isinstance(reshuffles, bool) or not isinstance(reshuffles, int) or reshuffles < 0:
-            raise ValueError(f"reshuffles must be an int >= 0, got {reshuffles!r}")
+        reshuffles = check_int(reshuffles, "reshuffles", 0)
         piles = []
         for name, pile in (("draw_pile", draw_pile), ("discard_pile", discard_pile)):
             cards = [int(t) for t in pile]

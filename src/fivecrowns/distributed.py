@@ -21,8 +21,8 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from ._checks import check_decks, check_int, check_wild
 from ._optional import require, requires
-from ._validate import check_decks, check_wild
 
 __all__ = ["ray_map_chunks", "ensure_ray", "ray_data", "score_dataset"]
 
@@ -31,11 +31,11 @@ R = TypeVar("R")
 
 
 #: What the ray extra is for, in MissingExtraError's message.
-RAY_WHAT = "backend='ray'"
+_RAY_WHAT = "backend='ray'"
 
 
 def _ray() -> Any:
-    return require("ray", "ray", RAY_WHAT)
+    return require("ray", "ray", _RAY_WHAT)
 
 
 def ensure_ray(address: str | None = None, *, num_cpus: int | None = None) -> Any:
@@ -72,7 +72,7 @@ def ray_data(address: str | None = None) -> Any:
     ensure_ray(address)
     import warnings
 
-    with requires("ray", RAY_WHAT):
+    with requires("ray", _RAY_WHAT):
         import ray.data
 
     with warnings.catch_warnings():
@@ -137,8 +137,7 @@ def ray_map_chunks(fn: Callable[[list[T]], list[R]], chunks: Sequence[list[T]], 
         (or an error is raised) no more chunks are sent; those in flight (a few per CPU)
         run to their end and their results are dropped.
     """
-    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
-        raise ValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
+    max_retries = check_int(max_retries, "max_retries", 0)
     ray = ensure_ray(address, num_cpus=num_cpus)
     if not chunks:
         return

@@ -1,6 +1,6 @@
 """Duplicate matches: a bot's *paired gain* over a reference bot on the same deals, and the
 report of a match (:class:`DuplicateReport`, made by
-:func:`simulate_games(..., duplicate=reference) <fivecrowns.simulate.simulate_games>`).
+:func:`~fivecrowns.simulate.duplicate_match`).
 
 Luck dominates Five Crowns: over one game the spread of a player's total is far larger
 than the difference between a good bot and a better one. A duplicate match takes the
@@ -90,7 +90,7 @@ def _rate(wins: npt.NDArray[np.float64]) -> tuple[float, tuple[float, float]]:
 
 @dataclass(frozen=True, eq=False)
 class DuplicateReport:
-    """The outcome of a duplicate match (``simulate_games(..., duplicate=reference)``).
+    """The outcome of a duplicate match (:func:`~fivecrowns.simulate.duplicate_match`).
 
     Attributes
     ----------

@@ -64,6 +64,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
+from ._deprecation import RENAMED, UNSET, dropped_parameter
 from .actions import Source
 from .bots import (
     _allowed_order,
@@ -76,7 +77,6 @@ from .bots import (
 )
 from .cards import Card
 from .records import Observation
-from .seeding import SeedLike
 
 __all__ = ["ExpertBot"]
 
@@ -147,6 +147,9 @@ def _floor_score(n: int, d: int, z: int, penalty: int, bonus: int) -> int:
 _SCALE = 1 << 20
 
 
+RENAMED["ExpertBot(seed=...)"] = "ExpertBot()"  # deterministic: a seed meant nothing
+
+
 class ExpertBot:
     """StrongBot re-tuned, with two-draw look-aheads on the draw and the discard.
 
@@ -171,8 +174,9 @@ class ExpertBot:
 
     Parameters
     ----------
-    seed : int, optional
-        Ignored (the bot is deterministic); accepted so the class is a factory.
+    seed
+        Deprecated (the bot is deterministic, a seed means nothing to it): giving one
+        warns, and 1.0 removes the parameter.
     """
 
     name = "ExpertBot"
@@ -185,8 +189,8 @@ class ExpertBot:
     #: How many of the best discards by the one-draw score are looked at over two draws.
     LOOKED_AHEAD = 5
 
-    def __init__(self, seed: SeedLike | None = None) -> None:
-        pass
+    def __init__(self, seed: object = UNSET) -> None:
+        dropped_parameter("ExpertBot", "seed", seed, "ExpertBot()")
 
     # -- the draw --
 

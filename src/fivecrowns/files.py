@@ -43,11 +43,12 @@ from ._batches import (
     _tensor_counts,
 )
 from ._batches import ERROR_COLUMN_RAY as _ERR
+from ._checks import check_int, check_wild
 from ._optional import requires
-from ._validate import check_wild
 from .runner import ProgressCallback
 
-__all__ = ["CARD_COLUMNS", "FORMATS", "ScoreSummary", "score_file", "count_rows", "BatchScorer"]
+__all__ = ["CARD_COLUMNS", "FORMATS", "ERROR_COLUMN", "ScoreSummary", "score_file", "count_rows",
+           "BatchScorer"]
 
 #: File formats by extension.
 FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".npy": "npy"}
@@ -351,14 +352,6 @@ def count_rows(src: str | os.PathLike[str]) -> int | None:
     return None
 
 
-def _check_int(value: object, name: str, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < least:
-        raise ValueError(f"{name} must be at least {least}, got {value}")
-    return int(value)
-
-
 def _local_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int
                  ) -> tuple[Any, Iterator[_Part]]:
     if fmt == "npy":
@@ -517,7 +510,7 @@ def score_file(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, wild
     if src_p.resolve() == dst_p.resolve() or (skip_p is not None and skip_p.resolve()
                                                in (src_p.resolve(), dst_p.resolve())):
         raise ValueError("src, dst and skip_bad must be three different files")
-    batch_size = _check_int(batch_size, "batch_size", 1)
+    batch_size = check_int(batch_size, "batch_size", 1)
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if ray_address is not None and backend != "ray":

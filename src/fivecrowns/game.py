@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_table, passes
+from ._checks import check_seat, check_table, passes
+from ._deprecation import keyword_only
 from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
 from .deck import _deepcopy_rng
 from .errors import IllegalMoveError, ReplayError
@@ -56,6 +57,7 @@ from .replay import action_token as action_token
 from .replay import parse_token as parse_token
 from .round import Round
 from .rules import N_ROUNDS, Rules
+from .seeding import SeedLike, int_seed
 
 __all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
 
@@ -68,28 +70,21 @@ _SHARED = frozenset({"n_players", "seed", "rules", "rounds", "first_dealer", "_s
                      "_tie_round", "_tie_seats", "_winners", "_over", "_result"})
 
 
-def check_game(n_players: int, seed: object, rules: Rules | None,
+def _check_game(n_players: int, seed: SeedLike, rules: Rules | None,
                rounds: Sequence[int] | None, first_dealer: object
-               ) -> tuple[Rules, tuple[int, ...]]:
-    """A game's arguments checked as :class:`Game` checks them: its rules and its plan
-    of round numbers (``TypeError``/``ValueError`` naming the bad one)."""
+               ) -> tuple[Rules, tuple[int, ...], int, int]:
+    """A game's arguments checked as :class:`Game` checks them: its rules, its plan of
+    round numbers, its seed as the int the record keeps (a Generator is advanced) and
+    its first dealer (``TypeError``/``ValueError`` naming the bad one)."""
     rules = check_table(n_players, rules, least=2, what="a game",
                         note=" (one player plays solitaire)")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"a game's seed must be an int (it is kept in the record), "
-                        f"got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
     plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
     if not plan:
         raise ValueError("rounds must name at least one round")
     for r in plan:
         Rules.hand_size(r)  # raises for anything but 1..11
-    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
-            or not 0 <= first_dealer < n_players:
-        raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
-                         f"got {first_dealer!r}")
-    return rules, plan
+    first_dealer = check_seat(first_dealer, n_players, "first_dealer")
+    return rules, plan, int_seed(seed), first_dealer
 
 
 def _pretty(seats: Iterable[int]) -> str:
@@ -145,9 +140,10 @@ class Game:
     n_players : int
         2 to ``rules.max_players`` (7, or 14 with 4 decks). One player plays solitaire
         instead (docs/rules.rst, A game).
-    seed : int
+    seed : int, numpy SeedSequence or numpy Generator
         Shuffles every round; the same seed and moves give the same game everywhere.
-        Required and keyword-only.
+        Required and keyword-only. The game keeps an int (``self.seed``, in its record):
+        a SeedSequence or Generator gives one (:func:`fivecrowns.seeding.int_seed`).
     rules : Rules, optional
     rounds : sequence of int, optional
         Round numbers to play (default 1..11), in the order given.
@@ -161,11 +157,12 @@ class Game:
     (2, 0, 1, 4)
     """
 
-    def __init__(self, n_players: int, *, seed: int, rules: Rules | None = None,
+    def __init__(self, n_players: int, *, seed: SeedLike, rules: Rules | None = None,
                  rounds: Sequence[int] | None = None, first_dealer: int = 0) -> None:
-        rules, plan = check_game(n_players, seed, rules, rounds, first_dealer)
+        rules, plan, seed, first_dealer = _check_game(n_players, seed, rules, rounds,
+                                                     first_dealer)
         self.n_players = n_players
-        self.seed = int(seed)
+        self.seed = seed  # the int the record keeps
         self.rules = rules
         self.rounds = plan
         self.first_dealer = first_dealer
@@ -361,20 +358,23 @@ class Game:
         assert isinstance(rec, DrawRecord)
         return rec
 
-    def verify_discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def verify_discard(self, card: CardArg, *, go_out: bool = False,
                        player: int | None = None) -> None:
         """Raise unless the current seat may discard ``card`` (going out if ``go_out``)."""
-        self.verify_action(encode_discard(card, go_out), player=player)
+        self.verify_action(encode_discard(card, go_out=go_out), player=player)
 
-    def can_discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def can_discard(self, card: CardArg, *, go_out: bool = False,
                     player: int | None = None) -> bool:
         """True if :meth:`discard` would succeed."""
-        return passes(self.verify_discard, card, go_out, player=player)
+        return passes(self.verify_discard, card, go_out=go_out, player=player)
 
-    def discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def discard(self, card: CardArg, *, go_out: bool = False,
                 player: int | None = None) -> DiscardRecord:
         """Discard ``card``, going out if ``go_out``."""
-        rec = self.apply_action(encode_discard(card, go_out), player=player)
+        rec = self.apply_action(encode_discard(card, go_out=go_out), player=player)
         assert isinstance(rec, DiscardRecord)
         return rec
 

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from .cards import Card, Rank, Suit, card_value, format_cards
 
-__all__ = ["MeldKind", "Meld", "Solution", "Discard"]
+__all__ = ["MeldKind", "Meld", "Solution", "Discard", "leftover_value"]
 
 
 class MeldKind(enum.Enum):

@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_decks, check_wild
+from ._checks import check_decks, check_int, check_wild
+from ._deprecation import renamed_parameters
 from .cards import JOKER_INDEX, N_RANKS, N_TYPES, Card, HandLike, Suit, card_value, type_index
 from .deck import full_counts
 from .rules import Rules
@@ -46,7 +47,8 @@ _NATURAL_ORDER = {w: [type_index(s, r) for r in range(13, 2, -1) if r != w
                   for w in range(3, 14)}
 
 
-def discard_order(row: npt.NDArray[np.uint8] | Sequence[int], wild: int) -> list[int]:
+@renamed_parameters(row="hand")
+def discard_order(hand: npt.NDArray[np.uint8] | Sequence[int], wild: int) -> list[int]:
     """The card types worth trying as a discard, in tie-break order.
 
     This is the one statement of :func:`fivecrowns.best_discard`'s order: a joker if held
@@ -56,7 +58,7 @@ def discard_order(row: npt.NDArray[np.uint8] | Sequence[int], wild: int) -> list
 
     Parameters
     ----------
-    row : ndarray of shape (56,) or sequence of 56 ints
+    hand : ndarray of shape (56,) or sequence of 56 ints
         The hand's counts (see :func:`~fivecrowns.hand_counts`); not validated.
     wild : int
         The wild rank, 3..13.
@@ -72,7 +74,7 @@ def discard_order(row: npt.NDArray[np.uint8] | Sequence[int], wild: int) -> list
     >>> [str(Card.from_index(t)) for t in discard_order(hand_counts("5C 5D KH 9S 9S JK"), 9)]
     ['JK', 'KH', '5C', '5D']
     """
-    r = row.tolist() if isinstance(row, np.ndarray) else row
+    r = hand.tolist() if isinstance(hand, np.ndarray) else hand
     order: list[int] = []
     if r[JOKER_INDEX]:
         order.append(JOKER_INDEX)
@@ -124,10 +126,7 @@ class SolverMemo:
         #: Copies of each card type in the whole deck (read-only).
         self.deck_counts = full_counts(Rules(decks=self.decks))
         self.deck_counts.flags.writeable = False
-        if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)):
-            raise TypeError(f"limit must be an int, got {type(limit).__name__}")
-        if limit < 20:
-            raise ValueError(f"limit must be at least 20, got {limit}")
+        limit = check_int(limit, "limit", 20)
         self.limit = int(limit)
         self._dead: dict[bytes, int] = {}
         self._discards: dict[bytes, tuple[int, int]] = {}
@@ -161,54 +160,60 @@ class SolverMemo:
         if len(self._outs) > self.limit // 4:
             self._outs.clear()
 
-    def deadwood(self, row: npt.NDArray[np.uint8], wild: int) -> int:
-        """:func:`~fivecrowns.deadwood` of ``row``, remembered."""
-        key = _key(row, wild)
+    @renamed_parameters(row="hand")
+    def deadwood(self, hand: npt.NDArray[np.uint8], wild: int) -> int:
+        """:func:`~fivecrowns.deadwood` of ``hand``, remembered."""
+        key = _key(hand, wild)
         got = self._dead.get(key)
         if got is None:
             self._trim()
-            got = self._dead[key] = int(deadwood(row, wild, decks=self.decks))
+            got = self._dead[key] = int(deadwood(hand, wild, decks=self.decks))
         return got
 
-    def deadwood_many(self, rows: npt.NDArray[np.uint8], wild: int) -> list[int]:
+    @renamed_parameters(rows="counts")
+    def deadwood_many(self, counts: npt.NDArray[np.uint8], wild: int) -> list[int]:
         """The deadwood of each row of an (N, 56) array, one solver call for the new ones."""
         self._trim()
-        keys = [_key(r, wild) for r in rows]
+        keys = [_key(r, wild) for r in counts]
         missing = [i for i, key in enumerate(keys) if key not in self._dead]
         if missing:
-            values = deadwood_many(np.ascontiguousarray(rows[missing]), wild, decks=self.decks,
+            values = deadwood_many(np.ascontiguousarray(counts[missing]), wild, decks=self.decks,
                                    threads=1)
             for i, v in zip(missing, values):
                 self._dead[keys[i]] = int(v)
         return [self._dead[key] for key in keys]
 
-    def best_discard_choice(self, row: npt.NDArray[np.uint8], wild: int) -> tuple[int, int]:
-        """``(deadwood, card type)`` of :func:`~fivecrowns.best_discard` of ``row`` (a hand
+    @renamed_parameters(row="hand")
+    def best_discard_choice(self, hand: npt.NDArray[np.uint8], wild: int) -> tuple[int, int]:
+        """``(deadwood, card type)`` of :func:`~fivecrowns.best_discard` of ``hand`` (a hand
         of at least one card), remembered."""
-        key = _key(row, wild)
+        key = _key(hand, wild)
         got = self._discards.get(key)
         if got is None:
             self._trim()
-            found = best_discard(row, wild, decks=self.decks)
+            found = best_discard(hand, wild, decks=self.decks)
             got = self._discards[key] = (found.deadwood, found.card.index)
         return got
 
-    def draw_table(self, row: npt.NDArray[np.uint8], wild: int) -> npt.NDArray[np.int32]:
-        """:func:`~fivecrowns.draw_table` of ``row``, remembered (do not modify it)."""
-        key = _key(row, wild)
+    @renamed_parameters(row="hand")
+    def draw_table(self, hand: npt.NDArray[np.uint8], wild: int) -> npt.NDArray[np.int32]:
+        """:func:`~fivecrowns.draw_table` of ``hand``, remembered (do not modify it)."""
+        key = _key(hand, wild)
         got = self._tables.get(key)
         if got is None:
             self._trim()
-            got = self._tables[key] = draw_table(row, wild, decks=self.decks)
+            got = self._tables[key] = draw_table(hand, wild, decks=self.decks)
         return got
 
-    def completing_types(self, row: npt.NDArray[np.uint8], wild: int) -> npt.NDArray[np.bool_]:
-        """:func:`completing_types` of ``row``, remembered (do not modify it)."""
-        key = _key(row, wild)
+    @renamed_parameters(row="hand")
+    def completing_types(self, hand: npt.NDArray[np.uint8],
+                         wild: int) -> npt.NDArray[np.bool_]:
+        """:func:`completing_types` of ``hand``, remembered (do not modify it)."""
+        key = _key(hand, wild)
         got = self._outs.get(key)
         if got is None:
             self._trim()
-            got = self._outs[key] = _completing_types(row, wild, self)
+            got = self._outs[key] = _completing_types(hand, wild, self)
         return got
 
 
@@ -223,7 +228,8 @@ def _memo_for(memo: SolverMemo | None, decks: int) -> SolverMemo:
     return memo
 
 
-def joker_distance(row: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2,
+@renamed_parameters(row="hand")
+def joker_distance(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2,
                    memo: SolverMemo | None = None, limit: int = 4) -> int:
     """How many of a hand's cards, swapped one at a time for a joker, complete it.
 
@@ -233,7 +239,7 @@ def joker_distance(row: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: i
 
     Parameters
     ----------
-    row : hand or ndarray of shape (56,), uint8
+    hand : hand or ndarray of shape (56,), uint8
         The hand (see :func:`~fivecrowns.hand_counts`).
     wild : int
         The wild rank, 3..13.
@@ -258,12 +264,9 @@ def joker_distance(row: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: i
     2
     """
     memo = _memo_for(memo, decks)
-    counts = hand_counts(row, decks=memo.decks)
+    counts = hand_counts(hand, decks=memo.decks)
     wild = check_wild(wild)
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)):
-        raise TypeError(f"limit must be an int, got {type(limit).__name__}")
-    if limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
+    limit = check_int(limit, "limit", 1)
     return _joker_distance(counts, wild, memo, int(limit))
 
 
@@ -292,23 +295,24 @@ def _joker_distance(row: npt.NDArray[np.uint8], wild: int, memo: SolverMemo,
     return limit + 1
 
 
-def completing_types(row: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2,
+@renamed_parameters(row="hand")
+def completing_types(hand: HandLike | npt.NDArray[np.uint8], wild: int, *, decks: int = 2,
                      memo: SolverMemo | None = None) -> npt.NDArray[np.bool_]:
-    """Which card types complete a hand when drawn: ``draw_table(row, wild) == 0``, faster.
+    """Which card types complete a hand when drawn: ``draw_table(hand, wild) == 0``, faster.
 
     Entry ``t`` is True when adding a card of type ``t`` to the hand and discarding one
     card can leave no deadwood. A hand that is already complete is completed by any card
     the deck still has.
 
     The search is cut down by two exact facts. A joker can stand for any card, so a
-    discard ``d`` can only work if ``row - d + joker`` has no deadwood. And a natural card
-    ``t`` that completes ``row - d`` (which is not complete itself) melds with a natural
-    of ``row - d``: one of the same rank, or one of its suit at most ``w + 1`` ranks away,
+    discard ``d`` can only work if ``hand - d + joker`` has no deadwood. And a natural card
+    ``t`` that completes ``hand - d`` (which is not complete itself) melds with a natural
+    of ``hand - d``: one of the same rank, or one of its suit at most ``w + 1`` ranks away,
     where ``w`` counts the wilds; otherwise ``d`` could take its place.
 
     Parameters
     ----------
-    row : hand or ndarray of shape (56,), uint8
+    hand : hand or ndarray of shape (56,), uint8
         The hand (see :func:`~fivecrowns.hand_counts`).
     wild : int
         The wild rank, 3..13.
@@ -329,7 +333,7 @@ def completing_types(row: HandLike | npt.NDArray[np.uint8], wild: int, *, decks:
     ['4C', '7C', 'JK', 'KC', 'KD', 'KH']
     """
     memo = _memo_for(memo, decks)
-    counts = hand_counts(row, decks=memo.decks)
+    counts = hand_counts(hand, decks=memo.decks)
     return memo.completing_types(counts, check_wild(wild)).copy()
 
 

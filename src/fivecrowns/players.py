@@ -24,12 +24,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from . import _bot_games
+from ._deprecation import moved_names, takes_seed
 from .actions import CardArg, SourceLike
 from .errors import BotError
-from .game import Game, GameResult, check_game
+from .game import Game, GameResult, _check_game
 from .records import Observation, Phase
 from .rules import Rules
-from .seeding import game_seeds as game_seeds  # moved to fivecrowns.seeding
+from .seeding import SeedLike
 
 __all__ = [
     "Player",
@@ -59,6 +60,8 @@ class Player(Protocol):
         ...
 
 
+__getattr__ = moved_names(__name__, {"game_seeds": "fivecrowns.seeding"})
+
 #: Makes a fresh player for one game from an int seed (see :func:`entrant_factory`).
 PlayerFactory = Callable[[int], Player]
 
@@ -67,7 +70,7 @@ def _bot_name(bot: object) -> str:
     return getattr(bot, "name", None) or type(bot).__name__
 
 
-def play_game(players: Sequence[Player], *, seed: int, rules: Rules | None = None,
+def play_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None = None,
               rounds: Sequence[int] | None = None, first_dealer: int = 0) -> GameResult:
     """Play one game between ``players`` (seat i is ``players[i]``).
 
@@ -75,7 +78,7 @@ def play_game(players: Sequence[Player], *, seed: int, rules: Rules | None = Non
     ----------
     players : sequence of Player
         2 to 7 players (14 with ``Rules(decks=4)``); the same object may fill several seats.
-    seed : int
+    seed : int, numpy SeedSequence or numpy Generator
         Shuffles the game; the same seed and players give the same game. Keyword-only.
     rules : Rules, optional
     rounds : sequence of int, optional
@@ -119,15 +122,16 @@ def play_game(players: Sequence[Player], *, seed: int, rules: Rules | None = Non
             raise TypeError(f"players[{i}] ({bot!r}) is not a Player: it needs "
                             f"choose_draw() and choose_discard() methods")
     if engine:
-        rules, plan = check_game(len(players), seed, rules, rounds, first_dealer)
-        (game,) = _bot_games.play_logged([(int(seed), players)], rules=rules, plan=plan,
+        rules, plan, number, first_dealer = _check_game(len(players), seed, rules, rounds,
+                                                       first_dealer)
+        (game,) = _bot_games.play_logged([(number, players)], rules=rules, plan=plan,
                                          first_dealer=first_dealer, hands=True)
         return _bot_games.game_result(game, len(players), rules, plan, first_dealer)
     return _play_on_game(players, seed=seed, rules=rules, rounds=rounds,
                          first_dealer=first_dealer)
 
 
-def _play_on_game(players: Sequence[Player], *, seed: int, rules: Rules | None = None,
+def _play_on_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None = None,
                   rounds: Sequence[int] | None = None, first_dealer: int = 0) -> GameResult:
     """:func:`play_game` on :class:`~fivecrowns.game.Game`, each move asked of the
     players' own methods (the Python route)."""
@@ -153,7 +157,7 @@ def _play_on_game(players: Sequence[Player], *, seed: int, rules: Rules | None =
                 if not isinstance(choice, tuple) or len(choice) != 2:
                     raise TypeError(f"choose_discard must return (card, go_out), "
                                     f"got {choice!r}")
-                game.discard(choice[0], choice[1], player=seat)
+                game.discard(choice[0], go_out=choice[1], player=seat)
         except (ValueError, TypeError) as exc:
             raise BotError(f"{_where(game, seat, bot)} made an illegal move "
                            f"({choice!r}): {exc}") from exc
@@ -180,10 +184,7 @@ def _takes_seed(entrant: Callable[..., Any]) -> bool | None:
         sig = inspect.signature(entrant)
     except (TypeError, ValueError):
         return None
-    params = sig.parameters
-    seed = params.get("seed")
-    if seed is not None and seed.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                          inspect.Parameter.KEYWORD_ONLY):
+    if takes_seed(sig):
         return True
     try:
         sig.bind()

@@ -15,7 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from ._checks import check_table
+from ._checks import check_int, check_table
+from ._deprecation import renamed_parameters
 from .actions import (
     _CARDS,
     CardArg,
@@ -248,8 +249,7 @@ class RoundPositions:
             if short.size:
                 raise ValueError(f"player {q} is known to hold {_text(short.tolist())} "
                                  f"(taken from the discard pile) but their hand does not")
-        if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)) or turn < 0:
-            raise ValueError(f"turn must be an int >= 0, got {turn!r}")
+        turn = check_int(turn, "turn", 0)
         final_left = 0
         if went_out is not None:
             out = new._check_player(went_out)
@@ -361,7 +361,8 @@ class RoundPositions:
             went_out=obs.went_out, drawn=obs.drawn, sudden_death=obs.sudden_death,
             totals=obs.totals, **sizes)
 
-    def determinize(self: _R, player: int, rng: SeedLike) -> _R:
+    @renamed_parameters(rng="seed")
+    def determinize(self: _R, player: int, seed: SeedLike) -> _R:
         """A copy of this round in which everything ``player`` cannot see is resampled.
 
         The cards of ``obs.unseen_counts`` (``obs = self.observation(player)``): the
@@ -370,7 +371,7 @@ class RoundPositions:
         random to the same places. Everything else stays: the player's hand, the cards
         known to be held, the discard pile, sizes, history, phase, turn and the scores of
         players who have finished. The new round's deck draws its reshuffles from a
-        generator taken from ``rng``, so a rollout samples those too. The player's
+        generator taken from ``seed``, so a rollout samples those too. The player's
         observation of the copy equals their observation of this round.
 
         The sample is uniform given the observation's card counts. It does not use what
@@ -381,8 +382,8 @@ class RoundPositions:
         Parameters
         ----------
         player : int
-        rng : int, SeedSequence or Generator
-            A Generator is used and advanced.
+        seed : int, numpy SeedSequence or numpy Generator
+            The randomness (see :doc:`/conventions`); a Generator is used and advanced.
 
         Examples
         --------
@@ -396,7 +397,7 @@ class RoundPositions:
         if self._phase is _OVER:
             raise ValueError("cannot determinize a round that is over: its hands are in "
                              "its result")
-        rng = make_rng(rng)
+        rng = make_rng(seed)
         public = self._public
         pool = np.repeat(np.arange(N_TYPES), public.unseen(p, self._hands[p]))
         rng.shuffle(pool)

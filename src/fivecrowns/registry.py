@@ -20,9 +20,9 @@ To register a bot, add one line to the list at the end of this module, e.g.
 
 >>> spec = parse_bot("search:worlds=8:policy=greedy")
 >>> spec.name, spec.options
-('search', (('budget', 8), ('policy', 'greedy')))
+('search', (('worlds', 8), ('policy', 'greedy')))
 >>> spec.factory()(3)
-SearchBot(budget=8, candidates=2, objective='own', policy='greedy', confidence=1.0)
+SearchBot(worlds=8, candidates=2, objective='own', policy='greedy', confidence=1.0)
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._deprecation import takes_seed
 from .errors import BotError
 
 __all__ = ["BotEntry", "BotSpec", "BotFactory", "register", "bot_names", "bot_entry",
@@ -60,7 +61,7 @@ class BotEntry:
     summary : str
         One line on what it does.
     aliases : mapping of str to str
-        Other names of options (``worlds`` for SearchBot's ``budget``).
+        Other names of options (``{"alias": "option"}``).
     """
 
     name: str
@@ -190,10 +191,7 @@ def _options(cls: type) -> dict[str, _Option]:
 
 
 def _takes_seed(cls: type) -> bool:
-    sig, _ = _signature(cls)
-    seed = sig.parameters.get("seed")
-    return seed is not None and seed.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                              inspect.Parameter.KEYWORD_ONLY)
+    return takes_seed(_signature(cls)[0])
 
 
 _TRUE = ("true", "yes", "on", "1")
@@ -449,7 +447,6 @@ register("greedy", "fivecrowns.bots:GreedyBot",
 register("strong", "fivecrowns.bots:StrongBot",
          "weighs a blind draw against the pile; looks one draw ahead for its discard")
 register("search", "fivecrowns.search:SearchBot",
-         "StrongBot improved by determinized Monte-Carlo search (worlds per decision)",
-         aliases={"worlds": "budget"})
+         "StrongBot improved by determinized Monte-Carlo search (worlds per decision)")
 register("expert", "fivecrowns.expert:ExpertBot",
          "StrongBot re-tuned: looks two draws ahead on the draw and on its best discards")

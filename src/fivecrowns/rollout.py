@@ -76,14 +76,14 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _engine_py
-from ._checks import check_table
+from ._checks import check_int, check_seat, check_table, default_threads
 from ._threads import run_threaded
 from .records import EventKind, Phase
 from .round import Round
 from .rules import N_ROUNDS, Rules
-from .seeding import bot_seeds, game_seeds, game_seeds_range
+from .seeding import SeedLike, bot_seeds, game_seeds, game_seeds_range, int_seed
 
-__all__ = ["IMPLEMENTATION", "POLICIES", "Policy", "play_out", "play_out_actions",
+__all__ = ["ROLLOUT_IMPLEMENTATION", "POLICIES", "Policy", "play_out", "play_out_actions",
            "play_games", "deal_rounds", "play_worlds"]
 
 
@@ -104,7 +104,7 @@ _core = _load_core()
 #: Which engine runs the rollouts: ``"compiled"`` (``fivecrowns._rollout``) or
 #: ``"python"`` (its twin, ``fivecrowns._engine_py``: the same moves and scores, slower;
 #: :func:`play_worlds` samples other worlds from the same distribution).
-IMPLEMENTATION = "python" if _core is None else "compiled"
+ROLLOUT_IMPLEMENTATION = "python" if _core is None else "compiled"
 
 #: The policies the engine plays, by name.
 POLICIES = ("greedy", "random", "strong", "expert")
@@ -156,21 +156,6 @@ def _seat_policies(policy: object, n_players: int) -> list[int]:
     return codes
 
 
-def _threads(threads: object, n: int, serial: int) -> int:
-    if threads is None:
-        if n < serial:
-            return 1
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return max(1, os.cpu_count() or 1)
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
-    return threads
-
-
 def _choices(code: int, seed: object,
              seeds_of: Callable[[int], list[int]]) -> list[np.random.BitGenerator] | None:
     """The random policy's bit generators, one per seed of ``seeds_of(seed)`` (those of
@@ -182,16 +167,9 @@ def _choices(code: int, seed: object,
 
 def _random_seed(seed: object) -> int:
     if seed is None:
-        raise TypeError("the random policy needs a seed= (an int) for its choices")
-    return _check_seed(seed)
-
-
-def _check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return int(seed)
+        raise TypeError("the random policy needs a seed= (an int, a numpy SeedSequence or "
+                        "Generator) for its choices")
+    return int_seed(seed)
 
 
 def _round_list(rounds: object) -> list[Round]:
@@ -249,7 +227,8 @@ def _copy_bit_generator(bit_generator: np.random.BitGenerator) -> np.random.BitG
     return new
 
 
-def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | None = None,
+def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy",
+             seed: SeedLike | None = None,
              threads: int | None = None) -> npt.NDArray[np.int32]:
     """Play each round to its end, every player following ``policy``; their scores.
 
@@ -266,8 +245,8 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
         the scores of ``r.clone()`` played to its end with a
         :class:`~fivecrowns.bots.GreedyBot` (:class:`~fivecrowns.bots.StrongBot`,
         :class:`~fivecrowns.expert.ExpertBot`) in every seat.
-    seed : int, optional
-        The random policy's seed (required for it, ignored by the greedy one): round
+    seed : int, numpy SeedSequence or numpy Generator, optional
+        The random policy's seed (required for it, ignored by the others): round
         ``i``'s choices come from ``default_rng(game_seeds(seed, len(rounds))[i])``.
     threads : int, optional
         Worker threads (the engine releases the GIL). Default: one for fewer than 64
@@ -304,14 +283,15 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
     ...         if r.phase.value == "draw":
     ...             r.draw(bot.choose_draw(obs))
     ...         else:
-    ...             r.discard(*bot.choose_discard(obs))
+    ...             card, out = bot.choose_discard(obs)
+    ...             r.discard(card, go_out=out)
     ...     return list(r.result.scores)
     >>> scores[3].tolist() == by_bots(rounds[3].clone())
     True
     """
     rounds = _round_list(rounds)
     code = _policy(policy)
-    n_threads = _threads(threads, len(rounds), _SERIAL_ROUNDS)
+    n_threads = default_threads(threads, len(rounds), _SERIAL_ROUNDS)
     if not rounds:
         return np.zeros((0, 0), dtype=np.int32)
     players = {r.n_players for r in rounds}
@@ -322,8 +302,9 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
     random_seed = _random_seed(seed) if code == _RANDOM else 0
     core = _core
     if core is None:
-        return _engine_py.play_out(rounds, POLICIES[code],
-                                   _choices(code, seed, lambda s: game_seeds(s, len(rounds))))
+        return _engine_py.play_out(rounds, POLICIES[code], None if code != _RANDOM else
+                                   [np.random.PCG64(s)
+                                    for s in game_seeds(random_seed, len(rounds))])
     out = np.empty((len(rounds), k), dtype=np.int32)
 
     def piece(a: int, b: int) -> None:
@@ -340,7 +321,7 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy", seed: int | 
 
 
 def play_out_actions(round: Round, *, policy: Policy = "greedy",
-                     seed: int | None = None) -> list[int]:
+                     seed: SeedLike | None = None) -> list[int]:
     """The moves of ``play_out([round], policy=policy, seed=seed)``, as action codes
     (:mod:`fivecrowns.actions`): for checking the engine against the Python one.
 
@@ -373,7 +354,7 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
         room = int(length[0])
 
 
-def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
+def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: SeedLike,
                 policy: Policy = "strong", threads: int | None = None,
                 discard_weight: float = 0.0, tries: int = 8,
                 replay_draws: int = 0) -> npt.NDArray[np.int32]:
@@ -405,8 +386,9 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
         (``round.can_apply_action``).
     worlds : int
         How many worlds to sample (at least 1).
-    seed : int
-        Non-negative.
+    seed : int, numpy SeedSequence or numpy Generator
+        See :doc:`/conventions` (a SeedSequence or Generator gives an int,
+        :func:`~fivecrowns.seeding.int_seed`).
     policy : {"greedy", "strong", "expert"}
         Every seat's play after the action (the random policy is not offered: it
         would need a generator per world and move).
@@ -459,24 +441,15 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
     code = _policy(policy)
     if code == _RANDOM:
         raise ValueError("play_worlds plays the 'greedy' or 'strong' policy, not 'random'")
-    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)):
-        raise TypeError(f"worlds must be an int, got {type(worlds).__name__}")
-    if worlds < 1:
-        raise ValueError(f"worlds must be at least 1, got {worlds}")
-    seed = _check_seed(seed)
+    worlds = check_int(worlds, "worlds", 1)
+    seed = int_seed(seed)
     if isinstance(discard_weight, bool) or not isinstance(discard_weight, (int, float)):
         raise TypeError(f"discard_weight must be a number, got "
                         f"{type(discard_weight).__name__}")
     if not discard_weight >= 0:
         raise ValueError(f"discard_weight must be 0 or more, got {discard_weight}")
-    if isinstance(tries, bool) or not isinstance(tries, (int, np.integer)):
-        raise TypeError(f"tries must be an int, got {type(tries).__name__}")
-    if tries < 1:
-        raise ValueError(f"tries must be at least 1, got {tries}")
-    if isinstance(replay_draws, bool) or not isinstance(replay_draws, (int, np.integer)):
-        raise TypeError(f"replay_draws must be an int, got {type(replay_draws).__name__}")
-    if replay_draws < 0:
-        raise ValueError(f"replay_draws must be 0 or more, got {replay_draws}")
+    tries = check_int(tries, "tries", 1)
+    replay_draws = check_int(replay_draws, "replay_draws", 0)
     if r.is_over:
         raise ValueError("the round is over: there is no move to play")
     if isinstance(actions, (str, bytes)) or not isinstance(actions, (Sequence, np.ndarray)):
@@ -484,14 +457,12 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: int,
                         f"{type(actions).__name__}")
     codes = []
     for i, a in enumerate(actions):
-        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise TypeError(f"actions[{i}] must be an int action code, got "
-                            f"{type(a).__name__}")
+        check_int(a, f"actions[{i}]")
         if not r.can_apply_action(int(a)):
             raise ValueError(f"actions[{i}] = {int(a)} is not a legal move of player "
                              f"{r.current_player} now")
         codes.append(int(a))
-    n_threads = _threads(threads, int(worlds), _SERIAL_ROUNDS)
+    n_threads = default_threads(threads, int(worlds), _SERIAL_ROUNDS)
     core = _core
     if core is None:
         return _engine_py.play_worlds(r, codes, int(worlds), np.random.default_rng(seed),
@@ -535,7 +506,7 @@ def _inference(r: Round) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
     return last, kept, blind
 
 
-def play_games(games: int, *, seed: int, n_players: int = 4,
+def play_games(games: int, *, seed: SeedLike, n_players: int = 4,
                policy: Policy | Sequence[Policy] = "greedy", rules: Rules | None = None,
                rounds: Sequence[int] | None = None,
                first_dealer: int = 0, threads: int | None = None) -> npt.NDArray[np.int64]:
@@ -552,8 +523,9 @@ def play_games(games: int, *, seed: int, n_players: int = 4,
     ----------
     games : int
         How many games (0 or more).
-    seed : int
-        The run's seed (non-negative). Keyword-only and required.
+    seed : int, numpy SeedSequence or numpy Generator
+        The run's seed. Keyword-only and required (a SeedSequence or Generator gives
+        an int, :func:`~fivecrowns.seeding.int_seed`).
     n_players : int
         2 to ``rules.max_players``.
     policy : {"greedy", "random", "strong", "expert"} or sequence of them
@@ -596,21 +568,14 @@ def play_games(games: int, *, seed: int, n_players: int = 4,
     >>> play_games(4, seed=1, n_players=2, policy=["expert", "strong"]).shape
     (4, 2)
     """
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
-        raise TypeError(f"games must be an int, got {type(games).__name__}")
-    if games < 0:
-        raise ValueError(f"games must be 0 or more, got {games}")
-    games = int(games)
-    seed = _check_seed(seed)
+    games = check_int(games, "games", 0)
+    seed = int_seed(seed)
     rules = check_table(n_players, rules, least=2, what="a game")
     plan = _plan(rounds)
-    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) \
-            or not 0 <= first_dealer < n_players:
-        raise ValueError(f"first_dealer must be a seat 0..{n_players - 1}, "
-                         f"got {first_dealer!r}")
+    first_dealer = check_seat(first_dealer, n_players, "first_dealer")
     seats = None if isinstance(policy, str) else _seat_policies(policy, n_players)
     code = _policy(policy) if seats is None else (_RANDOM if _RANDOM in seats else 0)
-    n_threads = _threads(threads, games, _SERIAL_GAMES)
+    n_threads = default_threads(threads, games, _SERIAL_GAMES)
     core = _core
     if core is None:
         names = [POLICIES[c] for c in (seats or [code] * n_players)]
@@ -653,7 +618,7 @@ def _plan(rounds: Sequence[int] | None) -> npt.NDArray[np.int8]:
     return np.array(plan, dtype=np.int8)
 
 
-def deal_rounds(n: int, *, seed: int, n_players: int = 4, round_number: int = 11,
+def deal_rounds(n: int, *, seed: SeedLike, n_players: int = 4, round_number: int = 11,
                 rules: Rules | None = None, dealer: int = 0) -> list[Round]:
     """``n`` fresh rounds, round ``i`` dealt from ``game_seeds(seed, n)[i]``.
 
@@ -663,9 +628,6 @@ def deal_rounds(n: int, *, seed: int, n_players: int = 4, round_number: int = 11
     >>> [r.hand_size for r in rounds], play_out(rounds).shape
     ([3, 3, 3], (3, 2))
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an int, got {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"n must be 0 or more, got {n}")
+    n = check_int(n, "n", 0)
     return [Round(n_players, round_number, seed=s, rules=rules, dealer=dealer)
-            for s in game_seeds(seed, int(n))]
+            for s in game_seeds(int_seed(seed), n)]

@@ -22,7 +22,7 @@ and reinforcement learning. The names of :mod:`fivecrowns.actions` and
 
 Examples
 --------
->>> from fivecrowns.round import Round, Source
+>>> from fivecrowns import Round, Source
 >>> r = Round(2, round_number=1, seed=5)
 >>> r.current_player, r.phase.value, r.wild
 (1, 'draw', 3)
@@ -47,7 +47,8 @@ import numpy.typing as npt
 
 from . import positions as _positions
 from . import solver
-from ._checks import check_table, passes
+from ._checks import check_int, check_seat, check_table, passes
+from ._deprecation import keyword_only
 from .actions import _CARDS, _source
 from .actions import ACTION_DISCARD as ACTION_DISCARD
 from .actions import ACTION_DRAW_DECK as ACTION_DRAW_DECK
@@ -160,9 +161,7 @@ class Round(_positions.RoundPositions):
         else:
             if hand_size is None or wild is None:
                 raise ValueError("give a round_number 1..11, or both hand_size and wild")
-            for name, value in (("hand_size", hand_size), ("wild", wild)):
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+            hand_size, wild = check_int(hand_size, "hand_size"), check_int(wild, "wild")
             if not 3 <= wild <= 13:
                 raise ValueError(f"wild must be a rank 3..13, got {wild}")
             if not 1 <= hand_size <= MAX_HAND_SIZE - 1:
@@ -170,10 +169,7 @@ class Round(_positions.RoundPositions):
             if n_players * hand_size + 1 > rules.n_cards:
                 raise ValueError(f"{n_players} hands of {hand_size} cards and a turned-up "
                                  f"card need more than the {rules.n_cards} cards of the deck")
-        if isinstance(dealer, bool) or not isinstance(dealer, int):
-            raise TypeError(f"dealer must be an int, got {type(dealer).__name__}")
-        if not 0 <= dealer < n_players:
-            raise ValueError(f"dealer must be a seat 0..{n_players - 1}, got {dealer}")
+        dealer = check_seat(dealer, n_players, "dealer")
         self.rules = rules
         self.n_players = n_players
         self.round_number = round_number
@@ -260,10 +256,7 @@ class Round(_positions.RoundPositions):
         return self._hands[self._check_player(player)].copy()
 
     def _check_player(self, player: int) -> int:
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-            raise TypeError(f"player must be an int, got {type(player).__name__}")
-        if not 0 <= player < self.n_players:
-            raise ValueError(f"player must be 0..{self.n_players - 1}, got {player}")
+        check_seat(player, self.n_players)
         return int(player)
 
     def _check_turn(self, player: int | None, move: str) -> None:
@@ -376,7 +369,8 @@ class Round(_positions.RoundPositions):
                     f"the other {self.hand_size} cards leave deadwood {dead}, not 0")
         return t
 
-    def verify_discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def verify_discard(self, card: CardArg, *, go_out: bool = False,
                        player: int | None = None) -> None:
         """Raise :class:`~fivecrowns.IllegalMoveError` unless the current player may
         discard ``card`` (going out if ``go_out``).
@@ -387,12 +381,14 @@ class Round(_positions.RoundPositions):
         """
         self._check_discard(card, go_out, player)
 
-    def can_discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def can_discard(self, card: CardArg, *, go_out: bool = False,
                     player: int | None = None) -> bool:
         """True if :meth:`discard` with these arguments would succeed."""
-        return passes(self.verify_discard, card, go_out, player=player)
+        return passes(self.verify_discard, card, go_out=go_out, player=player)
 
-    def discard(self, card: CardArg, go_out: bool = False, *,
+    @keyword_only("go_out")
+    def discard(self, card: CardArg, *, go_out: bool = False,
                 player: int | None = None) -> DiscardRecord:
         """Discard ``card``, ending the current player's turn; with ``go_out=True`` lay
         down all the other cards (they must form melds) and go out.

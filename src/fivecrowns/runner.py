@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Literal, TypeVar, overload
 
+from ._checks import check_int
+
 __all__ = ["Backend", "ProgressCallback", "run_in_order", "check_jobs", "chunked"]
 
 T = TypeVar("T")
@@ -38,13 +40,7 @@ def check_jobs(jobs: object, name: str = "jobs") -> int:
     >>> check_jobs(2)
     2
     """
-    import numbers
-
-    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(jobs).__name__}")
-    if jobs < 1:
-        raise ValueError(f"{name} must be at least 1, got {jobs}")
-    return int(jobs)
+    return check_int(jobs, name, 1)
 
 
 def chunked(items: Sequence[T], size: int) -> list[list[T]]:

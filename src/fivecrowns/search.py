@@ -10,13 +10,13 @@ played in the same worlds, with the same draw piles and reshuffles (common rando
 numbers), so the comparison between moves is far less noisy than each estimate.
 
 Without the compiled extensions the same search runs on the rollout engine's pure-Python
-twin (:data:`fivecrowns.rollout.IMPLEMENTATION`): the policy's bot in every seat, worlds
+twin (:data:`fivecrowns.rollout.ROLLOUT_IMPLEMENTATION`): the policy's bot in every seat, worlds
 from the same distribution, only much slower.
 
 Examples
 --------
 >>> from fivecrowns import GreedyBot, play_game
->>> res = play_game([SearchBot(seed=1, budget=16), GreedyBot()], seed=3, rounds=[1, 2])
+>>> res = play_game([SearchBot(seed=1, worlds=16), GreedyBot()], seed=3, rounds=[1, 2])
 >>> len(res.totals)
 2
 """
@@ -24,13 +24,18 @@ Examples
 from __future__ import annotations
 
 import time
-import warnings
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _engine_py, solver
 from . import rollout as _rollout
+from ._checks import check_int
+from ._deprecation import (
+    deprecated_attribute,
+    moved_names,
+    renamed_parameters,
+)
 from .actions import Source, encode_discard, encode_draw
 from .bots import StrongBot
 from .cards import N_TYPES, Card, card_value
@@ -42,19 +47,9 @@ from .seeding import SeedLike, make_rng
 
 __all__ = ["SearchBot", "win_chances", "OBJECTIVES", "ROUND_SPREAD"]
 
-# Engine code that lived here until 0.4, and where it went.
-_MOVED = {"play_out": ("fivecrowns.play_out", "play_out"),
-          "ROLLOUT_IMPLEMENTATION": ("fivecrowns.rollout.IMPLEMENTATION", "IMPLEMENTATION")}
-
-
-def __getattr__(name: str) -> object:
-    moved = _MOVED.get(name)
-    if moved is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(f"fivecrowns.search.{name} is deprecated: use {moved[0]}, the rollout "
-                  f"engine's own (the same rollouts, compiled or its Python twin)",
-                  DeprecationWarning, stacklevel=2)
-    return getattr(_rollout, moved[1])
+# Engine code that lived here until 0.4: the rollout engine's own now.
+__getattr__ = moved_names(__name__, {"play_out": "fivecrowns.rollout",
+                                      "ROLLOUT_IMPLEMENTATION": "fivecrowns.rollout"})
 
 
 #: What :class:`SearchBot` optimises: its own round score (``"own"``), its score less the
@@ -121,14 +116,14 @@ class SearchBot:
     For each decision with a real choice the bot lists a few candidate moves, always
     including the one :class:`~fivecrowns.StrongBot` would make (its *default*;
     :class:`~fivecrowns.ExpertBot`'s with ``policy="expert"``), samples
-    ``budget`` worlds consistent with what it sees
+    ``worlds`` worlds consistent with what it sees
     (:meth:`Round.from_observation <fivecrowns.Round.from_observation>`, then
     :func:`fivecrowns.rollout.play_worlds`), plays every candidate to the end of the
     round in every world with ``policy`` in every seat, and compares each candidate
     with the default world by world (the same worlds and reshuffles: common random
     numbers). It leaves the default only for a candidate whose mean gain is at least
-    ``confidence`` standard errors above zero, so a small budget costs little strength
-    and a large one buys more.
+    ``confidence`` standard errors above zero, so few worlds cost little strength
+    and many buy more.
 
     - **Draw**: the deck or the top discard (taking it at once when that lets the bot
       go out).
@@ -141,9 +136,10 @@ class SearchBot:
 
     Parameters
     ----------
-    seed : int or Generator
-        Its own random source (required): the same seed makes the same moves.
-    budget : int
+    seed : int, numpy SeedSequence or numpy Generator
+        Its own random source (see :doc:`/conventions`): the same seed makes the same
+        moves; ``0`` when not given.
+    worlds : int
         Worlds sampled per searched decision; every candidate is played in each.
     candidates : int
         How many least-deadwood discards to search besides StrongBot's.
@@ -152,8 +148,8 @@ class SearchBot:
         Every seat's play in the rollouts: ``"strong"`` (the default; StrongBot),
         ``"greedy"`` (GreedyBot: about 8 times cheaper, a poorer model) or ``"expert"``
         (:class:`~fivecrowns.ExpertBot`, the strongest policy, about fifty times
-        dearer than StrongBot's: at the default budget a decision is far over 100 ms;
-        ``budget=4`` keeps p95 under it, docs/bots.rst). With ``"expert"`` the move to
+        dearer than StrongBot's: at the default worlds a decision is far over 100 ms;
+        ``worlds=4`` keeps p95 under it, docs/bots.rst). With ``"expert"`` the move to
         improve on (the *default*) is ExpertBot's instead of StrongBot's.
     confidence : float
         Standard errors of evidence needed to leave the default move (0: the best mean
@@ -161,13 +157,13 @@ class SearchBot:
     time_limit : float, optional
         Seconds per decision: stop sampling worlds when it is spent (at least one batch
         of worlds). The moves then depend on the machine's speed, so the bot is no longer
-        seed-deterministic; ``None`` (the default) uses the budget alone.
+        seed-deterministic; ``None`` (the default) samples all ``worlds``.
 
     Examples
     --------
     >>> from fivecrowns import Round
     >>> r = Round(2, round_number=1, seed=0)
-    >>> bot = SearchBot(seed=0, budget=8)
+    >>> bot = SearchBot(seed=0, worlds=8)
     >>> bot.choose_draw(r.observation(r.current_player)) in (Source.DECK, Source.DISCARD)
     True
     """
@@ -176,20 +172,20 @@ class SearchBot:
 
     #: Worlds per searched decision by default (see ``benchmarks/bench_search.py`` for
     #: the time a decision takes).
-    DEFAULT_BUDGET = 64
+    DEFAULT_WORLDS = 64
+    DEFAULT_BUDGET = deprecated_attribute("SearchBot.DEFAULT_BUDGET", "DEFAULT_WORLDS")
+    budget = deprecated_attribute("SearchBot.budget", "worlds")
     #: Worlds per engine call when a time limit is set.
     _BATCH = 16
 
-    def __init__(self, seed: SeedLike, budget: int = DEFAULT_BUDGET, *,
+    @renamed_parameters(budget="worlds")
+    def __init__(self, seed: SeedLike = 0, worlds: int = DEFAULT_WORLDS, *,
                  candidates: int = 2, objective: str = "own", policy: str = "strong",
                  confidence: float = 1.0, discard_weight: float = 0.0,
                  replay_draws: int = 0, time_limit: float | None = None) -> None:
         self.rng = make_rng(seed)
-        for name, value, least in (("budget", budget, 1), ("candidates", candidates, 0)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-            if value < least:
-                raise ValueError(f"{name} must be at least {least}, got {value}")
+        worlds = check_int(worlds, "worlds", 1)
+        candidates = check_int(candidates, "candidates", 0)
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
         if policy not in _engine_py.POLICY_BOTS:
@@ -204,12 +200,10 @@ class SearchBot:
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be positive seconds or None, "
                              f"got {time_limit!r}")
-        if isinstance(replay_draws, bool) or not isinstance(replay_draws, int) \
-                or replay_draws < 0:
-            raise ValueError(f"replay_draws must be an int >= 0, got {replay_draws!r}")
+        replay_draws = check_int(replay_draws, "replay_draws", 0)
         self.discard_weight = float(discard_weight)
         self.replay_draws = replay_draws
-        self.budget = budget
+        self.worlds = worlds
         self.candidates = candidates
         self.objective = objective
         self.policy = policy
@@ -252,7 +246,7 @@ class SearchBot:
         picks = [default] + [t for t in order[:self.candidates] if t != default]
         if len(picks) == 1:
             return Card.from_index(default), False
-        best = self._search(obs, [encode_discard(t, False) for t in picks])
+        best = self._search(obs, [encode_discard(t) for t in picks])
         return Card.from_index(picks[best]), False
 
     # -- the search --
@@ -288,9 +282,9 @@ class SearchBot:
         p = obs.player
         parts = []
         done = 0
-        step = self.budget if self.time_limit is None else min(self.budget, self._BATCH)
-        while done < self.budget:
-            k = min(step, self.budget - done)
+        step = self.worlds if self.time_limit is None else min(self.worlds, self._BATCH)
+        while done < self.worlds:
+            k = min(step, self.worlds - done)
             parts.append(self._worlds(base, actions, k).astype(np.float64))
             done += k
             if self.time_limit is not None and \
@@ -320,6 +314,6 @@ class SearchBot:
         return k + 1
 
     def __repr__(self) -> str:
-        return (f"SearchBot(budget={self.budget}, candidates={self.candidates}, "
+        return (f"SearchBot(worlds={self.worlds}, candidates={self.candidates}, "
                 f"objective={self.objective!r}, policy={self.policy!r}, "
                 f"confidence={self.confidence})")

@@ -21,6 +21,7 @@ __all__ = [
     "SeedLike",
     "make_rng",
     "check_seed",
+    "int_seed",
     "game_seeds",
     "game_seeds_range",
     "bot_seeds",
@@ -51,6 +52,26 @@ def check_seed(seed: object, name: str = "seed") -> SeedLike:
     if isinstance(seed, (int, np.integer)) and seed < 0:
         raise ValueError(f"{name} must be a non-negative int, got {seed}")
     return seed
+
+
+def int_seed(seed: object, name: str = "seed") -> int:
+    """``seed`` as an int, for what records its seed or derives seeds from it (a game, the
+    simulators, the compiled engine), or raise as :func:`check_seed` does.
+
+    An int is itself. A :class:`~numpy.random.SeedSequence` or a
+    :class:`~numpy.random.Generator` gives one 63-bit int drawn from it (the Generator is
+    advanced), so every function that takes a ``seed`` takes the same kinds; the int is
+    what the game records, and replaying it gives the same game.
+
+    >>> int_seed(7), int_seed(np.random.SeedSequence(7)) == int_seed(np.random.SeedSequence(7))
+    (7, True)
+    """
+    seed = check_seed(seed, name)
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(1 << 63))
+    if isinstance(seed, np.random.SeedSequence):
+        return _ints(seed, 1)[0]
+    return int(seed)
 
 
 def make_rng(seed: SeedLike) -> np.random.Generator:

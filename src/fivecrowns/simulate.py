@@ -3,9 +3,9 @@
 Seats rotate from game to game; each game is dealt from its own seed
 (:func:`fivecrowns.seeding.game_seeds`) and each entrant's player is made afresh for each
 game with its own seed (:func:`fivecrowns.seeding.bot_seeds`), so a simulation gives the
-same numbers whatever the number of workers or the backend. With ``duplicate=``, every
-deal is played twice to measure one bot against a reference on the same cards (a
-duplicate match: :mod:`fivecrowns.duplicate`).
+same numbers whatever the number of workers or the backend. :func:`duplicate_match` plays
+every deal twice to measure one bot against a reference on the same cards (a duplicate
+match: :mod:`fivecrowns.duplicate`).
 
 >>> from fivecrowns.bots import GreedyBot, RandomBot
 >>> from fivecrowns.rules import Rules
@@ -17,26 +17,34 @@ duplicate match: :mod:`fivecrowns.duplicate`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _bot_games
+from ._checks import available_cores, check_int
+from ._deprecation import RENAMED, warn_deprecated
 from .duplicate import DuplicateReport
-from .game import check_game
+from .game import _check_game
 from .players import PlayerFactory, entrant_factory, play_game
 from .replay import GameRecord
 from .rules import Rules
 from .runner import Backend, ProgressCallback, run_in_order
-from .seeding import bot_seeds, game_seeds
+from .seeding import SeedLike, bot_seeds, game_seeds, int_seed
+
+if TYPE_CHECKING:
+    from typing_extensions import deprecated as _deprecated
+else:
+    def _deprecated(message: str) -> Callable[[Any], Any]:
+        """typing_extensions.deprecated for type checkers only (the call warns itself)."""
+        return lambda function: function
 from .stats import mean_interval, wilson_interval
 
-__all__ = ["simulate_games", "GamesReport", "EntrantReport", "DuplicateReport"]
+__all__ = ["simulate_games", "duplicate_match", "GamesReport", "EntrantReport"]
 
 
 @dataclass(frozen=True)
@@ -149,7 +157,7 @@ def _play_specs(specs: Sequence[_Spec], seed: int, rules: Rules | None,
               if _bot_games.available() and _bot_games.seat_policies(players) is not None]
     logged: dict[int, Any] = {}
     if engine:
-        checked, plan = check_game(len(specs[0][0]), 0, rules, rounds, 0)
+        checked, plan, _, _ = _check_game(len(specs[0][0]), 0, rules, rounds, 0)
         games = _bot_games.play_logged(
             [(specs[i][2], seated[i][1]) for i in engine], rules=checked, plan=plan,
             moves=any(specs[i][3] is not None for i in engine), threads=threads)
@@ -194,12 +202,7 @@ def _block_size(factories: Sequence[PlayerFactory], games: int, jobs: int,
 def _engine_threads(jobs: int, backend: str) -> int:
     """Threads of the compiled engine in a block: one per core in this process (as
     :func:`~fivecrowns.rollout.play_games`), one in each worker process or Ray task."""
-    if backend != "local" or jobs > 1:
-        return 1
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return 1 if backend != "local" or jobs > 1 else available_cores()
 
 
 def _play_block(args: tuple[Sequence[PlayerFactory], int, int, Sequence[int], int,
@@ -216,8 +219,12 @@ def _name(entrant: object) -> str:
                or (_name(inner) if callable(inner) else None) or repr(entrant))
 
 
+_OLD_DUPLICATE = "simulate_games(..., duplicate=reference)"
+RENAMED[_OLD_DUPLICATE] = "duplicate_match(bot, reference, field, games, seed=...)"
+
+
 @overload
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
@@ -226,7 +233,9 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
 
 
 @overload
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+@_deprecated("simulate_games(..., duplicate=reference) is deprecated: use "
+            "duplicate_match(bot, reference, field, games, seed=...)")
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
@@ -234,7 +243,7 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
                    duplicate: Any) -> DuplicateReport: ...
 
 
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int = 1,
+def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
@@ -255,8 +264,10 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
         :func:`~fivecrowns.players.entrant_factory`). With ``jobs > 1`` or on Ray they
         must pickle (classes and module-level functions do).
     games : int
-    seed : int
-        Keyword-only.
+    seed : int, numpy SeedSequence or numpy Generator
+        Keyword-only. Game ``g`` is dealt from ``game_seeds(seed, games)[g]``
+        (:mod:`fivecrowns.seeding`; a SeedSequence or Generator first gives an int,
+        :func:`~fivecrowns.seeding.int_seed`).
     jobs : int
         Worker processes.
     progress : callable, optional
@@ -274,19 +285,13 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
     ray_address : str, optional
         The Ray cluster to join with ``backend="ray"``.
     duplicate : entrant, optional
-        A reference bot (an entrant as above): play a *duplicate match* instead
-        (:mod:`fivecrowns.duplicate`). ``entrants[0]`` is the bot under test and the others
-        the field; every deal is played twice, once as given and once with the reference
-        in the bot's seat (same deal, same seeds, the same field), and the report gives the
-        bot's paired gain over the reference with a 95% interval. ``games`` counts deals;
-        ``progress`` is called with deals finished; ``on_record`` gets both games of each
-        deal, the bot's first, each with a ``"duplicate"`` field, ``"bot"`` or
-        ``"reference"``.
+        Deprecated (removed in 1.0): ``simulate_games([bot, *field], games,
+        duplicate=reference, ...)`` is ``duplicate_match(bot, reference, field, games,
+        ...)`` and returns its :class:`~fivecrowns.duplicate.DuplicateReport`.
 
     Returns
     -------
     GamesReport
-        Or a :class:`~fivecrowns.duplicate.DuplicateReport` with ``duplicate``.
 
     Raises
     ------
@@ -297,33 +302,50 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: int, jobs: int 
 
     Examples
     --------
-    A duplicate match of GreedyBot against RandomBot in the same seat, with one GreedyBot
-    in the field:
-
     >>> from fivecrowns.bots import GreedyBot, RandomBot
-    >>> m = simulate_games([GreedyBot, GreedyBot], 6, seed=1, rounds=[1, 2],
-    ...                    duplicate=RandomBot)
-    >>> m.bot, m.reference, m.games, m.gain > 0
-    ('GreedyBot', 'RandomBot', 6, True)
+    >>> report = simulate_games([GreedyBot, RandomBot, GreedyBot], 3, seed=1, rounds=[2])
+    >>> [e.name for e in report.entrants], report.scores.shape
+    (['GreedyBot', 'RandomBot', 'GreedyBot'], (3, 3))
     """
+    if duplicate is not None:
+        warn_deprecated(_OLD_DUPLICATE, RENAMED[_OLD_DUPLICATE])
+        entrants = list(entrants)
+        if not entrants:
+            raise ValueError("a duplicate match needs the bot and a field of 1 or more")
+        return duplicate_match(
+            entrants[0], duplicate, entrants[1:], games, seed=seed, jobs=jobs,
+            progress=progress, rules=rules, rounds=rounds, on_record=on_record,
+            names=None if names is None else [names[0], _name(duplicate), *names[1:]],
+            backend=backend, ray_address=ray_address)
+    return _simulate(entrants, games, seed=seed, jobs=jobs, progress=progress, rules=rules,
+                     rounds=rounds, names=names, on_record=on_record, backend=backend,
+                     ray_address=ray_address)
+
+
+def _checked(entrants: Sequence[Any], games: object, rules: Rules | None,
+             names: Sequence[str] | None) -> tuple[list[PlayerFactory], int, list[str]]:
+    """The entrants' factories, the number of games and the names, checked."""
     factories = [entrant_factory(e) for e in entrants]
     limit = (rules or Rules()).max_players
     if not 2 <= len(factories) <= limit:
         raise ValueError(f"a simulation needs 2 to {limit} entrants, got {len(factories)}")
-    if isinstance(games, bool) or not isinstance(games, int):
-        raise TypeError(f"games must be an int, got {type(games).__name__}")
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
+    games = check_int(games, "games", 1)
     if names is None:
         names = [_name(e) for e in entrants]
     elif len(names) != len(factories):
         raise ValueError(f"names has {len(names)} entries for {len(factories)} entrants")
+    return factories, games, [str(n) for n in names]
+
+
+def _simulate(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int,
+              progress: ProgressCallback | None, rules: Rules | None,
+              rounds: Sequence[int] | None, names: Sequence[str] | None,
+              on_record: Callable[[dict[str, Any]], Any] | None, backend: Backend,
+              ray_address: str | None) -> GamesReport:
+    factories, games, names = _checked(entrants, games, rules, names)
+    seed = int_seed(seed)
     seeds = game_seeds(seed, games)
-    record_names = [str(n) for n in names] if on_record is not None else None
-    if duplicate is not None:
-        return _duplicate_match(factories, entrant_factory(duplicate), _name(duplicate),
-                                seeds, seed, rules, rounds, names, record_names, jobs,
-                                progress, on_record, backend, ray_address)
+    record_names = names if on_record is not None else None
     size = _block_size(factories, games, jobs, backend)
     threads = _engine_threads(jobs, backend)
     work = _Blocks(games, size, lambda a, b: (factories, a, b, seeds[a:b], seed, rules,
@@ -401,20 +423,84 @@ def _play_duplicate(args: _DuplicateWork) -> list[tuple[_Outcome, _Outcome]]:
     return [(outcomes[i], outcomes[i + 1]) for i in range(0, len(outcomes), 2)]
 
 
-def _duplicate_match(factories: Sequence[PlayerFactory], reference: PlayerFactory,
-                     reference_name: str, seeds: Sequence[int], seed: int,
-                     rules: Rules | None, rounds: Sequence[int] | None,
-                     names: Sequence[str], record_names: Sequence[str] | None, jobs: int,
-                     progress: ProgressCallback | None,
-                     on_record: Callable[[dict[str, Any]], Any] | None, backend: Backend,
-                     ray_address: str | None) -> DuplicateReport:
-    """:func:`simulate_games` with ``duplicate``: both games of every deal, in one task
-    (so that a deal's pair never straddles two workers), and their report."""
+def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, *,
+                    seed: SeedLike, jobs: int = 1, progress: ProgressCallback | None = None,
+                    rules: Rules | None = None, rounds: Sequence[int] | None = None,
+                    names: Sequence[str] | None = None,
+                    on_record: Callable[[dict[str, Any]], Any] | None = None,
+                    backend: Backend = "local", ray_address: str | None = None
+                    ) -> DuplicateReport:
+    """A *duplicate match* of ``bot`` against ``reference`` (:mod:`fivecrowns.duplicate`):
+    every deal is played twice, once with ``bot`` in a seat and once with ``reference`` in
+    that seat (same deal, same seeds, the same ``field`` in the other seats); the report
+    gives the bot's paired gain over the reference with a 95% interval.
+
+    The deals, seats and seeds are those of ``simulate_games([bot, *field], games,
+    seed=seed)``: the bot's games are exactly that simulation's games.
+
+    Parameters
+    ----------
+    bot, reference : entrant
+        The bot under test and the bot it is measured against: a Player class or a
+        callable returning a Player, as :func:`simulate_games` takes.
+    field : sequence of entrants
+        The other seats (1 or more), the same in both games of a deal.
+    games : int
+        Deals (each played twice).
+    seed : int, numpy SeedSequence or numpy Generator
+        Keyword-only, as for :func:`simulate_games`.
+    jobs, progress, rules, rounds, backend, ray_address
+        As for :func:`simulate_games`; ``progress`` is called with deals finished.
+    names : sequence of str, optional
+        Names of ``[bot, reference, *field]`` (default: each one's ``name`` or
+        ``__name__``).
+    on_record : callable, optional
+        Gets both games of each deal, the bot's first, each with a ``"duplicate"``
+        field, ``"bot"`` or ``"reference"``.
+
+    Returns
+    -------
+    DuplicateReport
+
+    Raises
+    ------
+    TypeError
+        An entrant that is not a Player class or a callable as described.
+    ValueError
+        An empty field, or too many seats for the rules.
+    BotError
+        A player raised or chose an illegal move (the message names the game's seed).
+
+    Examples
+    --------
+    GreedyBot against RandomBot in the same seat, with one GreedyBot in the field:
+
+    >>> from fivecrowns.bots import GreedyBot, RandomBot
+    >>> m = duplicate_match(GreedyBot, RandomBot, [GreedyBot], 6, seed=1, rounds=[1, 2])
+    >>> m.bot, m.reference, m.games, m.gain > 0
+    ('GreedyBot', 'RandomBot', 6, True)
+    """
+    if isinstance(field, (str, bytes)) or not isinstance(field, Sequence):
+        raise TypeError(f"field must be a sequence of entrants, got {type(field).__name__}")
+    if not field:
+        raise ValueError("field must hold 1 or more entrants (the other seats)")
+    reference_name = _name(reference)
+    if names is not None:
+        names = list(names)
+        if len(names) != len(field) + 2:
+            raise ValueError(f"names has {len(names)} entries for the bot, the reference "
+                             f"and {len(field)} in the field")
+        reference_name = str(names.pop(1))
+    factories, games, names = _checked([bot, *field], games, rules, names)
+    reference_factory = entrant_factory(reference)
+    seed = int_seed(seed)
+    seeds = game_seeds(seed, games)
+    record_names = names if on_record is not None else None
     n, k = len(seeds), len(factories)
-    size = _block_size([*factories, reference], n, jobs, backend)
+    size = _block_size([*factories, reference_factory], n, jobs, backend)
     threads = _engine_threads(jobs, backend)
-    work = _Blocks(n, size, lambda a, b: (factories, reference, reference_name, a, b,
-                                          seeds[a:b], seed, rules, rounds, record_names,
+    work = _Blocks(n, size, lambda a, b: (factories, reference_factory, reference_name, a,
+                                          b, seeds[a:b], seed, rules, rounds, record_names,
                                           threads))
     scores = np.zeros((2, n, k), dtype=np.int64)   # the bot's games, the reference's
     wins = np.zeros((2, n, k), dtype=np.float64)
@@ -435,6 +521,5 @@ def _duplicate_match(factories: Sequence[PlayerFactory], reference: PlayerFactor
 
     run_in_order(_play_duplicate, work, jobs=jobs, backend=backend, ray_address=ray_address,
                  on_result=emit, keep=False, chunk_size=1 if size > 1 else None)
-    return DuplicateReport.from_games(
-        [str(n) for n in names], reference_name, seeds, scores[0], scores[1], wins[0],
-        wins[1], done[1])
+    return DuplicateReport.from_games(names, reference_name, seeds, scores[0], scores[1],
+                                      wins[0], wins[1], done[1])

@@ -41,20 +41,23 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _solver_py
-from ._validate import (
+from ._checks import (
     MAX_HAND_SIZE,
+    available_cores,
     check_counts_array,
     check_decks,
     check_row,
-    check_threads,
     check_wild,
     check_wild_array,
+    default_threads,
 )
 from .cards import Card, HandLike, Rank, Suit, _to_counts
 from .melds import Discard, Meld, MeldKind, Solution
 
 __all__ = [
     "IMPLEMENTATION",
+    "CORE_FUNCTIONS",
+    "WildLike",
     "MAX_HAND_SIZE",
     "Implementation",
     "implementation",
@@ -405,13 +408,6 @@ def _batch(counts: Any, wild: Any, decks: int) -> tuple[npt.NDArray[np.uint8], A
     return arr, wilds
 
 
-def _available_cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 #: Below this many hands, the default is one thread: starting threads costs more.
 _THREADED_FROM = 20_000
 
@@ -419,10 +415,7 @@ _THREADED_FROM = 20_000
 def _threads(threads: int | None, n: int) -> int:
     """The threads worth starting: never more than the available cores, nor than the
     rows (every thread needs one)."""
-    wanted = check_threads(threads)
-    if wanted is None:
-        wanted = 1 if n < _THREADED_FROM else _available_cores()
-    return max(1, min(wanted, _available_cores(), n))
+    return max(1, min(default_threads(threads, n, _THREADED_FROM), available_cores(), n))
 
 
 _MANY_DOC = """

@@ -133,7 +133,7 @@ def _solitaire_table(s: dict[str, Any]) -> str:
     (lo, hi), (plo, phi), (tlo, thi) = s["win_ci"], s["piles_closed_ci"], s["turns_ci"]
     return "\n".join([
         f"strategy      {s['strategy']}",
-        f"games         {s['games']} (seeds {s['seed']}..{s['seed'] + s['games'] - 1})",
+        f"games         {s['games']} (seed {s['seed']})",
         f"wins          {s['wins']}",
         f"win rate      {100 * s['win_rate']:.2f}%  (95% CI {100 * lo:.2f}% .. {100 * hi:.2f}%)",
         f"piles closed  {s['mean_piles_closed']:.3f} mean  (95% CI {plo:.3f} .. {phi:.3f})",
@@ -437,11 +437,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("solitaire", help="simulate solitaire with a strategy",
                 description=f"Play many seeded games of solitaire ({_RULES}, Solitaire) and "
                 "report the win rate with a 95% Wilson interval. Game i is dealt from seed "
-                "SEED + i.")
+                "game_seeds(SEED, GAMES)[i] (fivecrowns.seeding), as in simulate.")
     p.add_argument("--games", type=positive, default=1000, help="games to play (1000)")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy",
                    help="the player (greedy)")
-    p.add_argument("--seed", type=seed_arg, default=1, help="seed of the first game (1)")
+    p.add_argument("--seed", type=seed_arg, default=1, help="the run's seed (1)")
     p.add_argument("--decks", type=decks_arg, default=2, help="2 (default) or 4")
     _run_options(p, "games")
     p.add_argument("--show", action="store_true",

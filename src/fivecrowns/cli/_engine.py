@@ -21,7 +21,7 @@ from ..replay import GameRecord, parse_token
 from ..rules import Rules
 from ..runner import Backend
 from ..seeding import solitaire_streams
-from ..simulate import simulate_games
+from ..simulate import duplicate_match, simulate_games
 from ..solitaire import Solitaire, simulate_solitaire
 from ..solver import IMPLEMENTATION
 
@@ -55,10 +55,16 @@ def run_games(entrants: Sequence[Callable[..., Any]], games: int, *, seed: int, 
     bot), a duplicate match and its report (``gain``, ``gain_ci``, ``win_rate``,
     ``reference_win_rate``... and ``table()``)."""
     with same_solver_in_workers():
+        if duplicate is not None:
+            return duplicate_match(
+                entrants[0], duplicate, entrants[1:], games, seed=seed, jobs=jobs,
+                progress=progress, rules=rules, rounds=rounds,
+                names=[names[0], getattr(duplicate, "name", "reference"), *names[1:]],
+                on_record=on_record, backend=cast(Backend, backend),
+                ray_address=ray_address)
         return simulate_games(entrants, games, seed=seed, jobs=jobs, progress=progress,
                               rules=rules, rounds=rounds, names=names, on_record=on_record,
-                              backend=cast(Backend, backend), ray_address=ray_address,
-                              duplicate=duplicate)
+                              backend=cast(Backend, backend), ray_address=ray_address)
 
 
 def run_solitaire(strategy: str, games: int, *, seed: int, jobs: int,

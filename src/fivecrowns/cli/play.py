@@ -176,7 +176,7 @@ def _human_turn(game: Any, seat: int, term: _Terminal) -> None:
             yes = term.ask("That discard lets you go out. Go out? [Y/n] ").lower()
             go_out = yes in ("", "y", "yes")
         try:
-            game.discard(card, go_out, player=seat)
+            game.discard(card, go_out=go_out, player=seat)
         except (ValueError, TypeError) as exc:
             term.say(f"You cannot do that: {exc}.")
             continue
@@ -199,7 +199,7 @@ def _bot_turn(game: Any, seat: int, bot: Any, name: str, term: _Terminal) -> Non
     drew = " draws from the deck," if not took else took
     obs = game.observation(seat)
     card, go_out = _ask_bot(name, bot.choose_discard, obs)
-    drec = game.discard(card, bool(go_out), player=seat)
+    drec = game.discard(card, go_out=bool(go_out), player=seat)
     term.say(f"{name}{drew} discards {term.card(drec.card)}"
              f"{' and goes out!' if drec.go_out else '.'}")
 

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_int
+from ..actions import N_ACTIONS
 from ..game import Game
-from ..round import N_ACTIONS
 from ..rules import N_ROUNDS, Rules
 from .encoding import _encode, blocks, observation_scale, observation_size
 from .features import feature_bounds
@@ -31,8 +32,7 @@ def check_options(num_players: int, rounds: Sequence[int] | None, rules: Rules |
     if rules.tie_break:
         raise ValueError("the environments play without the tie-break round: "
                          "pass Rules(tie_break=False)")
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
-        raise TypeError(f"num_players must be an int, got {type(num_players).__name__}")
+    num_players = check_int(num_players, "num_players")
     if not 2 <= num_players <= rules.max_players:
         raise ValueError(f"num_players must be 2..{rules.max_players}, got {num_players}")
     plan = None if rounds is None else tuple(rounds)
@@ -75,12 +75,13 @@ def observation_bounds(n: int, features: bool = False, normalize: bool = False,
     Raw, every count is at most ``_HIGH``; scaled (``normalize``), every entry but the
     relative totals is in [0, 1] (see :func:`~fivecrowns.envs.encoding.observation_scale`).
     """
-    size = observation_size(n, features)
+    size = observation_size(n, features=features)
     low = np.zeros(size, dtype=np.float32)
-    b = blocks(n, features)
+    b = blocks(n, features=features)
     if normalize:
         high = np.ones(size, dtype=np.float32)
-        high[b["totals"]] = _TOTALS * observation_scale(n, features, decks)[b["totals"]]
+        scale = observation_scale(n, features=features, decks=decks)
+        high[b["totals"]] = _TOTALS * scale[b["totals"]]
         low[b["totals"]] = -high[b["totals"]]
     else:
         high = np.full(size, _HIGH, dtype=np.float32)
@@ -113,7 +114,7 @@ class Encoder:
             if not isinstance(flag, bool):
                 raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
         self.features = features
-        self.scale = observation_scale(n, features, decks) if normalize else None
+        self.scale = observation_scale(n, features=features, decks=decks) if normalize else None
         self.low, self.high = observation_bounds(n, features, normalize, decks)
 
     def __call__(self, game: Game, seat: int) -> npt.NDArray[np.float32]:

@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import solver
+from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from ..cards import JOKER_INDEX, N_TYPES, Card
-from ..round import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .encoding import _fill, blocks, observation_size
 from .features import fill_features
 
@@ -48,7 +48,7 @@ class Config:
         full.flags.writeable = False
         self.full = full
         self.base = observation_size(n)  # the solver features, if any, come after
-        self.size = observation_size(n, features)
+        self.size = observation_size(n, features=features)
         b = blocks(n)
         self.hand, self.top = b["hand"].start, b["top_discard"].start
         self.disc, self.unseen = b["discard_pile"].start, b["unseen"].start

@@ -44,8 +44,9 @@ with requires("rl", "fivecrowns.envs.aec (the PettingZoo environment)"):
     from pettingzoo import AECEnv
     from pettingzoo.utils.env_logger import EnvLogger
 
+from ..actions import N_ACTIONS
 from ..game import Game
-from ..round import N_ACTIONS, Phase
+from ..records import Phase
 from ..rules import Rules
 from ._common import ILLEGAL_REWARD, Encoder, check_options, empty_mask, new_seed, render_game
 

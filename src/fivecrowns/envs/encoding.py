@@ -55,9 +55,11 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_int
+from .._deprecation import keyword_only
 from ..cards import N_TYPES
 from ..deck import full_counts
-from ..round import Observation, Phase
+from ..records import Observation, Phase
 from ..rules import Rules
 from .features import BLOCKS as _FEATURE_BLOCKS
 from .features import _from_observation as _features_into
@@ -77,14 +79,12 @@ _HAND_SCALE = 14.0
 
 
 def _check_n(n_players: int) -> int:
-    if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
-        raise TypeError(f"n_players must be an int, got {type(n_players).__name__}")
-    if n_players < 1:
-        raise ValueError(f"n_players must be at least 1, got {n_players}")
+    check_int(n_players, "n_players", 1)
     return int(n_players)
 
 
-def observation_size(n_players: int, features: bool = False) -> int:
+@keyword_only("features")
+def observation_size(n_players: int, *, features: bool = False) -> int:
     """Length of the encoding for ``n_players`` players: ``192 + 60 * n_players``, and
     :func:`~fivecrowns.envs.features.feature_size` (62) more with ``features``.
 
@@ -96,7 +96,8 @@ def observation_size(n_players: int, features: bool = False) -> int:
         + 2 + 1 + n_players + (n_players - 1) + (feature_size() if features else 0)
 
 
-def blocks(n_players: int, features: bool = False) -> dict[str, slice]:
+@keyword_only("features")
+def blocks(n_players: int, *, features: bool = False) -> dict[str, slice]:
     """The slice of each named block of the encoding (see the module docstring).
 
     With ``features``, the ``"features"`` block and each feature of
@@ -120,7 +121,7 @@ def blocks(n_players: int, features: bool = False) -> dict[str, slice]:
     for name, size in sizes:
         out[name] = slice(at, at + size)
         at += size
-    assert at == observation_size(n, features)
+    assert at == observation_size(n, features=features)
     if features:
         base = out["features"].start
         for name, part in _FEATURE_BLOCKS.items():
@@ -128,7 +129,8 @@ def blocks(n_players: int, features: bool = False) -> dict[str, slice]:
     return out
 
 
-def observation_scale(n_players: int, features: bool = False,
+@keyword_only("features", "decks")
+def observation_scale(n_players: int, *, features: bool = False,
                       decks: int = 2) -> npt.NDArray[np.float32]:
     """Multipliers that bring the encoding to about [-1, 1] (``vec * scale``).
 
@@ -150,8 +152,8 @@ def observation_scale(n_players: int, features: bool = False,
     """
     n = _check_n(n_players)
     copies = full_counts(Rules(decks=decks)).astype(np.float32)
-    b = blocks(n, features)
-    scale = np.ones(observation_size(n, features), dtype=np.float32)
+    b = blocks(n, features=features)
+    scale = np.ones(observation_size(n, features=features), dtype=np.float32)
     for name in ("hand", "discard_pile", "unseen"):
         scale[b[name]] = 1.0 / copies
     opp = scale[b["opponents"]].reshape(n - 1, 57)
@@ -179,7 +181,7 @@ def encode_observation(obs: Observation, *, out: npt.NDArray[np.float32] | None 
     Returns
     -------
     ndarray
-        ``float32``, shape ``(observation_size(obs.n_players, features),)``.
+        ``float32``, shape ``(observation_size(obs.n_players, features=features),)``.
 
     Examples
     --------
@@ -195,7 +197,7 @@ def encode_observation(obs: Observation, *, out: npt.NDArray[np.float32] | None 
     if not isinstance(obs, Observation):
         raise TypeError(f"obs must be an Observation, got {type(obs).__name__}")
     if out is not None:
-        size = observation_size(obs.n_players, features)
+        size = observation_size(obs.n_players, features=features)
         if not isinstance(out, np.ndarray) or out.dtype != np.float32 \
                 or out.shape != (size,):
             raise ValueError(f"out must be a float32 array of shape ({size},), got "

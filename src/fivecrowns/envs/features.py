@@ -81,7 +81,7 @@ from ..records import Observation, Phase
 from ..round import Round
 from ..rules import Rules
 
-__all__ = ["DEADWOOD_SCALE", "BLOCKS", "feature_size", "feature_bounds",
+__all__ = ["DEADWOOD_SCALE", "DEADWOOD_BOUND", "BLOCKS", "feature_size", "feature_bounds",
            "observation_features", "round_features", "fill_features"]
 
 #: Deadwood features are the solver's deadwood divided by this.

@@ -46,14 +46,16 @@ with requires("rl", "fivecrowns.envs.gym (the Gymnasium environment)"):
     import gymnasium
     from gymnasium import spaces
 
+from .._checks import check_seat
+from ..actions import N_ACTIONS, encode_discard, encode_draw
 from ..bots import GreedyBot, RandomBot, StrongBot
 from ..game import Game
-from ..players import Player
-from ..round import N_ACTIONS, Phase, encode_discard, encode_draw
+from ..players import Player, entrant_factory
+from ..records import Phase
 from ..rules import Rules
 from ._common import ILLEGAL_REWARD, Encoder, check_options, new_seed, render_game
 
-__all__ = ["FiveCrownsEnv", "BOTS"]
+__all__ = ["FiveCrownsEnv", "BOTS", "OpponentLike"]
 
 #: Bots selectable by name as ``opponents``.
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
@@ -116,8 +118,7 @@ class FiveCrownsEnv(gymnasium.Env):
         n = len(opponents) + 1
         self._rounds, self._rules = check_options(n, rounds, rules, render_mode, max_turns,
                                                   self.metadata["render_modes"])
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+        seat = check_seat(seat, n, "seat")
         self.n_players = n
         self.seat = seat
         self.opponents = tuple(opponents)
@@ -152,7 +153,10 @@ class FiveCrownsEnv(gymnasium.Env):
         others = [s for s in range(self.n_players) if s != self.seat]
         self._bots = {}
         for s, opp in zip(others, self.opponents):
-            self._bots[s] = BOTS[opp](seed=new_seed(rng)) if isinstance(opp, str) else opp
+            # every opponent takes a seed from rng, used or not, so the game's stream of
+            # seeds does not depend on which bots are random
+            self._bots[s] = entrant_factory(BOTS[opp])(new_seed(rng)) \
+                if isinstance(opp, str) else opp
         self._turns = 0
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()
@@ -170,7 +174,7 @@ class FiveCrownsEnv(gymnasium.Env):
                 game.apply_action(encode_draw(bot.choose_draw(obs)), player=s)
             else:
                 card, out = bot.choose_discard(obs)
-                game.apply_action(encode_discard(card, bool(out)), player=s)
+                game.apply_action(encode_discard(card, go_out=bool(out)), player=s)
             if game.round_index > done:
                 reward -= game.results[-1].scores[self.seat]
         return reward

@@ -57,14 +57,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_seat
+from .._deprecation import renamed_parameters
 from .._optional import requires
 
 with requires("rl", "fivecrowns.envs.openspiel (the OpenSpiel game)"):
     import pyspiel
 
+from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS, describe_action
 from ..cards import N_TYPES
-from ..round import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS, describe_action
 from ..rules import DEFAULT_MAX_TURNS, Rules
+from ..seeding import SeedLike, make_rng
 from ._spiel_state import CARDS as _CARDS
 from ._spiel_state import DEAL as _DEAL
 from ._spiel_state import DISCARD as _DISCARD
@@ -298,7 +301,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
             raise TypeError(f"probability_sampler must be callable, got "
                             f"{type(probability_sampler).__name__}")
         bits = [int(np.float64(probability_sampler()).view(np.uint64)) for _ in range(2)]
-        return resample(self, player_id, rng=np.random.default_rng(bits))
+        return resample(self, player_id, seed=np.random.default_rng(bits))
 
     # -- views --
 
@@ -356,9 +359,10 @@ class _Observer:
         self.perfect_recall = perfect_recall
         self.private = private
         features = game.solver_features
-        self.tensor = np.zeros(observation_size(game.n_players, features), dtype=np.float32)
+        self.tensor = np.zeros(observation_size(game.n_players, features=features),
+                               dtype=np.float32)
         self.dict = {"observation": self.tensor}
-        where = blocks(game.n_players, features)
+        where = blocks(game.n_players, features=features)
         # the solver features describe the own hand: private too
         self._private_blocks = [where[name] for name in ("hand", "unseen", "features")
                                 if name in where]
@@ -377,8 +381,8 @@ class _Observer:
         return state.observation_string_of(player)
 
 
-def resample(state: FiveCrownsState, player: int, *,
-             rng: np.random.Generator) -> FiveCrownsState:
+@renamed_parameters(rng="seed")
+def resample(state: FiveCrownsState, player: int, *, seed: SeedLike) -> FiveCrownsState:
     """A state ``player`` cannot tell from ``state``, drawn uniformly given what they know.
 
     The cards whose place ``player`` cannot know (the others' cards other than those
@@ -393,6 +397,8 @@ def resample(state: FiveCrownsState, player: int, *,
     hidden: they would not match the new hands), and the result's ``history()`` is
     ``state``'s (OpenSpiel keeps it; the cards it names for the others are not theirs).
     :meth:`FiveCrownsState.resample_from_infostate` and :func:`make_resampler` call this.
+    ``seed`` (an int, a NumPy SeedSequence or a Generator, used and advanced; see
+    :doc:`/conventions`) draws the new places.
 
     Examples
     --------
@@ -401,21 +407,19 @@ def resample(state: FiveCrownsState, player: int, *,
     >>> state = game.new_initial_state()
     >>> for card in range(10):              # 3 cards each, then the turned-up card
     ...     state.apply_action(card)
-    >>> other = resample(state, 0, rng=np.random.default_rng(1))
+    >>> other = resample(state, 0, seed=1)
     >>> other.information_state_string(0) == state.information_state_string(0)
     True
     """
     n = state._c.cfg.n
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"player must be an int, got {type(player).__name__}")
-    if not 0 <= player < n:
-        raise ValueError(f"player must be a seat 0..{n - 1}, got {player}")
+    player = check_seat(player, n)
     new: FiveCrownsState = state.clone()
     c = new._own()
     others = [q for q in range(n) if q != player]
     unknown = [c.hands[q].astype(np.int64) - c.taken[q] for q in others]
     pool = c.stock + sum(unknown)
     cards = np.repeat(np.arange(N_TYPES), pool)
+    rng = make_rng(seed)
     rng.shuffle(cards)
     at = 0
     for q, row in zip(others, unknown):
@@ -430,7 +434,7 @@ def resample(state: FiveCrownsState, player: int, *,
     return new
 
 
-def make_resampler(seed: int) -> Callable[[FiveCrownsState, int], FiveCrownsState]:
+def make_resampler(seed: SeedLike) -> Callable[[FiveCrownsState, int], FiveCrownsState]:
     """A determinisation callback for ``ISMCTSBot.set_resampler``, seeded by ``seed``.
 
     ``ISMCTSBot`` needs none (it calls the state's ``resample_from_infostate``), but it
@@ -448,10 +452,10 @@ def make_resampler(seed: int) -> Callable[[FiveCrownsState, int], FiveCrownsStat
     ...                        random_state=np.random.RandomState(0))
     >>> bot.set_resampler(make_resampler(0))
     """
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
 
     def resampler(state: FiveCrownsState, player: int) -> FiveCrownsState:
-        return resample(state, player, rng=rng)
+        return resample(state, player, seed=rng)
 
     return resampler
 

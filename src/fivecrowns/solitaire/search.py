@@ -43,13 +43,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._deprecation import keyword_only
 from ..cards import JOKER_INDEX, N_TYPES, Card, card_value, type_index
 from ..outs import SolverMemo
 from ..solver import deadwood_many
 from ._strong import StrongSolitaire, _MemoStrategy
 from .game import SolitaireObservation
 
-__all__ = ["completion_sets", "find_plan", "plan_bound", "PlannerSolitaire"]
+__all__ = ["CardSet", "completion_sets", "find_plan", "plan_bound", "wilds_needed",
+           "PlannerSolitaire"]
 
 #: A completion set: card type indices, sorted, repeated for copies.
 CardSet = tuple[int, ...]
@@ -402,7 +404,8 @@ class PlannerSolitaire(_MemoStrategy):
 
     name = "planner"
 
-    def __init__(self, max_set: int = 2, node_limit: int = 20_000, reach: bool = True,
+    @keyword_only("reach", "reach_piles", "contention", "protect", "deep")
+    def __init__(self, max_set: int = 2, node_limit: int = 20_000, *, reach: bool = True,
                  reach_piles: int = 2, contention: bool = True, protect: int = 0,
                  deep: int = 3) -> None:
         if max_set not in (1, 2):

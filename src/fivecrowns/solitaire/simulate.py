@@ -1,7 +1,8 @@
 """Playing solitaire with a strategy: one game, or many seeded games with a report.
 
 :func:`play_solitaire` plays one game on the deal of a seed; :func:`simulate_solitaire`
-plays ``games`` games, game ``i`` dealt from seed ``seed + i``, on this process, a local
+plays ``games`` games, game ``i`` dealt from seed ``game_seeds(seed, games)[i]`` (as the
+other simulators deal theirs, :mod:`fivecrowns.seeding`), on this process, a local
 process pool or a Ray cluster (:func:`fivecrowns.runner.run_in_order`), and returns a
 :class:`SolitaireReport` with 95% intervals. Results depend on the seeds alone, never on
 the number of workers.
@@ -14,7 +15,6 @@ the number of workers.
 from __future__ import annotations
 
 import functools
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import BotError
 from ..rules import Rules
 from ..runner import Backend, ProgressCallback, check_jobs, run_in_order
-from ..seeding import SeedLike, solitaire_streams
+from ..seeding import SeedLike, game_seeds, int_seed, solitaire_streams
 from ..stats import mean_interval, wilson_interval
 from .game import Solitaire, SolitaireResult, _check_rules
 from .strategies import SolitaireStrategy, make_strategy
@@ -114,9 +114,9 @@ class SolitaireReport:
     turns_ci : tuple of float
         95% normal-approximation interval of the mean.
     seed : int
-        Game ``i`` was dealt from seed ``seed + i``.
+        The run's seed: game ``i`` was dealt from ``game_seeds(seed, games)[i]``.
     results : tuple of SolitaireResult
-        Every game's result, in seed order.
+        Every game's result, in game order.
     """
 
     strategy: str
@@ -136,7 +136,7 @@ class SolitaireReport:
         lo, hi = self.win_ci
         return "\n".join([
             f"strategy      {self.strategy}",
-            f"games         {self.games} (seeds {self.seed}..{self.seed + self.games - 1})",
+            f"games         {self.games} (seed {self.seed})",
             f"wins          {self.wins}",
             f"win rate      {100 * self.win_rate:.2f}%  (95% CI {100 * lo:.2f}% .. "
             f"{100 * hi:.2f}%)",
@@ -151,20 +151,16 @@ def _play_seed(player: SolitaireStrategy, rules: Rules, seed: int) -> SolitaireR
     return play_solitaire(player, seed=seed, rules=rules)
 
 
-def _check_first_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be an int (game i is dealt from seed + i), "
-                        f"got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed}")
-    return int(seed)
-
-
-def simulate_solitaire(strategy: str | SolitaireStrategy, games: int, *, seed: int,
+def simulate_solitaire(strategy: str | SolitaireStrategy, games: int, *, seed: SeedLike,
                        jobs: int = 1, progress: ProgressCallback | None = None,
                        rules: Rules | None = None, backend: Backend = "local",
                        ray_address: str | None = None) -> SolitaireReport:
-    """Play ``games`` games with ``strategy``; game ``i`` is dealt from seed ``seed + i``.
+    """Play ``games`` games with ``strategy``; game ``i`` is dealt from seed
+    ``game_seeds(seed, games)[i]`` (:func:`fivecrowns.seeding.game_seeds`).
+
+    Before 0.4 game ``i`` was dealt from ``seed + i``; the other simulators already
+    derived their games' seeds with ``game_seeds``, and now every simulator does, so the
+    same seed gives other solitaire deals than 0.3 did.
 
     Parameters
     ----------
@@ -173,8 +169,9 @@ def simulate_solitaire(strategy: str | SolitaireStrategy, games: int, *, seed: i
         picklable when ``jobs > 1`` or on Ray.
     games : int
         At least 1.
-    seed : int
-        Keyword-only; the first game's seed.
+    seed : int, numpy SeedSequence or numpy Generator
+        Keyword-only; the run's seed (a SeedSequence or Generator gives an int,
+        :func:`~fivecrowns.seeding.int_seed`).
     jobs : int
         Worker processes. The results do not depend on it.
     progress : callable, optional
@@ -203,19 +200,20 @@ def simulate_solitaire(strategy: str | SolitaireStrategy, games: int, *, seed: i
     --------
     >>> ticks = []
     >>> report = simulate_solitaire("greedy", 4, seed=10, progress=ticks.append)
-    >>> sum(ticks), report.results[2] == play_solitaire("greedy", seed=12)
+    >>> from fivecrowns.seeding import game_seeds
+    >>> sum(ticks), report.results[2] == play_solitaire("greedy", seed=game_seeds(10, 4)[2])
     (4, True)
     """
     player = make_strategy(strategy)
     games = check_jobs(games, "games")
-    seed = _check_first_seed(seed)
+    seed = int_seed(seed)
     jobs = check_jobs(jobs)
     rules = _check_rules(rules)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable taking the number of games just "
                         f"finished, or None, got {type(progress).__name__}")
     work: Callable[[int], SolitaireResult] = functools.partial(_play_seed, player, rules)
-    results = run_in_order(work, range(seed, seed + games), jobs=jobs, progress=progress,
+    results = run_in_order(work, game_seeds(seed, games), jobs=jobs, progress=progress,
                            backend=backend, ray_address=ray_address)
     wins = sum(r.won for r in results)
     piles_mean, piles_ci = mean_interval([r.piles_closed for r in results], floor=0.0)
