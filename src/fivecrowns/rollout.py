@@ -44,6 +44,12 @@ Policies
     :class:`~fivecrowns.round.Round`. The choices are reproducible but are not
     RandomBot's: RandomBot draws them from its own generator with ``Generator.integers``.
 
+Without the compiled core, or with ``FIVECROWNS_IMPLEMENTATION=python`` (the solver's
+switch), every function here runs on the engine's pure-Python twin
+(``fivecrowns._engine_py``: the Python engine and bots): the same answers, far slower,
+except :func:`play_worlds`, which samples other worlds from the same distribution;
+:data:`ROLLOUT_IMPLEMENTATION` says which runs.
+
 Randomness is numpy's own: every shuffle is ``Generator.permutation`` computed on the
 generator's bit generator, so a game dealt here from ``seed`` is the game
 :func:`~fivecrowns.players.play_game` deals from ``seed``. A :class:`Round`'s generator is
