@@ -269,7 +269,11 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
         (:mod:`fivecrowns.seeding`; a SeedSequence or Generator first gives an int,
         :func:`~fivecrowns.seeding.int_seed`).
     jobs : int
-        Worker processes.
+        Worker processes. Games whose every seat is a built-in bot with its defaults
+        (RandomBot, GreedyBot, StrongBot, ExpertBot) run on the compiled engine, the same
+        games as on :class:`~fivecrowns.game.Game`: with ``jobs=1`` on one thread per
+        core in this process, as :func:`~fivecrowns.rollout.play_games`, else on one
+        thread in each worker.
     progress : callable, optional
         Called with the number of games just finished (e.g. ``tqdm(total=games).update``).
     rules : Rules, optional
