@@ -28,6 +28,16 @@ def _has_rollout_engine() -> bool:
     return getattr(rollout, "_core", None) is not None
 
 
+def _skip_slow_experts(players: list[Any], slow: tuple[str, ...] = ("expert",)) -> None:
+    """ExpertBot on the pure-Python solver takes minutes a round: its games are replayed
+    from their records there (no bot needed), and played again only on the compiled
+    core."""
+    from fivecrowns import solver
+
+    if solver.IMPLEMENTATION == "python" and any(k in str(p) for p in players for k in slow):
+        pytest.skip(f"{' and '.join(slow)} games take too long on the pure-Python solver")
+
+
 def make_bot(spec: str) -> Any:
     kind, *args = spec.split(":")
     if kind == "random":
@@ -72,6 +82,7 @@ def test_a_0_3_record_replays_identically(entry: dict[str, Any]) -> None:
 def test_the_same_seed_and_players_give_the_0_3_game(entry: dict[str, Any]) -> None:
     if any(p.startswith("search") for p in entry["players"]) and not _has_rollout_engine():
         pytest.skip("SearchBot's worlds differ without the compiled rollout engine")
+    _skip_slow_experts(entry["players"])
     res = fc.play_game([make_bot(p) for p in entry["players"]], seed=entry["seed"],
                        rules=Rules(**entry["rules"]), rounds=entry["rounds"],
                        first_dealer=entry["first_dealer"])
@@ -81,6 +92,7 @@ def test_the_same_seed_and_players_give_the_0_3_game(entry: dict[str, Any]) -> N
 
 @pytest.mark.parametrize("entry", CORPUS["rounds"], ids=_id)
 def test_a_one_player_round_plays_as_in_0_3(entry: dict[str, Any]) -> None:
+    _skip_slow_experts([entry["player"]])
     r = fc.Round(1, entry["round_number"], seed=entry["seed"], rules=Rules(**entry["rules"]))
     bot = make_bot(entry["player"])
     actions = []
@@ -102,6 +114,7 @@ def test_a_one_player_round_plays_as_in_0_3(entry: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("entry", CORPUS["simulations"], ids=_id)
 def test_a_simulation_gives_the_0_3_scores_and_records(entry: dict[str, Any]) -> None:
+    _skip_slow_experts([*entry["entrants"], entry["duplicate"]])
     records: list[dict[str, Any]] = []
     entrants = [ENTRANTS[e] for e in entry["entrants"]]
     kw: dict[str, Any] = dict(seed=entry["seed"], rules=Rules(**entry["rules"]),
@@ -121,8 +134,8 @@ def test_a_simulation_gives_the_0_3_scores_and_records(entry: dict[str, Any]) ->
 
 @pytest.mark.parametrize("entry", CORPUS["play_games"], ids=lambda e: str(e["policy"]))
 def test_play_games_gives_the_0_3_totals(entry: dict[str, Any]) -> None:
-    if not _has_rollout_engine():
-        pytest.skip("play_games needs the compiled rollout engine")
+    if not _has_rollout_engine():  # its Python twin plays the same games, far slower
+        _skip_slow_experts([entry["policy"]], ("expert", "strong"))
     totals = fc.play_games(entry["games"], seed=entry["seed"], n_players=entry["n_players"],
                            policy=entry["policy"], rules=Rules(**entry["rules"]),
                            rounds=entry["rounds"])
