@@ -45,8 +45,8 @@ from _harness import decision_times as harness_decision_times
 from fivecrowns import GreedyBot, Round, StrongBot, duplicate_match
 from fivecrowns.records import Phase
 from fivecrowns.registry import parse_bot
-from fivecrowns.rollout import play_games, play_out, play_worlds
-from fivecrowns.search import ROLLOUT_IMPLEMENTATION, win_chances
+from fivecrowns.rollout import ROLLOUT_IMPLEMENTATION, play_games, play_out, play_worlds
+from fivecrowns.search import win_chances
 
 #: key -> (title, field, target paired gain or None)
 MATCHES: dict[str, tuple[str, list[Any], float | None]] = {

@@ -144,9 +144,7 @@ def test_no_name_has_two_homes() -> None:
         for name in _all_of(_tree(module)) or []:
             homes.setdefault(name, []).append(module)
     twice = {n: m for n, m in homes.items() if len(m) > 1}
-    # search.play_out is its own function (the portable twin of rollout.play_out, which
-    # needs the compiled engine), not the same object exported twice
-    assert twice == {"play_out": ["fivecrowns.rollout", "fivecrowns.search"]}
+    assert twice == {}
 
 
 def test_the_top_level_gathers_only_public_homes() -> None:
@@ -435,6 +433,9 @@ OLD_SPELLINGS: dict[str, Callable[[], object]] = {
     "report(..., quick) by position": _old_bench_report,
     "fivecrowns.players.game_seeds": _old_moved("fivecrowns.players", "game_seeds"),
     "fivecrowns.bots.discard_order": _old_moved("fivecrowns.bots", "discard_order"),
+    "fivecrowns.search.play_out": _old_moved("fivecrowns.search", "play_out"),
+    "fivecrowns.search.ROLLOUT_IMPLEMENTATION": _old_moved("fivecrowns.search",
+                                                           "ROLLOUT_IMPLEMENTATION"),
     "GreedyBot(seed=...)": _old_bot_seed(fivecrowns.GreedyBot),
     "StrongBot(seed=...)": _old_bot_seed(fivecrowns.StrongBot),
     "ExpertBot(seed=...)": _old_bot_seed(fivecrowns.ExpertBot),

@@ -305,7 +305,7 @@ def test_from_state_final_turn_scores() -> None:
 def test_samples_play_out_as_the_bots_play_them() -> None:
     # play_out (the compiled engine when built) reads every part of a sampled round:
     # its scores equal those of GreedyBots playing the round move by move
-    from fivecrowns.search import play_out
+    from fivecrowns.rollout import play_out
     rng = np.random.default_rng(8)
     for r in _states(31, 40):
         p = int(rng.integers(r.n_players))

@@ -22,6 +22,7 @@ from fivecrowns._threads import _split_work, run_threaded
 from fivecrowns.rollout import _pack, _plan, deal_rounds, play_games, play_out
 from fivecrowns.runner import run_in_order
 from fivecrowns.seeding import bot_seeds, game_seeds, game_seeds_range
+from helpers.engines import compiled_engine
 
 _rollout = pytest.importorskip("fivecrowns._rollout")
 pytestmark = pytest.mark.slow  # memory measured over long runs
@@ -96,6 +97,7 @@ def _games_at_once(n: int, seed: int, policy: str, n_players: int = 4,
 @pytest.mark.parametrize("piece", [1, 16, 1024])
 def test_play_games_does_not_depend_on_pieces_or_threads(
         monkeypatch: pytest.MonkeyPatch, policy: str, n: int, piece: int) -> None:
+    compiled_engine()  # pieces and threads are the compiled engine's
     expected = _games_at_once(n, 41, policy, rounds=[1, 5, 11])
     monkeypatch.setitem(rollout._GAMES_PER_PIECE, policy, piece)
     for threads in (1, 2, 3):
@@ -107,6 +109,7 @@ def test_play_games_does_not_depend_on_pieces_or_threads(
 @pytest.mark.parametrize("piece", [1, 33, 512])
 def test_play_out_does_not_depend_on_pieces_or_threads(
         monkeypatch: pytest.MonkeyPatch, policy: str, piece: int) -> None:
+    compiled_engine()  # pieces and threads are the compiled engine's
     rounds = deal_rounds(101, seed=5, n_players=3, round_number=4)
     code = rollout.POLICIES.index(policy)
     choices = None if policy != "random" else [np.random.PCG64(s)
@@ -136,6 +139,7 @@ SLACK = 256 * 1024
 @pytest.mark.parametrize("threads", [1, 2])
 def test_play_games_memory_is_the_result_and_a_bounded_working_set(
         monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
+    compiled_engine()  # pieces and threads are the compiled engine's
     # small pieces, so that the small run already has many: 0.2 held ~700 bytes a game
     # (2.7 MB more for the larger run), the result grows by 32 bytes a game
     monkeypatch.setitem(rollout._GAMES_PER_PIECE, "greedy", 64)
@@ -152,6 +156,7 @@ def test_play_games_memory_is_the_result_and_a_bounded_working_set(
 
 def test_play_out_memory_is_the_result_and_a_bounded_working_set(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled_engine()  # pieces and threads are the compiled engine's
     # 0.2 packed every round at once, about 5 kB a round; the result is 8 bytes a round
     monkeypatch.setattr(rollout, "_ROUNDS_PER_PIECE", 32)
     rounds = deal_rounds(2_048, seed=1, n_players=2, round_number=1)

@@ -12,8 +12,9 @@ from fivecrowns import Round, Rules
 from fivecrowns.actions import ACTION_DRAW_DECK, ACTION_DRAW_DISCARD, encode_discard
 from fivecrowns.records import EventKind, Phase
 from fivecrowns.rollout import _inference, _pack, play_out, play_out_actions, play_worlds
+from helpers.engines import compiled_engine
 
-_rollout = pytest.importorskip("fivecrowns._rollout")
+_rollout = compiled_engine()
 
 from helpers.playing import play_until  # noqa: E402
 from helpers.rollout_twins import random_prefix, varied_round  # noqa: E402

@@ -11,8 +11,9 @@ import fivecrowns
 from fivecrowns import ExpertBot, GreedyBot, Round, Rules, StrongBot, play_game
 from fivecrowns.rollout import deal_rounds, play_games, play_out, play_out_actions
 from fivecrowns.seeding import game_seeds
+from helpers.engines import compiled_engine
 
-_rollout = pytest.importorskip("fivecrowns._rollout")
+_rollout = compiled_engine()
 
 from helpers.rollout_twins import (  # noqa: E402
     check_twin,

@@ -17,17 +17,22 @@ from fivecrowns import (
     Rules,
     SearchBot,
     StrongBot,
+    _engine_py,
     play_game,
+    rollout,
     simulate_games,
 )
-from fivecrowns.search import (
-    ROUND_SPREAD,
-    _python_play_out,
-    _python_play_worlds,
-    play_out,
-    win_chances,
-)
+from fivecrowns.rollout import play_out
+from fivecrowns.search import ROUND_SPREAD, win_chances
+from helpers.engines import engine
 from helpers.playing import play_until
+
+#: Tests that play whole games of SearchBots: seconds on the compiled engine, far too long
+#: on its Python twin with the pure-Python solver (FIVECROWNS_IMPLEMENTATION=python).
+#: test_search_bot_without_the_compiled_engine plays SearchBot on the twin.
+games_of_search = pytest.mark.skipif(
+    rollout.ROLLOUT_IMPLEMENTATION == "python",
+    reason="whole games of SearchBot take minutes on the rollout engine's Python twin")
 
 
 def _bot_scores(r: Round,
@@ -48,6 +53,10 @@ def test_play_out_plays_greedy_and_leaves_the_rounds_alone() -> None:
         assert scores.dtype == np.int32 and scores.shape == (3, n)
         assert [r.turn for r in batch] == turns
         assert [tuple(s) for s in scores.tolist()] == [_bot_scores(r) for r in batch]
+
+
+def _python_play_out(rounds: list[Round], policy: str = "greedy") -> Any:
+    return _engine_py.play_out(rounds, policy)
 
 
 @pytest.mark.parametrize("run", [play_out, _python_play_out], ids=["play_out", "python"])
@@ -74,15 +83,18 @@ def test_play_out_strong_policy() -> None:
 
 
 def test_the_expert_policy_in_the_rollouts() -> None:
-    rounds = [Round(3, round_number=k, seed=k) for k in (3, 8)]
+    # round 8's expert play-out takes minutes on the twin with the pure-Python solver
+    sizes = (3, 8) if rollout.ROLLOUT_IMPLEMENTATION == "compiled" else (1, 3)
+    rounds = [Round(3, round_number=k, seed=k) for k in sizes]
     want = [_bot_scores(r, ExpertBot) for r in rounds]
     assert [tuple(s) for s in _python_play_out(rounds, "expert").tolist()] == want
     assert [tuple(s) for s in play_out(rounds, policy="expert").tolist()] == want
-    worlds = _python_play_worlds(rounds[0], [0, 1], 3, np.random.default_rng(1), "expert")
+    worlds = _engine_py.play_worlds(rounds[0], [0, 1], 3, np.random.default_rng(1), "expert")
     assert worlds.shape == (3, 2, 3)
 
 
 @pytest.mark.slow
+@games_of_search
 def test_search_bot_with_the_expert_policy() -> None:
     # its default move is ExpertBot's: with evidence it can never reach, it plays as
     # ExpertBot, move for move
@@ -126,11 +138,13 @@ def _moves(seed: int, worlds: int, rounds: list[int]) -> list[str]:
     return [str(m) for m in res.record.to_dict()["rounds"]]
 
 
+@games_of_search
 def test_search_bot_is_seed_deterministic() -> None:
     a = _moves(3, 12, [2, 5])
     assert a == _moves(3, 12, [2, 5])
 
 
+@games_of_search
 def test_search_bot_moves_are_legal_and_it_goes_out_when_it_can() -> None:
     rng = np.random.default_rng(4)
     checked_out = 0
@@ -179,11 +193,13 @@ def test_search_bot_with_a_time_limit() -> None:
     assert bot.choose_draw(r.observation(r.current_player)).name in ("DECK", "DISCARD")
 
 
+@games_of_search
 def test_search_bot_plays_whole_games() -> None:
     res = play_game([SearchBot(seed=1, worlds=6), StrongBot(), GreedyBot()], seed=2)
     assert len(res.rounds) == 11
 
 
+@games_of_search
 def test_search_bot_in_simulate_games_with_two_jobs() -> None:
     report = simulate_games([SearchBot, GreedyBot], 2, seed=0, jobs=2, rounds=[1, 7])
     again = simulate_games([SearchBot, GreedyBot], 2, seed=0, jobs=1, rounds=[1, 7])
@@ -191,12 +207,14 @@ def test_search_bot_in_simulate_games_with_two_jobs() -> None:
     assert (report.scores == again.scores).all()
 
 
+@games_of_search
 def test_search_bot_in_a_sudden_death_round() -> None:
     r = Round(3, hand_size=6, wild=6, seed=5, sudden_death=True, totals=(40, 40, 40))
     play_until(r, [SearchBot(seed=q, worlds=6) for q in range(3)])
     assert r.result is not None and r.result.went_out is not None
 
 
+@games_of_search
 def test_search_bot_with_endless_doubt_plays_as_strong_bot() -> None:
     # confidence never met: StrongBot's move every time, the search only looks
     for g in range(3):
@@ -247,8 +265,8 @@ def test_search_leaves_the_default_only_on_evidence(monkeypatch: pytest.MonkeyPa
 def test_python_worlds_sample_the_players_view() -> None:
     r = Round(3, round_number=4, seed=6)
     actions = r.legal_actions()
-    a = _python_play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
-    b = _python_play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
+    a = _engine_py.play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
+    b = _engine_py.play_worlds(r, actions, 30, np.random.default_rng(1), "greedy")
     assert a.shape == (30, 2, 3) and (a == b).all()
     assert (a.min(axis=2) == 0).all()
     rng = np.random.default_rng(1)
@@ -258,11 +276,22 @@ def test_python_worlds_sample_the_players_view() -> None:
     assert a[0, 0].tolist() == list(_python_play_out([first], "greedy")[0])
 
 
-def test_search_bot_without_the_compiled_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    import fivecrowns.search as search
-    monkeypatch.setattr(search, "ROLLOUT_IMPLEMENTATION", "python")
-    res = play_game([SearchBot(seed=1, worlds=3), StrongBot()], seed=4, rounds=[1, 3])
+def test_search_bot_without_the_compiled_engine() -> None:
+    with engine("python"):
+        res = play_game([SearchBot(seed=1, worlds=3), StrongBot()], seed=4, rounds=[1, 3])
     assert len(res.rounds) == 2
+
+
+@pytest.mark.parametrize("name", ["play_out", "ROLLOUT_IMPLEMENTATION"])
+def test_the_engine_names_that_left_search_still_answer_with_a_warning(name: str) -> None:
+    import fivecrowns.search as search
+    from fivecrowns import rollout
+
+    with pytest.warns(DeprecationWarning, match=f"fivecrowns.search.{name} is deprecated"):
+        assert getattr(search, name) == getattr(rollout, name)
+    assert name not in search.__all__
+    with pytest.raises(AttributeError, match="nonsense"):
+        search.nonsense  # noqa: B018
 
 
 def test_win_chances_in_the_last_round_count_the_lowest_totals() -> None:
@@ -284,6 +313,7 @@ def test_win_chances_agree_with_sampled_futures(left: int) -> None:
     assert np.allclose(sum(win_chances(totals, p, left) for p in range(4)), 1, atol=1e-3)
 
 
+@games_of_search
 def test_search_bot_playing_for_the_win() -> None:
     res = play_game([SearchBot(seed=2, worlds=6, objective="win"), StrongBot(),
                      GreedyBot()], seed=5, rounds=[2, 10, 11])

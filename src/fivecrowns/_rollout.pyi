@@ -1,5 +1,7 @@
 # Type stub of the compiled rollout engine (fivecrowns/_rollout.pyx). Callers use
 # fivecrowns.rollout, which validates and packs the rounds.
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -158,3 +160,25 @@ def _decisions_range(
 def two_draw_sums(
     row: npt.NDArray[np.uint8], wild: int, decks: int, unseen: npt.NDArray[np.int64]
 ) -> tuple[int, int, int]: ...
+# Whole games of built-in bots, logged (fivecrowns._bot_games).
+def _logged_games_range(
+    rngs: npt.NDArray[np.uint64],
+    choices: npt.NDArray[np.uint64],
+    n_players: int,
+    decks: int,
+    max_turns: int,
+    no_return: bool,
+    tie_break: bool,
+    rounds: npt.NDArray[np.int8],
+    first_dealer: int,
+    policies: npt.NDArray[np.int32],
+    log: npt.NDArray[np.int32],
+    hands: npt.NDArray[np.uint8] | None,
+    moves: list[npt.NDArray[np.int16] | None] | None,
+    start: int,
+    stop: int,
+) -> None: ...
+def _hands_cards(hands: npt.NDArray[np.uint8], k: int, cards: tuple[Any, ...]
+                 ) -> tuple[tuple[Any, ...], ...]: ...
+def _tokens(moves: npt.NDArray[np.int16], start: int, stop: int, tokens: tuple[str, ...]
+            ) -> tuple[str, ...]: ...

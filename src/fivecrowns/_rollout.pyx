@@ -27,7 +27,7 @@ from libc.math cimport INFINITY, exp
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 from numpy.random.c_distributions cimport random_interval
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
 
 
 cdef extern from "numpy/random/distributions.h":
@@ -70,6 +70,7 @@ cdef enum:
     RANDOM = 1
     STRONG = 2
     EXPERT = 3
+    RANDOM_BOT = 4     # bots.RandomBot itself: Generator.integers on the bot's generator
 
 # The columns of a packed round's state row (see fivecrowns.rollout._pack).
 cdef enum:
@@ -130,6 +131,7 @@ cdef struct Table:
     int16_t* trace              # the action codes played, when not NULL
     int trace_room              # how many fit: n_trace counts on past it
     int n_trace
+    bint trace_grows            # trace is malloc'ed: realloc'ed when full
 
 
 # -- numpy's permutation ----------------------------------------------------------------
@@ -213,6 +215,7 @@ cdef void deal(Table* T, int n_players, int hand_size, int wild, int decks, int 
     T.chosen_card = NO_CHOICE
     T.trace = NULL
     T.n_trace = 0
+    T.trace_grows = False
 
 
 cdef void reshuffle(Table* T) noexcept nogil:
@@ -241,8 +244,22 @@ cdef inline bint deck_drawable(const Table* T) noexcept nogil:
 
 # -- moves: round.Round ------------------------------------------------------------------
 
+cdef void grow_trace(Table* T) noexcept nogil:
+    """Twice the room for a growing trace; when memory runs out it stops growing (and
+    ``n_trace`` counts on past the room, which the caller sees)."""
+    cdef int room = 2 * T.trace_room if T.trace_room > 0 else 256
+    cdef int16_t* bigger = <int16_t*>realloc(T.trace, room * sizeof(int16_t))
+    if bigger == NULL:
+        T.trace_grows = False
+        return
+    T.trace = bigger
+    T.trace_room = room
+
+
 cdef inline void record(Table* T, int code) noexcept nogil:
-    if T.trace != NULL:
+    if T.trace != NULL or T.trace_grows:
+        if T.n_trace == T.trace_room and T.trace_grows:
+            grow_trace(T)
         if T.n_trace < T.trace_room:
             T.trace[T.n_trace] = <int16_t>code
         T.n_trace += 1
@@ -385,18 +402,35 @@ cdef void greedy_discard(Table* T) noexcept nogil:
     T.kept_dead[p] = dead
 
 
-# -- the random policy --------------------------------------------------------------------
+# -- the random policy and RandomBot ---------------------------------------------------------
 
-cdef bint random_draw(Table* T) noexcept nogil:
-    """A legal source, uniformly, from the policy's own generator."""
+cdef inline uint64_t integers(bitgen_t* rng, uint64_t n) noexcept nogil:
+    """``Generator.integers(n)`` (an int ``n >= 1``): numpy's own C routine, which
+    consumes nothing when ``n`` is 1."""
+    cdef uint64_t out = 0
+    random_bounded_uint64_fill(rng, 0, n - 1, 1, False, &out)
+    return out
+
+
+cdef inline uint64_t pick(Table* T, uint64_t n, bint bot) noexcept nogil:
+    """One of ``n`` choices, from the policy's generator: ``RandomBot``'s way
+    (``Generator.integers``) when ``bot``, else the random policy's
+    (``random_interval``)."""
+    return integers(T.choices, n) if bot else random_interval(T.choices, n - 1)
+
+
+cdef bint random_draw(Table* T, bint bot) noexcept nogil:
+    """A legal source, uniformly (``RandomBot.choose_draw``: the deck first)."""
     cdef bint deck = deck_drawable(T), pile = T.n_pile > 0
     if deck and pile:
-        return random_interval(T.choices, 1) == 1
+        return pick(T, 2, bot) == 1
     return pile
 
 
-cdef void random_discard(Table* T) noexcept nogil:
-    """A card type held (but the one the rules keep), uniformly; out when it can be."""
+cdef void random_discard(Table* T, bint bot) noexcept nogil:
+    """A card type held (but the one the rules keep), uniformly, ascending
+    (``RandomBot.choose_discard`` with ``go_out=1``); out when that discard leaves no
+    deadwood."""
     cdef int held[N_TYPES]
     cdef int n = 0, t, kept = must_keep(T)
     cdef uint8_t* row = T.hands[T.current]
@@ -405,7 +439,7 @@ cdef void random_discard(Table* T) noexcept nogil:
         if row[t] and t != kept:
             held[n] = t
             n += 1
-    t = held[random_interval(T.choices, <uint64_t>(n - 1))]
+    t = held[pick(T, <uint64_t>n, bot)]
     row[t] -= 1
     out = solve_deadwood(row, T.wild) == 0
     row[t] += 1
@@ -782,7 +816,7 @@ cdef void step(Table* T, int policy) noexcept nogil:
         elif policy == EXPERT:
             draw_from(T, expert_draw(T))
         else:
-            draw_from(T, random_draw(T))
+            draw_from(T, random_draw(T, policy == RANDOM_BOT))
     elif policy == GREEDY:
         greedy_discard(T)
     elif policy == STRONG:
@@ -790,7 +824,7 @@ cdef void step(Table* T, int policy) noexcept nogil:
     elif policy == EXPERT:
         expert_discard(T)
     else:
-        random_discard(T)
+        random_discard(T, policy == RANDOM_BOT)
 
 
 cdef void play(Table* T, int policy) noexcept nogil:
@@ -840,6 +874,7 @@ cdef void unpack(Table* T, const uint8_t* hands, const uint8_t* draw, const uint
     T.chosen_card = NO_CHOICE
     T.trace = NULL
     T.n_trace = 0
+    T.trace_grows = False
 
 
 def _rounds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
@@ -1201,6 +1236,193 @@ def _games_seated_range(const uint64_t[::1] rngs, const uint64_t[::1] choices,
             play_game_seated(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
                              max_turns, no_return, &rounds[0], <int>rounds.shape[0],
                              first_dealer, &policies[0], &out[i, 0])
+
+
+# -- whole games with their moves: players.play_game with built-in bots -------------------
+
+# The columns of a logged round (see _logged_games_range): who went out (-1: nobody),
+# whether max_turns stopped it, its turns, reshuffles and dealer, its number of moves
+# (-1 in the tie-break row of a game that had none), then each player's score.
+cdef enum:
+    L_WENT_OUT = 0
+    L_HIT = 1
+    L_TURNS = 2
+    L_RESHUFFLES = 3
+    L_DEALER = 4
+    L_MOVES = 5
+    L_SCORES = 6
+    N_LOG = 6 + MAX_PLAYERS
+
+
+cdef void play_bots(Table* T, const int32_t* policies, bitgen_t* const* choices) noexcept nogil:
+    """Move until the round is over, player q by ``policies[q]`` with the generator
+    ``choices[q]`` (a RandomBot's own; NULL for the deterministic bots)."""
+    while T.phase != OVER:
+        T.choices = choices[T.current]
+        step(T, policies[T.current])
+
+
+cdef void play_logged_round(Table* T, const int32_t* policies, bitgen_t* const* choices,
+                            int dealer, int32_t* row, uint8_t* hands) noexcept nogil:
+    """Play the dealt round ``T`` to its end, its moves appended to ``T``'s growing trace,
+    and write its log row (and, unless NULL, its final hands)."""
+    cdef int start = T.n_trace, q
+    play_bots(T, policies, choices)
+    row[L_WENT_OUT] = T.went_out
+    row[L_HIT] = T.hit_max_turns
+    row[L_TURNS] = T.turn
+    row[L_RESHUFFLES] = T.reshuffles
+    row[L_DEALER] = dealer
+    row[L_MOVES] = T.n_trace - start
+    for q in range(MAX_PLAYERS):
+        row[L_SCORES + q] = T.scores[q] if q < T.n_players else -1
+    if hands != NULL:
+        memcpy(hands, T.hands, T.n_players * N_TYPES)
+
+
+cdef void deal_logged(Table* T, int n_players, int hand_size, int decks, int max_turns,
+                      bint no_return, int dealer, bint sudden_death) noexcept nogil:
+    """``deal``, keeping the game's growing trace across the deal (which clears it)."""
+    cdef int16_t* trace = T.trace
+    cdef int room = T.trace_room, n = T.n_trace
+    cdef bint grows = T.trace_grows
+    deal(T, n_players, hand_size, hand_size, decks, max_turns, no_return, dealer)
+    T.sudden_death = sudden_death
+    T.trace = trace
+    T.trace_room = room
+    T.n_trace = n
+    T.trace_grows = grows
+
+
+cdef int play_logged_game(Table* T, int n_players, int decks, int max_turns, bint no_return,
+                          bint tie_break, const int8_t* rounds, int n_rounds,
+                          int first_dealer, const int32_t* policies,
+                          bitgen_t* const* choices, int32_t* log,
+                          uint8_t* hands) noexcept nogil:
+    """``Game`` played by ``players.play_game`` with built-in bots (seat q by
+    ``policies[q]``): ``T.rng`` deals every round and shuffles every reshuffle; each round
+    (and the tie-break round, ``Game._start_tie_break``, when ``tie_break`` and the lowest
+    total is shared) is logged in a row of ``log`` (``N_LOG`` columns, ``n_rounds + 1``
+    rows); the moves go to ``T``'s trace. The tie-break round numbers the tied seats
+    0.. in seat order, as ``Game`` does. Returns the rounds played."""
+    cdef int64_t totals[MAX_PLAYERS]
+    cdef int32_t local[MAX_PLAYERS]
+    cdef bitgen_t* local_choices[MAX_PLAYERS]
+    cdef int k, q, dealer, m = 0, first = 0, key, best_key = -1
+    cdef int64_t best
+    cdef uint8_t* h
+    for q in range(n_players):
+        totals[q] = 0
+    for k in range(n_rounds):
+        dealer = (first_dealer + k) % n_players
+        deal_logged(T, n_players, rounds[k] + 2, decks, max_turns, no_return, dealer, False)
+        h = NULL if hands == NULL else hands + k * MAX_PLAYERS * N_TYPES
+        play_logged_round(T, policies, choices, dealer, log + k * N_LOG, h)
+        for q in range(n_players):
+            totals[q] += T.scores[q]
+    log[n_rounds * N_LOG + L_MOVES] = -1
+    if not tie_break:
+        return n_rounds
+    best = totals[0]
+    for q in range(n_players):
+        if totals[q] < best:
+            best = totals[q]
+    for q in range(n_players):
+        if totals[q] == best:
+            # the first tied seat clockwise from the next dealer's left plays first
+            key = (q - (first_dealer + n_rounds) % n_players - 1 + 2 * n_players) % n_players
+            if best_key < 0 or key < best_key:
+                best_key = key
+                first = m
+            local[m] = policies[q]
+            local_choices[m] = choices[q]
+            m += 1
+    if m < 2:
+        return n_rounds
+    dealer = (first - 1 + m) % m
+    deal_logged(T, m, 6, decks, max_turns, no_return, dealer, True)
+    h = NULL if hands == NULL else hands + n_rounds * MAX_PLAYERS * N_TYPES
+    play_logged_round(T, local, local_choices, dealer, log + n_rounds * N_LOG, h)
+    return n_rounds + 1
+
+
+def _logged_games_range(const uint64_t[::1] rngs, const uint64_t[:, ::1] choices,
+                        int n_players, int decks, int max_turns, bint no_return,
+                        bint tie_break, const int8_t[::1] rounds, int first_dealer,
+                        const int32_t[:, ::1] policies, int32_t[:, :, ::1] log,
+                        uint8_t[:, :, :, ::1] hands, list moves, Py_ssize_t start,
+                        Py_ssize_t stop):
+    """Games ``start:stop`` of ``play_logged_game``: game i dealt by the bit generator at
+    address ``rngs[i]``, seat q played by ``policies[i, q]`` with the generator at
+    ``choices[i, q]`` (0: none), logged in ``log[i]``, its final hands in ``hands[i]``
+    (unless None) and its moves, as an int16 array, in ``moves[i]`` (unless None)."""
+    cdef Py_ssize_t i, n = stop - start
+    cdef Table T
+    cdef int16_t** traces = NULL
+    cdef int* lengths = NULL
+    cdef bint keep = moves is not None, failed = False
+    cdef int16_t[::1] view
+    if keep:
+        traces = <int16_t**>malloc((n + 1) * sizeof(int16_t*))
+        lengths = <int*>malloc((n + 1) * sizeof(int))
+        if traces == NULL or lengths == NULL:
+            free(traces)
+            free(lengths)
+            raise MemoryError()
+        for i in range(n):
+            traces[i] = NULL
+    try:
+        with nogil:
+            for i in range(start, stop):
+                T.rng = <bitgen_t*>rngs[i]
+                T.trace = NULL
+                T.trace_room = 0
+                T.n_trace = 0
+                T.trace_grows = keep
+                play_logged_game(&T, n_players, decks, max_turns, no_return, tie_break,
+                                 &rounds[0], <int>rounds.shape[0], first_dealer,
+                                 &policies[i, 0], <bitgen_t* const*>&choices[i, 0],
+                                 &log[i, 0, 0],
+                                 NULL if hands is None else &hands[i, 0, 0, 0])
+                if keep:
+                    traces[i - start] = T.trace
+                    lengths[i - start] = T.n_trace
+                    failed = failed or T.n_trace > T.trace_room
+        if keep:
+            if failed:
+                raise MemoryError("no memory left for the moves of a game")
+            for i in range(n):
+                arr = np.empty(lengths[i], dtype=np.int16)
+                if lengths[i] > 0:
+                    view = arr
+                    memcpy(&view[0], traces[i], lengths[i] * sizeof(int16_t))
+                moves[start + i] = arr
+    finally:
+        if keep:
+            for i in range(n):
+                free(traces[i])
+            free(traces)
+            free(lengths)
+
+
+def _hands_cards(const uint8_t[:, ::1] hands, int k, tuple cards):
+    """The first ``k`` rows of counts as tuples of ``cards[t]``, ascending (as
+    ``Round._cards`` gives a final hand)."""
+    cdef int q, t, _c
+    out = []
+    for q in range(k):
+        row = []
+        for t in range(N_TYPES):
+            for _c in range(hands[q, t]):
+                row.append(cards[t])
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def _tokens(const int16_t[::1] moves, Py_ssize_t start, Py_ssize_t stop, tuple tokens):
+    """``tuple(tokens[a] for a in moves[start:stop])``."""
+    cdef Py_ssize_t i
+    return tuple([tokens[moves[i]] for i in range(start, stop)])
 
 
 # -- dealing.random_hands ---------------------------------------------------------------

@@ -70,6 +70,23 @@ _SHARED = frozenset({"n_players", "seed", "rules", "rounds", "first_dealer", "_s
                      "_tie_round", "_tie_seats", "_winners", "_over", "_result"})
 
 
+def _check_game(n_players: int, seed: SeedLike, rules: Rules | None,
+               rounds: Sequence[int] | None, first_dealer: object
+               ) -> tuple[Rules, tuple[int, ...], int, int]:
+    """A game's arguments checked as :class:`Game` checks them: its rules, its plan of
+    round numbers, its seed as the int the record keeps (a Generator is advanced) and
+    its first dealer (``TypeError``/``ValueError`` naming the bad one)."""
+    rules = check_table(n_players, rules, least=2, what="a game",
+                        note=" (one player plays solitaire)")
+    plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
+    if not plan:
+        raise ValueError("rounds must name at least one round")
+    for r in plan:
+        Rules.hand_size(r)  # raises for anything but 1..11
+    first_dealer = check_seat(first_dealer, n_players, "first_dealer")
+    return rules, plan, int_seed(seed), first_dealer
+
+
 def _pretty(seats: Iterable[int]) -> str:
     return ", ".join(str(s) for s in seats)
 
@@ -142,16 +159,10 @@ class Game:
 
     def __init__(self, n_players: int, *, seed: SeedLike, rules: Rules | None = None,
                  rounds: Sequence[int] | None = None, first_dealer: int = 0) -> None:
-        rules = check_table(n_players, rules, least=2, what="a game",
-                            note=" (one player plays solitaire)")
-        plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
-        if not plan:
-            raise ValueError("rounds must name at least one round")
-        for r in plan:
-            Rules.hand_size(r)  # raises for anything but 1..11
-        first_dealer = check_seat(first_dealer, n_players, "first_dealer")
+        rules, plan, seed, first_dealer = _check_game(n_players, seed, rules, rounds,
+                                                     first_dealer)
         self.n_players = n_players
-        self.seed = int_seed(seed)  # the int the record keeps
+        self.seed = seed  # the int the record keeps
         self.rules = rules
         self.rounds = plan
         self.first_dealer = first_dealer

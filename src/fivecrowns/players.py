@@ -23,10 +23,11 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from . import _bot_games
 from ._deprecation import moved_names, takes_seed
 from .actions import CardArg, SourceLike
 from .errors import BotError
-from .game import Game, GameResult
+from .game import Game, GameResult, _check_game
 from .records import Observation, Phase
 from .rules import Rules
 from .seeding import SeedLike
@@ -90,6 +91,17 @@ def play_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None 
         Totals, winners, round results and the :class:`~fivecrowns.replay.GameRecord`
         (``result.record``), which :meth:`Game.replay` plays again.
 
+    Notes
+    -----
+    When every seat is a built-in bot with its default parameters
+    (:class:`~fivecrowns.bots.RandomBot` with ``go_out=1``,
+    :class:`~fivecrowns.bots.GreedyBot`, :class:`~fivecrowns.bots.StrongBot`,
+    :class:`~fivecrowns.expert.ExpertBot`), the game is played on the compiled engine,
+    which makes the very moves of the Python bots (a RandomBot's generator advances as
+    it would): the same result and record, 15 to 90 times faster. Any other player in
+    any seat, or ``solver.use_implementation("python")``, plays it on
+    :class:`~fivecrowns.game.Game` with the bots' own methods.
+
     Raises
     ------
     BotError
@@ -104,10 +116,25 @@ def play_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None 
     True
     """
     players = list(players)
+    engine = _bot_games.available() and _bot_games.seat_policies(players) is not None
     for i, bot in enumerate(players):
-        if not isinstance(bot, Player):
+        if not engine and not isinstance(bot, Player):  # built-in bots are Players
             raise TypeError(f"players[{i}] ({bot!r}) is not a Player: it needs "
                             f"choose_draw() and choose_discard() methods")
+    if engine:
+        rules, plan, number, first_dealer = _check_game(len(players), seed, rules, rounds,
+                                                       first_dealer)
+        (game,) = _bot_games.play_logged([(number, players)], rules=rules, plan=plan,
+                                         first_dealer=first_dealer, hands=True)
+        return _bot_games.game_result(game, len(players), rules, plan, first_dealer)
+    return _play_on_game(players, seed=seed, rules=rules, rounds=rounds,
+                         first_dealer=first_dealer)
+
+
+def _play_on_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None = None,
+                  rounds: Sequence[int] | None = None, first_dealer: int = 0) -> GameResult:
+    """:func:`play_game` on :class:`~fivecrowns.game.Game`, each move asked of the
+    players' own methods (the Python route)."""
     game = Game(len(players), seed=seed, rules=rules, rounds=rounds,
                 first_dealer=first_dealer)
     while not game.is_over:

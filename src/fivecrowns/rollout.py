@@ -44,6 +44,12 @@ Policies
     :class:`~fivecrowns.round.Round`. The choices are reproducible but are not
     RandomBot's: RandomBot draws them from its own generator with ``Generator.integers``.
 
+Without the compiled core, or with ``FIVECROWNS_IMPLEMENTATION=python`` (the solver's
+switch), every function here runs on the engine's pure-Python twin
+(``fivecrowns._engine_py``: the Python engine and bots): the same answers, far slower,
+except :func:`play_worlds`, which samples other worlds from the same distribution;
+:data:`ROLLOUT_IMPLEMENTATION` says which runs.
+
 Randomness is numpy's own: every shuffle is ``Generator.permutation`` computed on the
 generator's bit generator, so a game dealt here from ``seed`` is the game
 :func:`~fivecrowns.players.play_game` deals from ``seed``. A :class:`Round`'s generator is
@@ -68,12 +74,14 @@ True
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from . import _engine_py
 from ._checks import check_int, check_seat, check_table, default_threads
 from ._threads import run_threaded
 from .records import EventKind, Phase
@@ -81,13 +89,28 @@ from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import SeedLike, bot_seeds, game_seeds, game_seeds_range, int_seed
 
-try:
-    from . import _rollout as _core
-except ImportError:  # a pure-Python install: the rollout engine needs the compiled core
-    _core = None  # type: ignore[assignment]
+__all__ = ["ROLLOUT_IMPLEMENTATION", "POLICIES", "Policy", "play_out", "play_out_actions",
+           "play_games", "deal_rounds", "play_worlds"]
 
-__all__ = ["POLICIES", "Policy", "play_out", "play_out_actions", "play_games", "deal_rounds",
-           "play_worlds"]
+
+def _load_core() -> Any:
+    """The compiled engine, unless ``FIVECROWNS_IMPLEMENTATION=python`` asks for the
+    Python twin (the solver's switch) or it is not built."""
+    if os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower() == "python":
+        return None
+    try:
+        from . import _rollout
+    except ImportError:  # a pure-Python install
+        return None
+    return _rollout
+
+
+_core = _load_core()
+
+#: Which engine runs the rollouts: ``"compiled"`` (``fivecrowns._rollout``) or
+#: ``"python"`` (its twin, ``fivecrowns._engine_py``: the same moves and scores, slower;
+#: :func:`play_worlds` samples other worlds from the same distribution).
+ROLLOUT_IMPLEMENTATION = "python" if _core is None else "compiled"
 
 #: The policies the engine plays, by name.
 POLICIES = ("greedy", "random", "strong", "expert")
@@ -107,14 +130,6 @@ _SERIAL_GAMES = 8
 # 49 ms an expert one); with a policy per seat, the slowest seat's piece.
 _GAMES_PER_PIECE = {"greedy": 1024, "random": 256, "strong": 128, "expert": 4}
 _ROUNDS_PER_PIECE = 512
-
-
-def _engine() -> Any:
-    if _core is None:
-        raise RuntimeError("the rollout engine needs fivecrowns' compiled extensions, and "
-                           "this installation has none (fivecrowns.IMPLEMENTATION is "
-                           "'python'); reinstall with FIVECROWNS_BUILD_EXTENSION=1")
-    return _core
 
 
 def _policy(policy: object) -> int:
@@ -283,7 +298,6 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy",
     rounds = _round_list(rounds)
     code = _policy(policy)
     n_threads = default_threads(threads, len(rounds), _SERIAL_ROUNDS)
-    core = _engine()
     if not rounds:
         return np.zeros((0, 0), dtype=np.int32)
     players = {r.n_players for r in rounds}
@@ -292,6 +306,11 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy",
                          f"{sorted(players)}; play them out in groups")
     k = players.pop()
     random_seed = _random_seed(seed) if code == _RANDOM else 0
+    core = _core
+    if core is None:
+        return _engine_py.play_out(rounds, POLICIES[code], None if code != _RANDOM else
+                                   [np.random.PCG64(s)
+                                    for s in game_seeds(random_seed, len(rounds))])
     out = np.empty((len(rounds), k), dtype=np.int32)
 
     def piece(a: int, b: int) -> None:
@@ -325,8 +344,11 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
     """
     (r,) = _round_list([round])
     code = _policy(policy)
-    core = _engine()
     choices = _choices(code, seed, lambda s: game_seeds(s, 1))
+    core = _core
+    if core is None:
+        return _engine_py.play_out_actions(r, POLICIES[code],
+                                           None if choices is None else choices[0])
     room = 1024
     while True:  # the engine counts the moves past the room: then again, with room for all
         trace = np.zeros((1, room), dtype=np.int16)
@@ -447,7 +469,10 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: Seed
                              f"{r.current_player} now")
         codes.append(int(a))
     n_threads = default_threads(threads, int(worlds), _SERIAL_ROUNDS)
-    core = _engine()
+    core = _core
+    if core is None:
+        return _engine_py.play_worlds(r, codes, int(worlds), np.random.default_rng(seed),
+                                      POLICIES[code])
     hands, draws, piles, states, scores, publics, _ = _pack([r])
     last_discard, last_kept, blind = _inference(r)
     return core.play_worlds(hands, draws, piles, states, scores, publics, r.current_player,
@@ -554,7 +579,14 @@ def play_games(games: int, *, seed: SeedLike, n_players: int = 4,
     seats = None if isinstance(policy, str) else _seat_policies(policy, n_players)
     code = _policy(policy) if seats is None else (_RANDOM if _RANDOM in seats else 0)
     n_threads = default_threads(threads, games, _SERIAL_GAMES)
-    core = _engine()
+    core = _core
+    if core is None:
+        names = [POLICIES[c] for c in (seats or [code] * n_players)]
+        return _engine_py.play_games(
+            game_seeds(seed, games), n_players=n_players, policies=names, rules=rules,
+            plan=plan.tolist(), first_dealer=first_dealer,
+            choices=None if code != _RANDOM else
+            [np.random.PCG64(bot_seeds(seed, g, 1)[0]) for g in range(games)])
     out = np.zeros((games, n_players), dtype=np.int64)
     decks, max_turns, no_return = rules.decks, rules.max_turns, not rules.return_discard
     policies = None if seats is None else np.array(seats, dtype=np.int32)

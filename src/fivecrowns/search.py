@@ -1,5 +1,4 @@
-"""Determinized Monte-Carlo search: :class:`SearchBot`, and :func:`play_out`, the rollouts
-behind it when the compiled engine is missing.
+"""Determinized Monte-Carlo search: :class:`SearchBot`.
 
 For each decision with a real choice the bot samples worlds consistent with what it
 sees (:meth:`Round.from_observation <fivecrowns.Round.from_observation>`, then
@@ -10,8 +9,9 @@ and compares each candidate with StrongBot's own move world by world. Every cand
 played in the same worlds, with the same draw piles and reshuffles (common random
 numbers), so the comparison between moves is far less noisy than each estimate.
 
-Without the compiled extensions the same search runs on :func:`play_out`'s pure-Python
-twin (the policy's bot in every seat): same distribution, only much slower.
+Without the compiled extensions the same search runs on the rollout engine's pure-Python
+twin (:data:`fivecrowns.rollout.ROLLOUT_IMPLEMENTATION`): the policy's bot in every seat, worlds
+from the same distribution, only much slower.
 
 Examples
 --------
@@ -24,29 +24,33 @@ Examples
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+from . import _engine_py, solver
 from . import rollout as _rollout
-from . import solver
 from ._checks import check_int
-from ._deprecation import deprecated_attribute, renamed_parameters
+from ._deprecation import (
+    deprecated_attribute,
+    moved_names,
+    renamed_parameters,
+)
 from .actions import Source, encode_discard, encode_draw
-from .bots import GreedyBot, StrongBot
+from .bots import StrongBot
 from .cards import N_TYPES, Card, card_value
 from .expert import ExpertBot
-from .records import Observation, Phase
+from .records import Observation
 from .round import Round
 from .rules import N_ROUNDS
 from .seeding import SeedLike, make_rng
 
-__all__ = ["SearchBot", "play_out", "win_chances", "ROLLOUT_IMPLEMENTATION", "OBJECTIVES",
-           "ROUND_SPREAD"]
+__all__ = ["SearchBot", "win_chances", "OBJECTIVES", "ROUND_SPREAD"]
 
-#: Which rollouts :func:`play_out` runs: ``"compiled"`` or ``"python"``.
-ROLLOUT_IMPLEMENTATION = "python" if getattr(_rollout, "_core", None) is None else "compiled"
+# Engine code that lived here until 0.4: the rollout engine's own now.
+__getattr__ = moved_names(__name__, {"play_out": "fivecrowns.rollout",
+                                      "ROLLOUT_IMPLEMENTATION": "fivecrowns.rollout"})
+
 
 #: What :class:`SearchBot` optimises: its own round score (``"own"``), its score less the
 #: mean of its opponents' (``"relative"``), or its chance of winning the game
@@ -104,94 +108,6 @@ def win_chances(totals: npt.NDArray[np.float64], player: int,
     beat = _normal_cdf(gap).prod(axis=-1)                  # (..., nodes)
     return (beat * _WEIGHTS).sum(axis=-1)
 
-
-
-#: The Python twin's policies: the bot that plays every seat.
-_POLICIES: dict[str, type[GreedyBot] | type[StrongBot] | type[ExpertBot]] = {
-    "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
-
-
-def play_out(rounds: Sequence[Round], *, policy: str = "greedy",
-             threads: int | None = None) -> npt.NDArray[np.int32]:
-    """Each round played to its end by ``policy`` in every seat: the round scores.
-
-    The rounds are left untouched (each is played on a clone). This is
-    ``fivecrowns.rollout.play_out`` when the compiled rollout engine is installed;
-    otherwise a pure-Python twin that plays the policy's bot in every seat.
-
-    Parameters
-    ----------
-    rounds : sequence of Round
-        All with the same number of players.
-    policy : str
-        ``"greedy"`` (:class:`~fivecrowns.GreedyBot` in every seat), ``"strong"``
-        (:class:`~fivecrowns.StrongBot`) or ``"expert"``
-        (:class:`~fivecrowns.ExpertBot`); the compiled engine may know more.
-    threads : int, optional
-        Worker threads of the compiled engine; the Python twin ignores it.
-
-    Returns
-    -------
-    ndarray of shape (len(rounds), n_players), int32
-
-    Examples
-    --------
-    >>> r = Round(3, round_number=2, seed=7)
-    >>> scores = play_out([r, r])
-    >>> scores.shape, bool((scores[0] == scores[1]).all()), r.turn
-    ((2, 3), True, 0)
-    """
-    if ROLLOUT_IMPLEMENTATION == "compiled":
-        return _rollout.play_out(rounds, policy=policy,  # type: ignore[arg-type]
-                                 threads=threads)
-    return _python_play_out(rounds, policy)
-
-
-def _python_play_out(rounds: Sequence[Round], policy: str) -> npt.NDArray[np.int32]:
-    """:func:`play_out` without the compiled engine: the policy's bot in every seat."""
-    bot = _POLICIES.get(policy)
-    if bot is None:
-        raise ValueError(f"the Python rollouts know the policies "
-                         f"{', '.join(map(repr, _POLICIES))}, got {policy!r}")
-    rounds = list(rounds)
-    if not rounds:
-        return np.zeros((0, 0), dtype=np.int32)
-    n = rounds[0].n_players
-    scores = np.zeros((len(rounds), n), dtype=np.int32)
-    for i, start in enumerate(rounds):
-        if start.n_players != n:
-            raise ValueError(f"every round must have {n} players; rounds[{i}] has "
-                             f"{start.n_players}")
-        r = start.clone()
-        bots = [bot() for _ in range(n)]
-        while not r.is_over:
-            p = r.current_player
-            obs = r.observation(p)
-            if r.phase is Phase.DRAW:
-                r.draw(bots[p].choose_draw(obs))
-            else:
-                card, out_ = bots[p].choose_discard(obs)
-                r.discard(card, go_out=out_)
-        assert r.result is not None
-        scores[i] = r.result.scores
-    return scores
-
-
-def _python_play_worlds(round: Round, actions: Sequence[int], worlds: int,
-                        rng: np.random.Generator, policy: str) -> npt.NDArray[np.int32]:
-    """:func:`fivecrowns.rollout.play_worlds` without the compiled engine: each world a
-    :meth:`Round.determinize` of the current player's view, each action played out by
-    :func:`_python_play_out` (the same distribution, other samples)."""
-    p = round.current_player
-    rounds = []
-    for _ in range(worlds):
-        world = round.determinize(p, rng)
-        for a in actions:
-            r = world.clone()
-            r.apply_action(a)
-            rounds.append(r)
-    scores = _python_play_out(rounds, policy)
-    return scores.reshape(worlds, len(actions), round.n_players)
 
 
 class SearchBot:
@@ -272,8 +188,9 @@ class SearchBot:
         candidates = check_int(candidates, "candidates", 0)
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
-        if policy not in _POLICIES:
-            raise ValueError(f"policy must be one of {tuple(_POLICIES)}, got {policy!r}")
+        if policy not in _engine_py.POLICY_BOTS:
+            raise ValueError(f"policy must be one of {tuple(_engine_py.POLICY_BOTS)}, "
+                             f"got {policy!r}")
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) \
                 or not confidence >= 0:
             raise ValueError(f"confidence must be a number >= 0, got {confidence!r}")
@@ -351,13 +268,11 @@ class SearchBot:
         return int(deads[order[0]]), [held[k] for k in order]
 
     def _worlds(self, base: Round, actions: list[int], worlds: int) -> npt.NDArray[np.int32]:
-        if ROLLOUT_IMPLEMENTATION == "compiled":
-            return _rollout.play_worlds(base, actions, worlds=worlds,
-                                        seed=int(self.rng.integers(2**63)),
-                                        policy=self.policy,  # type: ignore[arg-type]
-                                        threads=1, discard_weight=self.discard_weight,
-                                        replay_draws=self.replay_draws)
-        return _python_play_worlds(base, actions, worlds, self.rng, self.policy)
+        return _rollout.play_worlds(base, actions, worlds=worlds,
+                                    seed=int(self.rng.integers(2**63)),
+                                    policy=self.policy,  # type: ignore[arg-type]
+                                    threads=1, discard_weight=self.discard_weight,
+                                    replay_draws=self.replay_draws)
 
     def _search(self, obs: Observation, actions: list[int]) -> int:
         """The index of the move to make: 0 (the default) unless another one's mean

@@ -19,16 +19,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_int
+from . import _bot_games
+from ._checks import available_cores, check_int
 from ._deprecation import RENAMED, warn_deprecated
 from .duplicate import DuplicateReport
 from .errors import Interrupted
+from .game import _check_game
 from .players import PlayerFactory, entrant_factory, play_game
+from .replay import GameRecord
 from .rules import Rules
 from .runner import Backend, ProgressCallback, run_in_order
 from .seeding import SeedLike, bot_seeds, game_seeds, int_seed
@@ -112,27 +116,105 @@ class GamesReport:
 _Outcome = tuple[list[int], list[float], int, "dict[str, Any] | None"]
 
 
-def _play_seated(args: tuple[Sequence[PlayerFactory], int, int, int, Rules | None,
-                             Sequence[int] | None, Sequence[str] | None]) -> _Outcome:
-    factories, g, game_seed, seed, rules, rounds, record_names = args
+# One game to play: the entrants' factories (entrant 0 first), the game's number and
+# seed, and the names its record gives the entrants (None: no record).
+_Spec = tuple[Sequence[PlayerFactory], int, int, "Sequence[str] | None"]
+
+
+def _seated(spec: _Spec, seed: int) -> tuple[list[int], list[Any]]:
+    """Which entrant sits where in a game (seat s holds entrant ``(s + g) % k``) and
+    their players, each made from the entrant's own seed."""
+    factories, g, _, _ = spec
     k = len(factories)
-    # seat s holds entrant (s + g) % k
     entrant_at = [(s + g) % k for s in range(k)]
     own = bot_seeds(seed, g, k)
-    players = [factories[e](own[e]) for e in entrant_at]
-    res = play_game(players, seed=game_seed, rules=rules, rounds=rounds)
+    return entrant_at, [factories[e](own[e]) for e in entrant_at]
+
+
+def _outcome(spec: _Spec, entrant_at: list[int], totals: Sequence[int],
+             winners: Sequence[int], hit_max_turns: int,
+             record: Callable[[], GameRecord]) -> _Outcome:
+    """A game's outcome by entrant (and its record, if the spec names the entrants)."""
+    k = len(entrant_at)
     scores = [0] * k
     wins = [0.0] * k
     for s, e in enumerate(entrant_at):
-        scores[e] = res.totals[s]
-        if s in res.winners:
-            wins[e] = 1.0 / len(res.winners)
-    record = None
-    if record_names is not None:
-        record = res.record.to_dict()
-        record["game"] = g
-        record["players"] = [record_names[e] for e in entrant_at]
-    return scores, wins, res.hit_max_turns, record
+        scores[e] = totals[s]
+        if s in winners:
+            wins[e] = 1.0 / len(winners)
+    out = None
+    names = spec[3]
+    if names is not None:
+        out = record().to_dict()
+        out["game"] = spec[1]
+        out["players"] = [names[e] for e in entrant_at]
+    return scores, wins, hit_max_turns, out
+
+
+def _play_specs(specs: Sequence[_Spec], seed: int, rules: Rules | None,
+                rounds: Sequence[int] | None, threads: int) -> list[_Outcome]:
+    """Play the games of ``specs``, in order: those whose every seat is a built-in bot on
+    the compiled engine (all at once, on ``threads`` threads), the others with
+    :func:`~fivecrowns.players.play_game`. Both give the same outcomes and records."""
+    seated = [_seated(spec, seed) for spec in specs]
+    engine = [i for i, (_, players) in enumerate(seated)
+              if _bot_games.available() and _bot_games.seat_policies(players) is not None]
+    logged: dict[int, Any] = {}
+    if engine:
+        checked, plan, _, _ = _check_game(len(specs[0][0]), 0, rules, rounds, 0)
+        games = _bot_games.play_logged(
+            [(specs[i][2], seated[i][1]) for i in engine], rules=checked, plan=plan,
+            moves=any(specs[i][3] is not None for i in engine), threads=threads)
+        logged = dict(zip(engine, games))
+    out = []
+    for i, spec in enumerate(specs):
+        entrant_at, players = seated[i]
+        if i in logged:
+            game, k = logged[i], len(players)
+            s = _bot_games.summary(game, k, len(plan))
+            out.append(_outcome(spec, entrant_at, s.totals, s.winners, s.hit_max_turns,
+                                partial(_bot_games.record, game, s, k, checked, plan, 0)))
+        else:
+            res = play_game(players, seed=spec[2], rules=rules, rounds=rounds)
+            out.append(_outcome(spec, entrant_at, res.totals, res.winners,
+                                res.hit_max_turns, partial(getattr, res, "record")))
+    return out
+
+
+# Games per block of work, by the engine's policy numbers (_bot_games): a block's games
+# run on the compiled engine at once, and progress and Ctrl-C are seen between blocks,
+# so a block is kept to about a quarter of a second of one core (see rollout's
+# _GAMES_PER_PIECE; RandomBot's games also make a generator each).
+_BLOCK_GAMES = {0: 1024, 2: 128, 3: 4, 4: 256}
+
+
+def _block_size(factories: Sequence[PlayerFactory], games: int, jobs: int,
+                backend: str) -> int:
+    """Games per block: one unless every entrant makes built-in bots the engine plays
+    (each game is then a task, as the runner has always had them), else as many as a
+    quarter of a second holds, but enough blocks for every worker."""
+    if not _bot_games.available():
+        return 1
+    codes = [_bot_games.entrant_policy(f) for f in factories]
+    if None in codes:
+        return 1
+    workers = jobs if backend == "local" else max(jobs, 2)
+    spread = games // (workers * 4)  # as the runner cuts its chunks
+    return max(1, min(min(_BLOCK_GAMES[c] for c in codes if c is not None), spread))
+
+
+def _engine_threads(jobs: int, backend: str) -> int:
+    """Threads of the compiled engine in a block: one per core in this process (as
+    :func:`~fivecrowns.rollout.play_games`), one in each worker process or Ray task."""
+    return 1 if backend != "local" or jobs > 1 else available_cores()
+
+
+def _play_block(args: tuple[Sequence[PlayerFactory], int, int, Sequence[int], int,
+                            Rules | None, Sequence[int] | None, Sequence[str] | None, int]
+                ) -> list[_Outcome]:
+    factories, a, b, seeds, seed, rules, rounds, record_names, threads = args
+    specs = [(factories, g, seeds[g - a], record_names) for g in range(a, b)]
+    return _play_specs(specs, seed, rules, rounds, threads)
 
 
 def _name(entrant: object) -> str:
@@ -191,7 +273,11 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
         (:mod:`fivecrowns.seeding`; a SeedSequence or Generator first gives an int,
         :func:`~fivecrowns.seeding.int_seed`).
     jobs : int
-        Worker processes.
+        Worker processes. Games whose every seat is a built-in bot with its defaults
+        (RandomBot, GreedyBot, StrongBot, ExpertBot) run on the compiled engine, the same
+        games as on :class:`~fivecrowns.game.Game`: with ``jobs=1`` on one thread per
+        core in this process, as :func:`~fivecrowns.rollout.play_games`, else on one
+        thread in each worker.
     progress : callable, optional
         Called with the number of games just finished (e.g. ``tqdm(total=games).update``).
     rules : Rules, optional
@@ -271,26 +357,31 @@ def _simulate(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int,
     seed = int_seed(seed)
     seeds = game_seeds(seed, games)
     record_names = names if on_record is not None else None
-    work = _Items(seeds, lambda g: (factories, g, seeds[g], seed, rules, rounds,
-                                    record_names))
+    size = _block_size(factories, games, jobs, backend)
+    threads = _engine_threads(jobs, backend)
+    work = _Blocks(games, size, lambda a, b: (factories, a, b, seeds[a:b], seed, rules,
+                                              rounds, record_names, threads))
     # Each outcome goes into the arrays as it comes, in order: no list of every game's
     # outcome (about 500 bytes a game) is kept.
     scores = np.zeros((games, len(factories)), dtype=np.int64)
     wins = np.zeros((games, len(factories)), dtype=np.float64)
     done = [0, 0]  # games, rounds stopped by max_turns
 
-    def emit(outcome: _Outcome) -> None:
-        g = done[0]
-        scores[g], wins[g] = outcome[0], outcome[1]
-        done[0] += 1
-        done[1] += outcome[2]
-        if on_record is not None:
-            assert outcome[3] is not None
-            on_record(outcome[3])
+    def emit(block: list[_Outcome]) -> None:
+        for outcome in block:
+            g = done[0]
+            scores[g], wins[g] = outcome[0], outcome[1]
+            done[0] += 1
+            done[1] += outcome[2]
+            if on_record is not None:
+                assert outcome[3] is not None
+                on_record(outcome[3])
+        if progress is not None:
+            progress(len(block))
 
     try:
-        run_in_order(_play_seated, work, jobs=jobs, progress=progress, backend=backend,
-                     ray_address=ray_address, on_result=emit, keep=False)
+        run_in_order(_play_block, work, jobs=jobs, backend=backend, ray_address=ray_address,
+                     on_result=emit, keep=False, chunk_size=1 if size > 1 else None)
     except KeyboardInterrupt as exc:  # Ctrl-C: keep the report of the games finished
         g = done[0]
         raise Interrupted(_games_report(names, seeds[:g], scores[:g], wins[:g], done[1])
@@ -310,43 +401,48 @@ def _games_report(names: Sequence[str], seeds: Sequence[int], scores: npt.NDArra
     return GamesReport(tuple(reports), tuple(seeds), scores, wins, hit_max_turns)
 
 
-class _Items(Sequence[Any]):
-    """The work items of a simulation, made when the runner reads them (one chunk at a
-    time), not all up front."""
+class _Blocks(Sequence[Any]):
+    """The work items of a simulation: blocks of ``size`` consecutive games (deals),
+    each made when the runner reads it."""
 
-    def __init__(self, seeds: Sequence[int], item: Callable[[int], Any]) -> None:
-        self.seeds, self.item = seeds, item
+    def __init__(self, n: int, size: int, item: Callable[[int, int], Any]) -> None:
+        self.n, self.size, self.item = n, size, item
 
     def __len__(self) -> int:
-        return len(self.seeds)
+        return -(-self.n // self.size)
 
-    def __getitem__(self, g: Any) -> Any:
-        if isinstance(g, slice):
-            return [self.item(i) for i in range(*g.indices(len(self)))]
-        if not -len(self) <= g < len(self):
-            raise IndexError(g)
-        return self.item(g % len(self))
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        a = (i % len(self)) * self.size
+        return self.item(a, min(a + self.size, self.n))
 
 
 # ---------------------------------------------------------------------------------------------
 # Duplicate matches: every deal played twice, the reference in the bot's seat the second time
 
-_DuplicateWork = tuple[Sequence[PlayerFactory], PlayerFactory, str, int, int, int,
-                       "Rules | None", "Sequence[int] | None", "Sequence[str] | None"]
+_DuplicateWork = tuple[Sequence[PlayerFactory], PlayerFactory, str, int, int, Sequence[int],
+                       int, "Rules | None", "Sequence[int] | None", "Sequence[str] | None",
+                       int]
 
 
-def _play_duplicate(args: _DuplicateWork) -> tuple[_Outcome, _Outcome]:
-    """The bot's game and the reference's game of one deal: the same seeds, the same
-    seats (entrant 0 is the bot, then the reference), the same field."""
-    factories, reference, reference_name, g, game_seed, seed, rules, rounds, names = args
-    bot = _play_seated((factories, g, game_seed, seed, rules, rounds, names))
+def _play_duplicate(args: _DuplicateWork) -> list[tuple[_Outcome, _Outcome]]:
+    """The bot's game and the reference's game of each deal of a block: the same seeds,
+    the same seats (entrant 0 is the bot, then the reference), the same field."""
+    factories, reference, reference_name, a, b, seeds, seed, rules, rounds, names, \
+        threads = args
     ref_names = None if names is None else [reference_name, *names[1:]]
-    ref = _play_seated(([reference, *factories[1:]], g, game_seed, seed, rules, rounds,
-                        ref_names))
-    for outcome, which in ((bot, "bot"), (ref, "reference")):
+    against = [reference, *factories[1:]]
+    specs: list[_Spec] = []
+    for g in range(a, b):
+        specs += [(factories, g, seeds[g - a], names), (against, g, seeds[g - a], ref_names)]
+    outcomes = _play_specs(specs, seed, rules, rounds, threads)
+    for i, outcome in enumerate(outcomes):
         if outcome[3] is not None:
-            outcome[3]["duplicate"] = which
-    return bot, ref
+            outcome[3]["duplicate"] = "reference" if i % 2 else "bot"
+    return [(outcomes[i], outcomes[i + 1]) for i in range(0, len(outcomes), 2)]
 
 
 def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, *,
@@ -425,30 +521,37 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
     seed = int_seed(seed)
     seeds = game_seeds(seed, games)
     record_names = names if on_record is not None else None
-    work = _Items(seeds, lambda g: (factories, reference_factory, reference_name, g,
-                                    seeds[g], seed, rules, rounds, record_names))
     n, k = len(seeds), len(factories)
+    size = _block_size([*factories, reference_factory], n, jobs, backend)
+    threads = _engine_threads(jobs, backend)
+    work = _Blocks(n, size, lambda a, b: (factories, reference_factory, reference_name, a,
+                                          b, seeds[a:b], seed, rules, rounds, record_names,
+                                          threads))
     scores = np.zeros((2, n, k), dtype=np.int64)   # the bot's games, the reference's
     wins = np.zeros((2, n, k), dtype=np.float64)
     done = [0, 0]
 
-    def emit(pair: tuple[_Outcome, _Outcome]) -> None:
-        g = done[0]
-        for which, outcome in enumerate(pair):
-            scores[which, g], wins[which, g] = outcome[0], outcome[1]
-            done[1] += outcome[2]
-            if on_record is not None:
-                assert outcome[3] is not None
-                on_record(outcome[3])
-        done[0] += 1
+    def emit(block: list[tuple[_Outcome, _Outcome]]) -> None:
+        for pair in block:
+            g = done[0]
+            for which, outcome in enumerate(pair):
+                scores[which, g], wins[which, g] = outcome[0], outcome[1]
+                done[1] += outcome[2]
+                if on_record is not None:
+                    assert outcome[3] is not None
+                    on_record(outcome[3])
+            done[0] += 1
+        if progress is not None:
+            progress(len(block))
 
     def report(g: int) -> DuplicateReport:
         return DuplicateReport.from_games(names, reference_name, seeds[:g], scores[0, :g],
                                           scores[1, :g], wins[0, :g], wins[1, :g], done[1])
 
     try:
-        run_in_order(_play_duplicate, work, jobs=jobs, progress=progress, backend=backend,
-                     ray_address=ray_address, on_result=emit, keep=False)
+        run_in_order(_play_duplicate, work, jobs=jobs, backend=backend,
+                     ray_address=ray_address, on_result=emit, keep=False,
+                     chunk_size=1 if size > 1 else None)
     except KeyboardInterrupt as exc:  # Ctrl-C: keep the report of the deals finished
         raise Interrupted(report(done[0]) if done[0] else None) from exc
     return report(n)

@@ -1,0 +1,249 @@
+"""The engine's targets (issue 30), measured on this tree and on fivecrowns 0.3 in one run.
+
+Each tree is measured in a subprocess of its own (``--worker``, with that tree's ``src``
+first on ``PYTHONPATH``), one after the other on the same machine, and the table gives
+this tree's figure beside 0.3's and their ratio. The rows:
+
+- ``simulate / play_games``: the CLI's ``simulate --bots strong,strong,strong,strong``
+  (run in-process by ``fivecrowns.cli.main``), wall time, over
+  ``play_games(games, policy="strong")``'s wall time: the target is at most 1.5;
+- ``simulate --duplicate / play_games``: the same with ``--duplicate strong`` (twice the
+  games) over ``play_games`` of twice the games;
+- ``play_game strong`` / ``play_game greedy`` / ``play_game random``: games a CPU second
+  of ``play_game`` with four built-in bots (target: 10x 0.3);
+- ``Round moves``: random legal moves a CPU second on ``Round`` (``legal_actions`` +
+  ``apply_action``; target 3x), ``Round.clone``: clones a CPU second of a round in play
+  (target 5x);
+- ``PettingZoo AEC``: agent steps a CPU second, random legal actions, ``env.last()``
+  every step (target 2x);
+- ``OpenSpiel / gin_rummy``: a Python loop of ``legal_actions`` + ``apply_action`` (chance
+  nodes included) on ``python_five_crowns``, 2 players, over the same loop on OpenSpiel's
+  C++ ``gin_rummy`` in the same process (target at least 1); ``OpenSpiel clone 50`` and
+  ``2000``: clones a second at move 50 and 2,000 (flat in the history);
+- ``rollouts``: ``rollout.play_out`` of 4-player round-11 deals by the strong policy,
+  rounds a CPU second (no slower).
+
+Run::
+
+    python benchmarks/bench_engine.py [--old /tmp/v03] [--games 1000] [--quick]
+
+``--old`` is a checkout of 0.3 (commit 1ad0f08) with its extensions built in place
+(``git worktree add /tmp/v03 1ad0f08``, then ``FIVECROWNS_BUILD_EXTENSION=1 python
+setup.py build_ext --inplace`` there). Needs ``fivecrowns[rl]`` for the frameworks' rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from _harness import CPU, WALL, best_time
+
+HERE = Path(__file__).resolve().parent
+
+
+def _best(fn: Callable[[], int], repeats: int, clock: Callable[[], float] = CPU) -> float:
+    """Units a second, the best of ``repeats`` runs of ``fn`` (which returns its units,
+    the same each run)."""
+    units = [0]
+
+    def run() -> None:
+        units[0] = fn()
+
+    seconds = best_time(run, repeats, clock)
+    return units[0] / seconds
+
+
+def _wall(fn: Callable[[], object], repeats: int) -> float:
+    return best_time(fn, repeats, WALL)
+
+
+def measure(games: int, quick: bool) -> dict[str, float]:
+    import fivecrowns as fc
+    from fivecrowns.cli import main as cli_main
+    from fivecrowns.round import Round
+
+    reps = 2 if quick else 3
+    out: dict[str, float] = {}
+
+    def cli(*args: str) -> None:
+        with contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            assert cli_main(["simulate", "--bots", "strong,strong,strong,strong", "--games",
+                             str(games), "--quiet", *args]) == 0
+
+    plain = _wall(lambda: fc.play_games(games, seed=1, policy="strong"), reps)
+    out["simulate / play_games"] = _wall(cli, reps) / plain
+    double = _wall(lambda: fc.play_games(2 * games, seed=1, policy="strong"), reps)
+    out["simulate --duplicate / play_games"] = _wall(
+        lambda: cli("--duplicate", "strong"), reps) / double
+
+    def play(kind: str, n: int) -> Callable[[], int]:
+        def run() -> int:
+            for s in range(n):
+                bots = [fc.RandomBot(seed=s) if kind == "random" else
+                        {"strong": fc.StrongBot, "greedy": fc.GreedyBot}[kind]()
+                        for _ in range(4)]
+                fc.play_game(bots, seed=s)
+            return n
+        return run
+
+    n = 2 if quick else 6
+    out["play_game strong"] = _best(play("strong", n), reps)
+    out["play_game greedy"] = _best(play("greedy", 2 * n), reps)
+    out["play_game random"] = _best(play("random", n), reps)
+
+    def moves() -> int:
+        rng = np.random.default_rng(0)
+        steps = 0
+        for r in range(1, 12) if not quick else (1, 6, 11):
+            rnd = Round(4, r, seed=r)
+            while not rnd.is_over:
+                acts = rnd.legal_actions()
+                rnd.apply_action(acts[int(rng.integers(len(acts)))])
+                steps += 1
+        return steps
+
+    out["Round moves"] = _best(moves, reps)
+    rnd = Round(4, 11, seed=3)
+    for a in (0, 2 + int(np.flatnonzero(rnd.hand_counts(1))[0]), 1):
+        if rnd.can_apply_action(a):
+            rnd.apply_action(a)
+
+    def clones() -> int:
+        for _ in range(2000):
+            rnd.clone()
+        return 2000
+
+    out["Round.clone"] = _best(clones, reps)
+    out.update(_frameworks(reps, quick))
+
+    def rollouts() -> int:
+        rounds = fc.deal_rounds(100 if quick else 300, seed=4, n_players=4, round_number=11)
+        fc.rollout.play_out(rounds, policy="strong", threads=1)
+        return len(rounds)
+
+    out["rollouts"] = _best(rollouts, reps)
+    return out
+
+
+def _frameworks(reps: int, quick: bool) -> dict[str, float]:
+    out: dict[str, float] = {}
+    try:
+        import pyspiel
+
+        import fivecrowns.envs.openspiel  # noqa: F401
+        from fivecrowns.envs import aec_env
+    except ImportError as exc:
+        print(f"frameworks skipped: {exc}", file=sys.stderr)
+        return out
+
+    def aec() -> int:
+        rng = np.random.default_rng(0)
+        env: Any = aec_env(4)
+        steps = 0
+        env.reset(seed=1)
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.integers(legal.size))]))
+            steps += 1
+            if quick and steps > 3000:
+                break
+        return steps
+
+    out["PettingZoo AEC"] = _best(aec, reps)
+
+    def loop(name: str, params: dict[str, Any], budget: int) -> Callable[[], int]:
+        game = pyspiel.load_game(name, params)
+
+        def run() -> int:
+            rng = np.random.default_rng(0)
+            steps = 0
+            while steps < budget:
+                state = game.new_initial_state()
+                while not state.is_terminal() and steps < budget:
+                    if state.is_chance_node():
+                        acts = [a for a, _ in state.chance_outcomes()]
+                    else:
+                        acts = state.legal_actions()
+                    state.apply_action(acts[int(rng.integers(len(acts)))])
+                    steps += 1
+            return steps
+        return run
+
+    budget = 3000 if quick else 20000
+    ours = _best(loop("python_five_crowns", {"players": 2}, budget), reps)
+    theirs = _best(loop("gin_rummy", {}, budget), reps)
+    out["OpenSpiel / gin_rummy"] = ours / theirs
+    game = pyspiel.load_game("python_five_crowns", {"players": 2})
+    for depth in (50, 2000):
+        rng = np.random.default_rng(1)
+        state = game.new_initial_state()
+        moved = 0
+        while moved < depth:
+            if state.is_terminal():
+                state = game.new_initial_state()
+            acts = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                    else state.legal_actions())
+            state.apply_action(acts[int(rng.integers(len(acts)))])
+            moved += 1
+        s = state
+
+        def clone(s: Any = s) -> int:
+            for _ in range(500):
+                s.clone()
+            return 500
+
+        out[f"OpenSpiel clone {depth}"] = _best(clone, reps, WALL)
+    return out
+
+
+def _run_tree(src: Path, games: int, quick: bool) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{HERE}")
+    cmd = [sys.executable, str(HERE / "bench_engine.py"), "--worker", "--games", str(games)]
+    if quick:
+        cmd.append("--quick")
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"the run on {src} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--old", default="/tmp/v03", help="a checkout of 0.3, built in place")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        print(json.dumps(measure(args.games, args.quick)))
+        return
+    load = os.getloadavg()
+    new = _run_tree(HERE.parent / "src", args.games, args.quick)
+    old = _run_tree(Path(args.old) / "src", args.games, args.quick)
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+          f"after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
+    print(f"{'measure':<36} {'this tree':>12} {'0.3':>12} {'ratio':>8}")
+    for key in new:
+        a, b = new[key], old.get(key, float("nan"))
+        ratio = "" if "/" in key else f"{a / b:8.2f}"
+        print(f"{key:<36} {a:>12.4g} {b:>12.4g} {ratio:>8}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""The rollout engine's pure-Python twin: what ``fivecrowns._rollout`` computes, computed
+by :class:`~fivecrowns.round.Round`, :class:`~fivecrowns.game.Game` and the Python bots.
+
+It stands beside the compiled engine as ``_solver_py`` stands beside ``_solver``: it is
+the readable specification, :mod:`fivecrowns.rollout` runs on it when the compiled core
+is absent or ``FIVECROWNS_IMPLEMENTATION=python`` is set, and the twin tests play both
+move for move (``tests/engines.py`` runs a test through each). Every function here makes
+exactly the compiled engine's moves, with one exception said where it stands
+(:func:`play_worlds` samples other worlds from the same distribution).
+
+- :func:`play_out`: rounds played to their end by a policy's bot in every seat;
+- :func:`play_games`: whole games dealt from seeds, by a policy per seat;
+- :class:`RandomPolicy`: the ``"random"`` policy as a player, its choices drawn from its
+  own bit generator as the engine draws them (``random_interval``);
+- :func:`play_worlds`: a search's sampled worlds, each move played out in each.
+
+Whole games of built-in bots with their records (``_rollout._logged_games_range``) have
+their twin in :func:`fivecrowns.players._play_on_game`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import solver
+from .actions import Source, encode_discard, encode_draw
+from .bots import GreedyBot, StrongBot, _deck_drawable, _hand_row, _must_keep_index
+from .cards import Card
+from .expert import ExpertBot
+from .game import Game
+from .records import Observation, Phase
+from .round import Round
+from .rules import Rules
+
+__all__ = ["POLICY_BOTS", "RandomPolicy", "play_out", "play_out_actions", "play_games",
+           "play_worlds"]
+
+#: The bot of each deterministic policy.
+POLICY_BOTS: dict[str, type[GreedyBot] | type[StrongBot] | type[ExpertBot]] = {
+    "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
+
+
+class RandomPolicy:
+    """The engine's ``"random"`` policy: a legal source uniformly, then a card type held
+    (but the one the rules keep) uniformly, going out when that discard allows it.
+
+    Each choice is numpy's ``random_interval(bitgen, n - 1)`` on ``bit_generator``
+    (the smallest bit mask covering ``n - 1``, 32-bit draws until one falls in range),
+    which is what the compiled engine calls; a 32-bit draw is ``Generator.integers(0,
+    2**32, dtype=uint32)``, numpy's ``next_uint32``.
+    """
+
+    name = "RandomPolicy"
+
+    def __init__(self, bit_generator: np.random.BitGenerator) -> None:
+        self._gen = np.random.Generator(bit_generator)
+
+    def _interval(self, top: int) -> int:
+        """numpy's ``random_interval(bitgen, top)`` for ``top < 2**32``."""
+        if top == 0:
+            return 0
+        mask = (1 << top.bit_length()) - 1
+        while True:
+            value = int(self._gen.integers(0, 1 << 32, dtype=np.uint32)) & mask
+            if value <= top:
+                return value
+
+    def choose_draw(self, obs: Observation) -> Source:
+        deck, pile = _deck_drawable(obs), obs.top_discard is not None
+        if deck and pile:
+            return Source.DISCARD if self._interval(1) == 1 else Source.DECK
+        return Source.DISCARD if pile else Source.DECK
+
+    def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
+        row = _hand_row(obs)
+        kept = _must_keep_index(obs)
+        held = [int(t) for t in np.flatnonzero(row) if t != kept]
+        t = held[self._interval(len(held) - 1)]
+        row[t] -= 1
+        return Card.from_index(t), solver.deadwood(row, obs.wild, decks=obs.decks) == 0
+
+
+def _players(policy: str, n: int, choices: np.random.BitGenerator | None) -> list[object]:
+    """The players of one round or game with ``policy`` in every seat (one random policy
+    shared by every seat, as the engine shares its generator)."""
+    if policy == "random":
+        assert choices is not None
+        shared = RandomPolicy(choices)
+        return [shared] * n
+    bot = POLICY_BOTS.get(policy)
+    if bot is None:
+        raise ValueError(f"the Python rollouts know the policies "
+                         f"{', '.join(map(repr, [*POLICY_BOTS, 'random']))}, got {policy!r}")
+    return [bot() for _ in range(n)]
+
+
+def _play_round(r: Round, players: Sequence[object]) -> list[int]:
+    """Play ``r`` (changed) to its end; the moves, as action codes."""
+    moves = []
+    while not r.is_over:
+        p = r.current_player
+        bot = players[p]
+        obs = r.observation(p)
+        if r.phase is Phase.DRAW:
+            a = encode_draw(bot.choose_draw(obs))  # type: ignore[attr-defined]
+        else:
+            card, out = bot.choose_discard(obs)  # type: ignore[attr-defined]
+            a = encode_discard(card, go_out=out)
+        r.apply_action(a)
+        moves.append(a)
+    return moves
+
+
+def play_out(rounds: Sequence[Round], policy: str,
+             choices: Sequence[np.random.BitGenerator] | None = None
+             ) -> npt.NDArray[np.int32]:
+    """Each round (left untouched) played to its end by ``policy`` in every seat; the
+    random policy's choices in round ``i`` come from ``choices[i]`` (advanced)."""
+    rounds = list(rounds)
+    if not rounds:
+        return np.zeros((0, 0), dtype=np.int32)
+    n = rounds[0].n_players
+    scores = np.zeros((len(rounds), n), dtype=np.int32)
+    for i, start in enumerate(rounds):
+        if start.n_players != n:
+            raise ValueError(f"every round must have {n} players; rounds[{i}] has "
+                             f"{start.n_players}")
+        r = start.clone()
+        _play_round(r, _players(policy, n, None if choices is None else choices[i]))
+        assert r.result is not None
+        scores[i] = r.result.scores
+    return scores
+
+
+def play_out_actions(round: Round, policy: str,
+                     choices: np.random.BitGenerator | None = None) -> list[int]:
+    """The moves of :func:`play_out` of ``[round]``, as action codes."""
+    return _play_round(round.clone(), _players(policy, round.n_players, choices))
+
+
+def play_games(seeds: Sequence[int], *, n_players: int, policies: Sequence[str],
+               rules: Rules, plan: Sequence[int], first_dealer: int,
+               choices: Sequence[np.random.BitGenerator] | None = None
+               ) -> npt.NDArray[np.int64]:
+    """Game ``g`` dealt from ``seeds[g]``, seat q played by ``policies[q]`` (the random
+    policy's seats sharing ``choices[g]``); the totals. A tie-break round changes no
+    total, so it is not played."""
+    out = np.zeros((len(seeds), n_players), dtype=np.int64)
+    plain = dataclasses.replace(rules, tie_break=False)
+    for g, seed in enumerate(seeds):
+        shared = None if choices is None else RandomPolicy(choices[g])
+        players = [shared if p == "random" else _players(p, 1, None)[0] for p in policies]
+        game = Game(n_players, seed=seed, rules=plain, rounds=plan, first_dealer=first_dealer)
+        while not game.is_over:
+            bot: Any = players[game.current_player]
+            obs = game.observation(game.current_player)
+            if game.phase is Phase.DRAW:
+                game.apply_action(encode_draw(bot.choose_draw(obs)))
+            else:
+                card, going = bot.choose_discard(obs)
+                game.apply_action(encode_discard(card, go_out=going))
+        out[g] = game.totals
+    return out
+
+
+def play_worlds(round: Round, actions: Sequence[int], worlds: int, rng: np.random.Generator,
+                policy: str) -> npt.NDArray[np.int32]:
+    """:func:`fivecrowns.rollout.play_worlds` on the Python engine: each world a
+    :meth:`Round.determinize` of the current player's view drawn from ``rng``, each
+    action played out by :func:`play_out`. The same distribution as the compiled
+    engine's worlds, not the same samples (the engine draws them from a splitmix64
+    generator of its own), and uniform worlds only (``discard_weight`` and
+    ``replay_draws`` are the compiled engine's)."""
+    p = round.current_player
+    rounds = []
+    for _ in range(worlds):
+        world = round.determinize(p, rng)
+        for a in actions:
+            r = world.clone()
+            r.apply_action(a)
+            rounds.append(r)
+    scores = play_out(rounds, policy)
+    return scores.reshape(worlds, len(actions), round.n_players)

@@ -1,0 +1,86 @@
+"""The one comparer of the rollout engine's twins: a test body run on the compiled engine
+(``fivecrowns._rollout``) and on its pure-Python twin (``fivecrowns._engine_py``), whose
+answers must be equal.
+
+:func:`engine` switches :mod:`fivecrowns.rollout` (and with it the built-in bots' games
+of :mod:`fivecrowns._bot_games`) to one of them for a ``with`` block; :func:`on_both`
+runs a function under each available engine and checks the answers agree. Where the
+compiled engine is required (see ``conftest.compiled_required``) and missing, it fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import numpy as np
+import pytest
+
+from conftest import compiled_required
+from fivecrowns import rollout
+
+__all__ = ["ENGINES", "engine", "on_both", "same"]
+
+ENGINES = ("compiled", "python")
+T = TypeVar("T")
+
+
+def _compiled() -> Any:
+    try:
+        from fivecrowns import _rollout
+    except ImportError as exc:
+        if compiled_required():
+            pytest.fail(f"the compiled rollout engine is required here: {exc}", pytrace=False)
+        return None
+    return _rollout
+
+
+@contextlib.contextmanager
+def engine(name: str) -> Iterator[bool]:
+    """Run the block on the engine ``name``; yields False (and runs nothing on it) when
+    the compiled engine is asked for and not built."""
+    core = None if name == "python" else _compiled()
+    if name != "python" and core is None:
+        yield False
+        return
+    saved = rollout._core
+    rollout._core = core
+    try:
+        yield True
+    finally:
+        rollout._core = saved
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal answers: arrays element by element (and of the same shape), else ``==``."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return bool(np.shape(a) == np.shape(b) and np.array_equal(a, b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
+        return all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def on_both(fn: Callable[[], T]) -> T:
+    """``fn()`` on each engine; the answers must be the same. Returns the Python twin's
+    (the specification)."""
+    answers = {}
+    for name in ENGINES:
+        with engine(name) as ran:
+            if ran:
+                answers[name] = fn()
+    if "compiled" in answers:
+        assert same(answers["compiled"], answers["python"]), (answers["compiled"],
+                                                              answers["python"])
+    return answers["python"]
+
+
+def compiled_engine() -> Any:
+    """The compiled engine, when :mod:`fivecrowns.rollout` runs on it; else the calling
+    test (or module) is skipped, or fails where the compiled core is required (tests of
+    what only the compiled engine does: threads, pieces, its own worlds)."""
+    if rollout._core is None:
+        if compiled_required():
+            pytest.fail("the compiled rollout engine is required here", pytrace=False)
+        pytest.skip("fivecrowns.rollout runs its Python twin here", allow_module_level=True)
+    return rollout._core
