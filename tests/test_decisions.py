@@ -9,13 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fivecrowns import Game, Rules
+from fivecrowns import Game, Rules, rollout
 from fivecrowns.actions import encode_discard, encode_draw
 from fivecrowns.envs.encoding import encode_observation, observation_size
 from fivecrowns.records import Phase
 from fivecrowns.seeding import game_seeds
 
-pytest.importorskip("fivecrowns._rollout")
+if rollout.ROLLOUT_IMPLEMENTATION != "compiled":  # FIVECROWNS_IMPLEMENTATION=python, or none
+    pytest.skip("decision data is recorded by the compiled engine", allow_module_level=True)
 
 from fivecrowns.decisions import (
     Decisions,
@@ -193,3 +194,11 @@ def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(TypeError, match="decisions must be Decisions or a path"):
         to_minari(3, "fivecrowns/x-v0")  # type: ignore[arg-type]
     del minari
+
+
+def test_recording_without_the_compiled_engine_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fivecrowns.decisions as decisions
+
+    monkeypatch.setattr(decisions, "_core", None)
+    with pytest.raises(RuntimeError, match="needs fivecrowns' compiled engine"):
+        decisions.record_decisions(1, seed=1)

@@ -97,7 +97,7 @@ from .rollout import (
     POLICIES,
     Policy,
     _check_games,
-    _engine,
+    _core,
     _policy,
     _seat_policies,
 )
@@ -253,9 +253,20 @@ def _check_run(games: object, seed: object, policy: object, n_players: int,
 
 # -- playing and noting ---------------------------------------------------------------------
 
+def _compiled_engine() -> Any:
+    """The compiled engine: decisions are recorded in C only (the Python route is the
+    bots themselves, one step at a time)."""
+    if _core is None:
+        raise RuntimeError("recording decisions needs fivecrowns' compiled engine, and it is "
+                           "not in use here (a pure-Python install, or "
+                           "FIVECROWNS_IMPLEMENTATION=python); reinstall with "
+                           "FIVECROWNS_BUILD_EXTENSION=1")
+    return _core
+
+
 def _play(run: _Run, a: int, b: int) -> tuple[dict[str, npt.NDArray[Any]], npt.NDArray[Any]]:
     """The engine's notes of games a..b (concatenated) and their round scores."""
-    core = _engine()
+    core = _compiled_engine()
     n = run.n_players
     parts: list[dict[str, npt.NDArray[Any]]] = []
     scores = np.zeros((b - a, len(run.plan), n), dtype=np.int32)
