@@ -592,6 +592,58 @@ cdef enum:
     EXPERT_SCALE = 1 << 20
 
 
+# ExpertBot asks for the draw tables of many hands that differ by a card or two, and the
+# same hands again: after a draw, each discard's plan of two blind draws meets the hands
+# the other discards' plans and the draw decision already tabled (row - a + c - b is
+# row - b + c - a). A table depends on the row, the wild and the decks alone, so a memo
+# keyed by all three gives the solver's own answer. Thread-local, as the games run on
+# several threads without the GIL; direct-mapped, with the whole key compared.
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #define FIVECROWNS_THREAD_LOCAL __declspec(thread)
+    #else
+    #define FIVECROWNS_THREAD_LOCAL __thread
+    #endif
+    #define FIVECROWNS_MEMO_BITS 12
+    typedef struct {
+        uint64_t key[8];    /* the row's 56 counts, then the wild and the decks */
+        int32_t table[56];
+    } fivecrowns_memo_entry;
+    static FIVECROWNS_THREAD_LOCAL fivecrowns_memo_entry
+        fivecrowns_memo[1 << FIVECROWNS_MEMO_BITS];
+    static fivecrowns_memo_entry* fivecrowns_memo_at(unsigned int i) {
+        return &fivecrowns_memo[i];
+    }
+    """
+    ctypedef struct MemoEntry "fivecrowns_memo_entry":
+        uint64_t key[8]
+        int32_t table[56]
+    int MEMO_BITS "FIVECROWNS_MEMO_BITS"
+    MemoEntry* memo_at "fivecrowns_memo_at"(unsigned int i) noexcept nogil
+
+
+cdef void draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
+    """``fill_draw_table`` through the memo. An empty slot's key has wild 0, which no
+    lookup has, so it never matches."""
+    cdef uint64_t key[8]
+    cdef uint64_t h = 0
+    cdef int i
+    cdef MemoEntry* e
+    memcpy(key, row, 56)
+    key[7] = <uint64_t>wild | (<uint64_t>decks << 8)
+    for i in range(8):
+        h = (h ^ key[i]) * 0x9E3779B97F4A7C15ULL
+    e = memo_at(<unsigned int>(h >> (64 - MEMO_BITS)))
+    for i in range(8):
+        if e.key[i] != key[i]:
+            fill_draw_table(row, wild, decks, out)
+            memcpy(e.key, key, sizeof(key))
+            memcpy(e.table, out, 56 * sizeof(int32_t))
+            return
+    memcpy(out, e.table, 56 * sizeof(int32_t))
+
+
 cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_t* d,
                      int64_t* z) noexcept nogil:
     """``expert._sums``: the draw table's deadwood weighted by ``unseen`` (``n``), the
@@ -630,7 +682,7 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
         row[card] -= 1
         if card == c1:
             if not have_own:
-                fill_draw_table(row, wild, decks, own)
+                draw_table(row, wild, decks, own)
                 table_sums(own, unseen, &own_n, &own_d, &own_z)
                 have_own = True
             n = own_n
@@ -638,7 +690,7 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
             z = own_z
             e = own[c1]
         else:
-            fill_draw_table(row, wild, decks, table)
+            draw_table(row, wild, decks, table)
             table_sums(table, unseen, &n, &d, &z)
             e = table[c1]
         row[card] += 1
@@ -669,7 +721,7 @@ cdef bint expert_draw(Table* T) noexcept nogil:
     if T.went_out < 0:
         row[top] += 1               # A: the hand after taking the top and discarding t
         row[t] -= 1
-        fill_draw_table(row, T.wild, T.decks, table)
+        draw_table(row, T.wild, T.decks, table)
         table_sums(table, unseen, &n_a, &d_a, &z_a)
         row[t] += 1
         row[top] -= 1
@@ -677,7 +729,7 @@ cdef bint expert_draw(Table* T) noexcept nogil:
         if d_a > 0 and d_b > 0:
             return ((n_a - EXPERT_OUT_BONUS * z_a) * d_b
                     < (n_b - EXPERT_OUT_BONUS * z_b) * d_a)
-    fill_draw_table(row, T.wild, T.decks, table)
+    draw_table(row, T.wild, T.decks, table)
     table_sums(table, unseen, &n, &d, &z)
     if d <= 0:
         return taken < solve_deadwood(row, T.wild)
@@ -739,7 +791,7 @@ cdef void expert_discard(Table* T) noexcept nogil:
             continue
         pen[k] = expert_penalty(T, order[k])
         row[order[k]] -= 1
-        fill_draw_table(row, T.wild, T.decks, table)
+        draw_table(row, T.wild, T.decks, table)
         row[order[k]] += 1
         table_sums(table, unseen, &nn, &d, &z)
         if d <= 0:  # nothing left to draw: the deadwood now
