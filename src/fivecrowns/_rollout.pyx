@@ -660,31 +660,46 @@ cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_
                 z[0] += unseen[t]
 
 
+cdef int first_discard_to(uint8_t* row, int wild, int target) noexcept nogil:
+    """The card ``discard_below`` names for ``row`` (restored) when its least deadwood
+    after one discard, ``target``, is known: the first of ``discard_order_of`` that
+    leaves ``target``. Knowing the least, the search stops at it, where ``discard_below``
+    must go on until no later card could beat it; -1 if no card leaves ``target``."""
+    cdef int order[N_TYPES]
+    cdef int n = discard_order_of(row, wild, -1, order), k, c, d
+    for k in range(n):
+        c = order[k]
+        row[c] -= 1
+        d = solve_deadwood(row, wild)
+        row[c] += 1
+        if d == target:
+            return c
+    return -1
+
+
 cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
                           int64_t* n_b, int64_t* d_b, int64_t* z_b) noexcept nogil:
     """``expert._two_blind_draws``: the sums of two blind draws from ``row`` (restored),
     the best discard made after the first, the second card drawn from the unseen cards
     less the first."""
-    cdef int32_t own[N_TYPES]     # the table of ``row`` itself: first cards thrown back
-    cdef int32_t table[N_TYPES]
-    cdef int64_t own_n = 0, own_d = 0, own_z = 0, n, d, z
-    cdef bint have_own = False
+    cdef int32_t own[N_TYPES]     # the table of ``row`` itself: each first card's least
+    cdef int32_t table[N_TYPES]   # deadwood after a discard, and where thrown back
+    cdef int64_t own_n, own_d, own_z, n, d, z
     cdef int c1, card, e
     n_b[0] = 0
     d_b[0] = 0
     z_b[0] = 0
+    draw_table(row, wild, decks, own)
+    table_sums(own, unseen, &own_n, &own_d, &own_z)
     for c1 in range(N_TYPES):
         if unseen[c1] <= 0:
             continue
         row[c1] += 1
-        card = -1
-        discard_below(row, wild, 1 << 30, &card)
+        card = first_discard_to(row, wild, own[c1]) if own[c1] >= 0 else -1
+        if card < 0:
+            discard_below(row, wild, 1 << 30, &card)
         row[card] -= 1
         if card == c1:
-            if not have_own:
-                draw_table(row, wild, decks, own)
-                table_sums(own, unseen, &own_n, &own_d, &own_z)
-                have_own = True
             n = own_n
             d = own_d
             z = own_z
