@@ -615,33 +615,58 @@ cdef extern from *:
     static fivecrowns_memo_entry* fivecrowns_memo_at(unsigned int i) {
         return &fivecrowns_memo[i];
     }
+    typedef struct {
+        uint64_t key[8];    /* as above, for the hand before its discard */
+        int32_t card;
+    } fivecrowns_card_entry;
+    static FIVECROWNS_THREAD_LOCAL fivecrowns_card_entry
+        fivecrowns_cards[1 << FIVECROWNS_MEMO_BITS];
+    static fivecrowns_card_entry* fivecrowns_card_at(unsigned int i) {
+        return &fivecrowns_cards[i];
+    }
     """
     ctypedef struct MemoEntry "fivecrowns_memo_entry":
         uint64_t key[8]
         int32_t table[56]
     int MEMO_BITS "FIVECROWNS_MEMO_BITS"
     MemoEntry* memo_at "fivecrowns_memo_at"(unsigned int i) noexcept nogil
+    ctypedef struct CardEntry "fivecrowns_card_entry":
+        uint64_t key[8]
+        int32_t card
+    CardEntry* card_at "fivecrowns_card_at"(unsigned int i) noexcept nogil
 
 
-cdef void draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
-    """``fill_draw_table`` through the memo. An empty slot's key has wild 0, which no
-    lookup has, so it never matches."""
-    cdef uint64_t key[8]
+cdef inline unsigned int memo_key(const uint8_t* row, int wild, int decks,
+                                  uint64_t* key) noexcept nogil:
+    """The memos' key of a hand (8 words) into ``key``; its slot. An empty slot's key has
+    wild 0, which no key has, so it never matches."""
     cdef uint64_t h = 0
     cdef int i
-    cdef MemoEntry* e
     memcpy(key, row, 56)
     key[7] = <uint64_t>wild | (<uint64_t>decks << 8)
     for i in range(8):
         h = (h ^ key[i]) * 0x9E3779B97F4A7C15ULL
-    e = memo_at(<unsigned int>(h >> (64 - MEMO_BITS)))
+    return <unsigned int>(h >> (64 - MEMO_BITS))
+
+
+cdef inline bint same_key(const uint64_t* a, const uint64_t* b) noexcept nogil:
+    cdef int i
     for i in range(8):
-        if e.key[i] != key[i]:
-            fill_draw_table(row, wild, decks, out)
-            memcpy(e.key, key, sizeof(key))
-            memcpy(e.table, out, 56 * sizeof(int32_t))
-            return
-    memcpy(out, e.table, 56 * sizeof(int32_t))
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef void draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
+    """``fill_draw_table`` through the memo."""
+    cdef uint64_t key[8]
+    cdef MemoEntry* e = memo_at(memo_key(row, wild, decks, key))
+    if same_key(e.key, key):
+        memcpy(out, e.table, 56 * sizeof(int32_t))
+        return
+    fill_draw_table(row, wild, decks, out)
+    memcpy(e.key, key, sizeof(key))
+    memcpy(e.table, out, 56 * sizeof(int32_t))
 
 
 cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_t* d,
@@ -677,6 +702,25 @@ cdef int first_discard_to(uint8_t* row, int wild, int target) noexcept nogil:
     return -1
 
 
+cdef int best_card(uint8_t* row, int wild, int least) noexcept nogil:
+    """The card ``discard_below`` names for ``row`` (restored), whose least deadwood after
+    one discard is ``least`` (-1: not known), through the second memo: the five discards
+    ExpertBot looks at over two draws meet the same hands after their first draws (row -
+    a + b, the card b drawn back, is row - b + a), and a turn's draw decision meets its
+    discard decision's."""
+    cdef uint64_t key[8]
+    cdef int card
+    cdef CardEntry* e = card_at(memo_key(row, wild, 0, key))
+    if same_key(e.key, key):
+        return e.card
+    card = first_discard_to(row, wild, least) if least >= 0 else -1
+    if card < 0:
+        discard_below(row, wild, 1 << 30, &card)
+    memcpy(e.key, key, sizeof(key))
+    e.card = card
+    return card
+
+
 cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
                           int64_t* n_b, int64_t* d_b, int64_t* z_b) noexcept nogil:
     """``expert._two_blind_draws``: the sums of two blind draws from ``row`` (restored),
@@ -695,9 +739,7 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
         if unseen[c1] <= 0:
             continue
         row[c1] += 1
-        card = first_discard_to(row, wild, own[c1]) if own[c1] >= 0 else -1
-        if card < 0:
-            discard_below(row, wild, 1 << 30, &card)
+        card = best_card(row, wild, own[c1])
         row[card] -= 1
         if card == c1:
             n = own_n
