@@ -626,6 +626,83 @@ cdef enum:
     EXPERT_SCALE = 1 << 20
 
 
+# ExpertBot asks for the draw tables of many hands that differ by a card or two, and the
+# same hands again: after a draw, each discard's plan of two blind draws meets the hands
+# the other discards' plans and the draw decision already tabled (row - a + c - b is
+# row - b + c - a). A table depends on the row, the wild and the decks alone, so a memo
+# keyed by all three gives the solver's own answer. Thread-local, as the games run on
+# several threads without the GIL; direct-mapped, with the whole key compared.
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #define FIVECROWNS_THREAD_LOCAL __declspec(thread)
+    #else
+    #define FIVECROWNS_THREAD_LOCAL __thread
+    #endif
+    #define FIVECROWNS_MEMO_BITS 12
+    typedef struct {
+        uint64_t key[8];    /* the row's 56 counts, then the wild and the decks */
+        int32_t table[56];
+    } fivecrowns_memo_entry;
+    static FIVECROWNS_THREAD_LOCAL fivecrowns_memo_entry
+        fivecrowns_memo[1 << FIVECROWNS_MEMO_BITS];
+    static fivecrowns_memo_entry* fivecrowns_memo_at(unsigned int i) {
+        return &fivecrowns_memo[i];
+    }
+    typedef struct {
+        uint64_t key[8];    /* as above, for the hand before its discard */
+        int32_t card;
+    } fivecrowns_card_entry;
+    static FIVECROWNS_THREAD_LOCAL fivecrowns_card_entry
+        fivecrowns_cards[1 << FIVECROWNS_MEMO_BITS];
+    static fivecrowns_card_entry* fivecrowns_card_at(unsigned int i) {
+        return &fivecrowns_cards[i];
+    }
+    """
+    ctypedef struct MemoEntry "fivecrowns_memo_entry":
+        uint64_t key[8]
+        int32_t table[56]
+    int MEMO_BITS "FIVECROWNS_MEMO_BITS"
+    MemoEntry* memo_at "fivecrowns_memo_at"(unsigned int i) noexcept nogil
+    ctypedef struct CardEntry "fivecrowns_card_entry":
+        uint64_t key[8]
+        int32_t card
+    CardEntry* card_at "fivecrowns_card_at"(unsigned int i) noexcept nogil
+
+
+cdef inline unsigned int memo_key(const uint8_t* row, int wild, int decks,
+                                  uint64_t* key) noexcept nogil:
+    """The memos' key of a hand (8 words) into ``key``; its slot. An empty slot's key has
+    wild 0, which no key has, so it never matches."""
+    cdef uint64_t h = 0
+    cdef int i
+    memcpy(key, row, 56)
+    key[7] = <uint64_t>wild | (<uint64_t>decks << 8)
+    for i in range(8):
+        h = (h ^ key[i]) * 0x9E3779B97F4A7C15ULL
+    return <unsigned int>(h >> (64 - MEMO_BITS))
+
+
+cdef inline bint same_key(const uint64_t* a, const uint64_t* b) noexcept nogil:
+    cdef int i
+    for i in range(8):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef void draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
+    """``fill_draw_table`` through the memo."""
+    cdef uint64_t key[8]
+    cdef MemoEntry* e = memo_at(memo_key(row, wild, decks, key))
+    if same_key(e.key, key):
+        memcpy(out, e.table, 56 * sizeof(int32_t))
+        return
+    fill_draw_table(row, wild, decks, out)
+    memcpy(e.key, key, sizeof(key))
+    memcpy(e.table, out, 56 * sizeof(int32_t))
+
+
 cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_t* d,
                      int64_t* z) noexcept nogil:
     """``expert._sums``: the draw table's deadwood weighted by ``unseen`` (``n``), the
@@ -642,37 +719,69 @@ cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_
                 z[0] += unseen[t]
 
 
+cdef int first_discard_to(uint8_t* row, int wild, int target) noexcept nogil:
+    """The card ``discard_below`` names for ``row`` (restored) when its least deadwood
+    after one discard, ``target``, is known: the first of ``discard_order_of`` that
+    leaves ``target``. Knowing the least, the search stops at it, where ``discard_below``
+    must go on until no later card could beat it; -1 if no card leaves ``target``."""
+    cdef int order[N_TYPES]
+    cdef int n = discard_order_of(row, wild, -1, order), k, c, d
+    for k in range(n):
+        c = order[k]
+        row[c] -= 1
+        d = solve_deadwood(row, wild)
+        row[c] += 1
+        if d == target:
+            return c
+    return -1
+
+
+cdef int best_card(uint8_t* row, int wild, int least) noexcept nogil:
+    """The card ``discard_below`` names for ``row`` (restored), whose least deadwood after
+    one discard is ``least`` (-1: not known), through the second memo: the five discards
+    ExpertBot looks at over two draws meet the same hands after their first draws (row -
+    a + b, the card b drawn back, is row - b + a), and a turn's draw decision meets its
+    discard decision's."""
+    cdef uint64_t key[8]
+    cdef int card
+    cdef CardEntry* e = card_at(memo_key(row, wild, 0, key))
+    if same_key(e.key, key):
+        return e.card
+    card = first_discard_to(row, wild, least) if least >= 0 else -1
+    if card < 0:
+        discard_below(row, wild, 1 << 30, &card)
+    memcpy(e.key, key, sizeof(key))
+    e.card = card
+    return card
+
+
 cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
                           int64_t* n_b, int64_t* d_b, int64_t* z_b) noexcept nogil:
     """``expert._two_blind_draws``: the sums of two blind draws from ``row`` (restored),
     the best discard made after the first, the second card drawn from the unseen cards
     less the first."""
-    cdef int32_t own[N_TYPES]     # the table of ``row`` itself: first cards thrown back
-    cdef int32_t table[N_TYPES]
-    cdef int64_t own_n = 0, own_d = 0, own_z = 0, n, d, z
-    cdef bint have_own = False
+    cdef int32_t own[N_TYPES]     # the table of ``row`` itself: each first card's least
+    cdef int32_t table[N_TYPES]   # deadwood after a discard, and where thrown back
+    cdef int64_t own_n, own_d, own_z, n, d, z
     cdef int c1, card, e
     n_b[0] = 0
     d_b[0] = 0
     z_b[0] = 0
+    draw_table(row, wild, decks, own)
+    table_sums(own, unseen, &own_n, &own_d, &own_z)
     for c1 in range(N_TYPES):
         if unseen[c1] <= 0:
             continue
         row[c1] += 1
-        card = -1
-        discard_below(row, wild, 1 << 30, &card)
+        card = best_card(row, wild, own[c1])
         row[card] -= 1
         if card == c1:
-            if not have_own:
-                fill_draw_table(row, wild, decks, own)
-                table_sums(own, unseen, &own_n, &own_d, &own_z)
-                have_own = True
             n = own_n
             d = own_d
             z = own_z
             e = own[c1]
         else:
-            fill_draw_table(row, wild, decks, table)
+            draw_table(row, wild, decks, table)
             table_sums(table, unseen, &n, &d, &z)
             e = table[c1]
         row[card] += 1
@@ -703,7 +812,7 @@ cdef bint expert_draw(Table* T) noexcept nogil:
     if T.went_out < 0:
         row[top] += 1               # A: the hand after taking the top and discarding t
         row[t] -= 1
-        fill_draw_table(row, T.wild, T.decks, table)
+        draw_table(row, T.wild, T.decks, table)
         table_sums(table, unseen, &n_a, &d_a, &z_a)
         row[t] += 1
         row[top] -= 1
@@ -711,7 +820,7 @@ cdef bint expert_draw(Table* T) noexcept nogil:
         if d_a > 0 and d_b > 0:
             return ((n_a - EXPERT_OUT_BONUS * z_a) * d_b
                     < (n_b - EXPERT_OUT_BONUS * z_b) * d_a)
-    fill_draw_table(row, T.wild, T.decks, table)
+    draw_table(row, T.wild, T.decks, table)
     table_sums(table, unseen, &n, &d, &z)
     if d <= 0:
         return taken < solve_deadwood(row, T.wild)
@@ -773,7 +882,7 @@ cdef void expert_discard(Table* T) noexcept nogil:
             continue
         pen[k] = expert_penalty(T, order[k])
         row[order[k]] -= 1
-        fill_draw_table(row, T.wild, T.decks, table)
+        draw_table(row, T.wild, T.decks, table)
         row[order[k]] += 1
         table_sums(table, unseen, &nn, &d, &z)
         if d <= 0:  # nothing left to draw: the deadwood now
