@@ -2077,7 +2077,7 @@ cdef class RoundState:
         fill_start(&s.T, current)
         s.T.phase = phase
         s.T.turn = turn
-        s.T.taken = taken if not s.T.no_return else -1
+        s.T.taken = taken if s.T.no_return else -1
         s.T.went_out = went_out
         s.T.final_left = final_left
         s.T.reshuffles = reshuffles
