@@ -198,3 +198,19 @@ def test_a_copy_draws_what_the_original_would_have(compiled_state: Any, kind: An
             d.rng.bit_generator.state)
         assert type(c.rng.bit_generator) is kind
         assert s.rng is rng and c.copy_with(rng).rng is rng
+
+
+def test_the_compiled_records_are_the_records(compiled_state: Any) -> None:
+    from fivecrowns import _rollout  # type: ignore[attr-defined]
+    from fivecrowns.actions import Source
+    from fivecrowns.cards import Card
+    from fivecrowns.records import DiscardRecord, DrawRecord
+
+    card = Card.parse("JK")
+    made = _rollout.draw_record(DrawRecord, 2, Source.DISCARD, card, 7, True)
+    want = DrawRecord(2, Source.DISCARD, card, 7, True)
+    assert made == want and vars(made) == vars(want) and hash(made) == hash(want)
+    assert pickle.loads(pickle.dumps(made)) == want and repr(made) == repr(want)
+    made = _rollout.discard_record(DiscardRecord, 1, card, False, 3, False, None)
+    want = DiscardRecord(1, card, False, 3, False, None)
+    assert made == want and vars(made) == vars(want)

@@ -21,6 +21,7 @@ first; every step here names the method it mirrors.
   rounds into arrays and calls them; nothing here checks its inputs again.
 """
 
+from cpython.object cimport PyObject_GenericSetAttr
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.math cimport INFINITY, exp
@@ -2618,3 +2619,34 @@ def _raw_kinds():
 
 
 _RAW_KINDS = _raw_kinds()
+
+
+# -- records: fivecrowns.round's per-move results ------------------------------------------
+
+cdef object _new_object = object.__new__
+
+
+def draw_record(cls, player, source, card, turn, reshuffled):
+    """``cls(player, source, card, turn, reshuffled)`` for a frozen dataclass ``cls``
+    (``records.DrawRecord``), its fields set without its ``__init__``'s checks: a
+    third of the cost, on the path of every move."""
+    rec = _new_object(cls)
+    PyObject_GenericSetAttr(rec, "player", player)
+    PyObject_GenericSetAttr(rec, "source", source)
+    PyObject_GenericSetAttr(rec, "card", card)
+    PyObject_GenericSetAttr(rec, "turn", turn)
+    PyObject_GenericSetAttr(rec, "reshuffled", reshuffled)
+    return rec
+
+
+def discard_record(cls, player, card, go_out, turn, round_over, result):
+    """``cls(player, card, go_out, turn, round_over, result)`` as :func:`draw_record`
+    (``records.DiscardRecord``)."""
+    rec = _new_object(cls)
+    PyObject_GenericSetAttr(rec, "player", player)
+    PyObject_GenericSetAttr(rec, "card", card)
+    PyObject_GenericSetAttr(rec, "go_out", go_out)
+    PyObject_GenericSetAttr(rec, "turn", turn)
+    PyObject_GenericSetAttr(rec, "round_over", round_over)
+    PyObject_GenericSetAttr(rec, "result", result)
+    return rec
