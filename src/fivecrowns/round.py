@@ -20,6 +20,13 @@ Every move is also an action code (:mod:`fivecrowns.actions`);
 and reinforcement learning. The names of :mod:`fivecrowns.actions` and
 :mod:`fivecrowns.records` can still be imported from here.
 
+The rules of a turn are not written here. The round's state and its moves are a
+``RoundState``: the compiled one (``fivecrowns._rollout``, over the rollout engine's own
+state and moves), or its readable twin, ``fivecrowns._state_py`` (the specification),
+when the core is not built or ``FIVECROWNS_IMPLEMENTATION=python``. A :class:`Round`
+adds the argument checks, the sentences of the state's refusals, the records, the
+history and the observations (see docs/development.rst, The engine and its twins).
+
 Examples
 --------
 >>> from fivecrowns import Round, Source
