@@ -203,22 +203,8 @@ class RoundState:
         n = rows.shape[0]
         s = cls._empty(n, hand_size, wild, decks, max_turns, return_discard, sudden_death,
                        rng)
-        _check_seat(current, n, "current")
-        if phase not in (DRAW, DISCARD, OVER):
-            raise ValueError(f"phase must be 0, 1 or 2, got {phase}")
-        if not -1 <= went_out < n or not -1 <= taken < N_TYPES:
-            raise ValueError(f"went_out ({went_out}) or taken ({taken}) out of range")
-        if turn < 0 or reshuffles < 0 or not 0 <= final_left < n:
-            raise ValueError(f"turn ({turn}), reshuffles ({reshuffles}) or final_left "
-                             f"({final_left}) out of range")
-        points = [int(x) for x in scores]
-        if len(points) != n or any(x < -1 for x in points):
-            raise ValueError(f"scores must be {n} ints, -1 or more, got {points}")
-        if (rows < 0).any() or (known < 0).any() or (known > rows).any():
-            raise ValueError("hands and taken_counts must be counts, taken_counts within "
-                             "hands")
-        if (rows.sum(axis=1) > MAX_HAND).any():
-            raise ValueError(f"a hand holds more than {MAX_HAND} cards")
+        points = _check_state(n, current, phase, turn, taken, went_out, final_left, scores,
+                              reshuffles, rows, known)
         s.set_draw_pile(draw_pile)
         pile = _types(discard_pile, "discard_pile")
         total = rows.sum(axis=0) + np.bincount(np.array(pile + s._draw, dtype=np.intp),
@@ -634,6 +620,30 @@ def _check_table(n_players: int, hand_size: int, wild: int, decks: int,
         raise ValueError(f"wild must be a rank 3..13, got {wild}")
     if max_turns < 1:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+
+
+def _check_state(n: int, current: int, phase: int, turn: int, taken: int, went_out: int,
+                 final_left: int, scores: Iterable[int], reshuffles: int,
+                 rows: npt.NDArray[Any], known: npt.NDArray[Any]) -> list[int]:
+    """``RoundState.from_state``'s checks of the values but the cards' places; the
+    scores as a list."""
+    _check_seat(current, n, "current")
+    if phase not in (DRAW, DISCARD, OVER):
+        raise ValueError(f"phase must be 0, 1 or 2, got {phase}")
+    if not -1 <= went_out < n or not -1 <= taken < N_TYPES:
+        raise ValueError(f"went_out ({went_out}) or taken ({taken}) out of range")
+    if turn < 0 or reshuffles < 0 or not 0 <= final_left < n:
+        raise ValueError(f"turn ({turn}), reshuffles ({reshuffles}) or final_left "
+                         f"({final_left}) out of range")
+    points = [int(x) for x in scores]
+    if len(points) != n or any(x < -1 for x in points):
+        raise ValueError(f"scores must be {n} ints, -1 or more, got {points}")
+    if (rows < 0).any() or (known < 0).any() or (known > rows).any():
+        raise ValueError("hands and taken_counts must be counts, taken_counts within "
+                         "hands")
+    if (rows.sum(axis=1) > MAX_HAND).any():
+        raise ValueError(f"a hand holds more than {MAX_HAND} cards")
+    return points
 
 
 def _check_seat(seat: int, n_players: int, name: str) -> int:
