@@ -2443,14 +2443,13 @@ cdef class RoundState:
         return self.copy()
 
     def __deepcopy__(self, memo):
-        from .deck import _deepcopy_rng
         if self._rng is None:
             return self.copy()
         return self.copy_with(_deepcopy_rng(self._rng, memo))
 
     def fields(self):
-        """Everything, as plain values: what :meth:`from_fields` takes (pickles of the
-        compiled state and of its twin are the same)."""
+        """Everything, as plain values: what :meth:`from_fields` takes (and what a pickle
+        holds): the same values from either twin."""
         return (self.T.n_players, self.T.hand_size, self.T.wild, self.T.decks,
                 self.T.max_turns, not self.T.no_return, bool(self.T.sudden_death),
                 bytes(self.hands().tobytes()), self.public_bytes(), self.draw_pile(),
@@ -2477,8 +2476,7 @@ cdef class RoundState:
         return s
 
     def __reduce__(self):
-        from ._state_py import _restore
-        return _restore, (self.fields(),)
+        return RoundState.from_fields, (self.fields(),)
 
     def __repr__(self):
         return (f"RoundState(players={self.T.n_players}, turn={self.T.turn}, "
@@ -2525,6 +2523,7 @@ from ._state_py import (  # noqa: E402 (the Python helpers both twins share)
     _ANY_SEED,
     _check_state,
     _check_table,
+    _deepcopy_rng,
     _from_snapshot,
     _generator,
     _snapshot,

@@ -10,8 +10,8 @@ argument checks, the messages, the records and the views.
 The compiled twin, ``fivecrowns._rollout.RoundState``, is the same class over the
 rollout engine's C ``Table`` and its moves (``deal``, ``draw_from``, ``discard_card``,
 ``reshuffle``, ``finish``), so that a round played by :class:`~fivecrowns.Round` and one
-played out by :mod:`fivecrowns.rollout` are one engine. :mod:`fivecrowns.round` uses the
-compiled class unless it is not built or ``FIVECROWNS_IMPLEMENTATION=python`` (the
+played out by :mod:`fivecrowns.rollout` are one engine. ``fivecrowns._state`` chooses
+the compiled class unless it is not built or ``FIVECROWNS_IMPLEMENTATION=python`` (the
 solver's switch). tests/test_state_twins.py plays both move for move.
 
 Conventions (both twins): card types are ints 0..55 (:mod:`fivecrowns.cards`); players
@@ -45,6 +45,7 @@ import numpy.typing as npt
 
 from . import solver
 from .cards import JOKER_INDEX, N_TYPES
+from .seeding import _deepcopy_rng
 
 __all__ = ["CHECK_CODES", "RoundState"]
 
@@ -556,14 +557,13 @@ class RoundState:
         return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RoundState:
-        from .deck import _deepcopy_rng
         if self._rng is None:
             return self.copy()
         return self.copy_with(_deepcopy_rng(self._rng, memo))
 
     def fields(self) -> tuple[Any, ...]:
-        """Everything as plain values, what :meth:`from_fields` takes: a pickle of either
-        twin loads as the other."""
+        """Everything as plain values, what :meth:`from_fields` takes (and what a pickle
+        holds): the same values from either twin, so either twin can be built from them."""
         return (self.n_players, self.hand_size, self.wild, self.decks, self.max_turns,
                 self.return_discard, self.sudden_death, self._hands.tobytes(),
                 self.public_bytes(), self.draw_pile(), self.discard_pile(), self.current,
@@ -588,7 +588,7 @@ class RoundState:
         return s
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _restore, (self.fields(),)
+        return type(self).from_fields, (self.fields(),)
 
     def __repr__(self) -> str:
         return (f"RoundState(players={self.n_players}, turn={self.turn}, "
@@ -597,12 +597,6 @@ class RoundState:
 
 
 # -- shared by both twins -----------------------------------------------------------------
-
-def _restore(fields: tuple[Any, ...]) -> Any:
-    """Unpickle a state as the implementation in use (``fivecrowns.round``'s choice)."""
-    from .round import _State
-    return _State.from_fields(fields)
-
 
 def _counts(types: list[int], dtype: Any = np.uint8) -> Any:
     return np.bincount(np.array(types, dtype=np.intp), minlength=N_TYPES).astype(dtype)
