@@ -804,7 +804,8 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
 
     First cards c and c2 after which the same card x is thrown lead to the hands
     row + c - x and row + c2 - x, and drawing c2 to the first is drawing c to the second:
-    one entry of each table is an entry of the other, computed once (``same``)."""
+    one entry of each table is an entry of the other, computed once (``same``); and
+    drawing x back to row + c - x is row + c, whose entry is in ``row``'s own table."""
     # the table of ``row`` itself: each first card's least deadwood after a discard, and
     # where thrown back
     cdef int32_t own[N_TYPES]
@@ -841,6 +842,9 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
                 for c2 in range(N_TYPES):
                     if shared >> c2 & 1:
                         m.table[c2] = tables[c2][c1]
+                # and drawing back the card thrown is row + c1: own[c1]
+                shared |= (<uint64_t>1 << card) & ~m.valid
+                m.table[card] = own[c1] if shared >> card & 1 else m.table[card]
                 m.valid |= shared
             complete(m, row, wild, decks, want)
             copy_entries(tables[c1], m.table, want)

@@ -1601,6 +1601,30 @@ cdef inline void slices_add4(uint16_t* c, const uint16_t* cnt, uint16_t bit) noe
         carry &= old
 
 
+cdef uint64_t meld_free(const Search* H, int w) noexcept nogil:
+    """The natural cards t that can join no meld of the hand plus t (bit t), from the
+    hand's ``setup`` in ``H``, as ``may_meld`` decides: with 2 wilds any card books; with
+    one, a card books with another of its rank, or runs with a natural of its suit within
+    two places; with none, it books with two others, or runs with two neighbours."""
+    cdef uint16_t one, two, free, m, near
+    cdef uint64_t out = 0
+    cdef int s
+    if H.n_wilds >= 2:
+        return 0
+    one = H.cnt[0] | H.cnt[1] | H.cnt[2] | H.cnt[3] | H.cnt[4]  # a rank held at all
+    two = H.cnt[1] | H.cnt[2] | H.cnt[3] | H.cnt[4]             # held twice or more
+    free = ALL_RANKS & ~(1 << w) & ~(one if H.n_wilds else two)
+    for s in range(5):
+        m = <uint16_t>H.layers[s]  # the suit's naturals
+        if H.n_wilds:
+            near = <uint16_t>((m << 1) | (m << 2) | (m >> 1) | (m >> 2))
+        else:  # t and two neighbours: below both, one each side, above both
+            near = <uint16_t>(((m << 1) & (m << 2)) | ((m << 1) & (m >> 1))
+                              | ((m >> 1) & (m >> 2)))
+        out |= <uint64_t>(free & ~near & ALL_RANKS) << (N_RANKS * s)
+    return out
+
+
 cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_cards,
                         uint64_t want, int* whole, int* bd, int32_t* out) noexcept nogil:
     """``out[t]`` for every natural card t in ``want`` (bit t) with a copy left (two
@@ -1627,9 +1651,12 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
     cdef int n_every, n_others, n, nd, i, j, s, p, t, v, total, best, booked = 0
     cdef int w = wild - 3, budget = H.n_wilds
     cdef unsigned int suits = suits_within(H, budget) & 0x1F
+    cdef uint64_t lone = meld_free(H, w)
     cdef uint64_t ranks = 0        # the positions wanted in some suit
+    cdef uint64_t searched = 0     # the same, less the cards that can join no meld
     for s in range(5):
         ranks |= want >> (N_RANKS * s)
+        searched |= (want & ~lone) >> (N_RANKS * s)
     if not list_suits(&C, H, suits, buf):
         return False
     n_every = collect(&C, 0, H.cnt, H.pool_value, budget, 0, every, 0)
@@ -1659,6 +1686,8 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
         if n_cards > 0 and bd[0] + v < bound[p]:
             bound[p] = bd[0] + v
         floor[p] = total - bound[p] if total > bound[p] else 0
+        if not (searched >> p & 1):
+            continue
         best = floor[p]
         for i in range(n_every):
             if best >= total:
@@ -1672,6 +1701,9 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
         for p in range(N_RANKS):
             t = s * N_RANKS + p
             if p == w or row[t] >= 2 or not (want >> t & 1):
+                continue
+            if lone >> t & 1:
+                out[t] = bound[p]  # exact: t joins no meld
                 continue
             bit = <uint16_t>(1 << p)
             v = p + 3
