@@ -43,6 +43,7 @@ from ._solver cimport (
     discard_order_of,
     fill_draw_entries,
     fill_draw_table,
+    may_meld,
     solve_best_discard,
     solve_deadwood,
 )
@@ -760,35 +761,62 @@ cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_
                 z[0] += unseen[t]
 
 
-cdef int first_discard_to(uint8_t* row, int wild, int target) noexcept nogil:
+cdef int first_discard_to(uint8_t* row, int wild, int target, int drawn,
+                          int* without) noexcept nogil:
     """The card ``discard_below`` names for ``row`` (restored) when its least deadwood
     after one discard, ``target``, is known: the first of ``discard_order_of`` that
     leaves ``target``. Knowing the least, the search stops at it, where ``discard_below``
-    must go on until no later card could beat it; -1 if no card leaves ``target``."""
+    must go on until no later card could beat it; -1 if no card leaves ``target``.
+
+    ``row`` is a hand h plus the card ``drawn``, and ``without[c]`` h's deadwood less a
+    card c (-1: not yet known, then filled in; ``without[N_TYPES]`` is h's own): keeping
+    ``drawn`` as deadwood, discarding c leaves at most ``without[c] + v(drawn)``, and
+    never less than ``target``; so a discard that leaves that much is the target, and
+    where ``drawn`` can join no meld it leaves exactly that: no search either way."""
     cdef int order[N_TYPES]
-    cdef int n = discard_order_of(row, wild, -1, order), k, c, d
+    cdef int n = discard_order_of(row, wild, -1, order), k, c, d, v
+    cdef bint natural = not is_wild(drawn, wild), known
+    v = drawn % N_RANKS + 3 if natural else (50 if drawn == JOKER else 20)
     for k in range(n):
         c = order[k]
         row[c] -= 1
-        d = solve_deadwood(row, wild)
+        if c == drawn:
+            d = deadwood_without(row, wild, N_TYPES, without)
+        else:
+            row[drawn] -= 1
+            d = deadwood_without(row, wild, c, without) + v
+            known = d == target or (natural and not may_meld(row, wild, drawn))
+            row[drawn] += 1
+            if not known:
+                d = solve_deadwood(row, wild)
         row[c] += 1
         if d == target:
             return c
     return -1
 
 
-cdef int best_card(uint8_t* row, int wild, int least) noexcept nogil:
+cdef inline int deadwood_without(const uint8_t* hand, int wild, int c,
+                                 int* without) noexcept nogil:
+    """``without[c]``, the deadwood of ``hand`` (h less c; h itself for c = N_TYPES),
+    solved the first time."""
+    if without[c] < 0:
+        without[c] = solve_deadwood(hand, wild)
+    return without[c]
+
+
+cdef int best_card(uint8_t* row, int wild, int least, int drawn, int* without) noexcept nogil:
     """The card ``discard_below`` names for ``row`` (restored), whose least deadwood after
     one discard is ``least`` (-1: not known), through the second memo: the five discards
     ExpertBot looks at over two draws meet the same hands after their first draws (row -
     a + b, the card b drawn back, is row - b + a), and a turn's draw decision meets its
-    discard decision's."""
+    discard decision's. ``row`` is a hand plus ``drawn``, ``without`` as
+    ``first_discard_to`` takes them."""
     cdef uint64_t key[8]
     cdef int card
     cdef CardEntry* e = card_at(memo_key(row, wild, 0, key))
     if same_key(e.key, key):
         return e.card
-    card = first_discard_to(row, wild, least) if least >= 0 else -1
+    card = first_discard_to(row, wild, least, drawn, without) if least >= 0 else -1
     if card < 0:
         discard_below(row, wild, 1 << 30, &card)
     memcpy(e.key, key, sizeof(key))
@@ -811,6 +839,7 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
     cdef int32_t own[N_TYPES]
     cdef int32_t tables[N_TYPES][N_TYPES]  # tables[c]: that of row + c - (card thrown)
     cdef uint64_t same[N_TYPES]   # same[x]: first cards c so far, x thrown, tables[c] kept
+    cdef int without[N_TYPES + 1]  # row's deadwood less each card, then its own (-1: unknown)
     cdef uint64_t want = drawable(unseen), shared
     cdef int64_t own_n, own_d, own_z, n, d, z
     cdef int c1, c2, card, e
@@ -820,6 +849,7 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
     d_b[0] = 0
     z_b[0] = 0
     memset(same, 0, sizeof(same))
+    memset(without, -1, sizeof(without))
     draw_table(row, wild, decks, want, own)
     table_sums(own, unseen, &own_n, &own_d, &own_z)
     for c1 in range(N_TYPES):
@@ -828,7 +858,7 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
         # the swap holds where neither entry is -1 for want of a copy left: c1's and c2's
         room = row[c1] < (3 * decks if c1 == JOKER else decks)
         row[c1] += 1
-        card = best_card(row, wild, own[c1])
+        card = best_card(row, wild, own[c1], c1, without)
         row[card] -= 1
         if card == c1:
             n = own_n

@@ -23,3 +23,6 @@ cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out)
 # The entries t of that table with bit t of ``want`` set; the others are left as they are.
 cdef void fill_draw_entries(const uint8_t* row, int wild, int decks, uint64_t want,
                             int32_t* out) noexcept nogil
+# Could natural card ``t`` join some meld in ``row`` + t? (False: it is deadwood in every
+# partition of that hand or any part of it.)
+cdef bint may_meld(const uint8_t* row, int wild, int t) noexcept nogil
