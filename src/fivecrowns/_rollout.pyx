@@ -676,6 +676,18 @@ cdef extern from *:
     CardEntry* card_at "fivecrowns_card_at"(unsigned int i) noexcept nogil
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define FIVECROWNS_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define FIVECROWNS_PREFETCH(p) ((void)(p))
+    #endif
+    """
+    # Start loading the cache line at ``p`` (a hint; nothing where the compiler has none).
+    void prefetch "FIVECROWNS_PREFETCH"(const void* p) noexcept nogil
+
+
 cdef inline unsigned int memo_key(const uint8_t* row, int wild, int decks,
                                   uint64_t* key) noexcept nogil:
     """The memos' key of a hand (8 words) into ``key``; its slot. An empty slot's key has
@@ -845,6 +857,7 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
     cdef int c1, c2, card, e
     cdef bint room
     cdef MemoEntry* m
+    cdef uint64_t key[8]
     n_b[0] = 0
     d_b[0] = 0
     z_b[0] = 0
@@ -852,6 +865,13 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
     memset(without, -1, sizeof(without))
     draw_table(row, wild, decks, want, own)
     table_sums(own, unseen, &own_n, &own_d, &own_z)
+    # The memos are too big for the nearest caches: the card memo's slots of the hands
+    # after every first draw are known now, and loaded while the tables are computed.
+    for c1 in range(N_TYPES):
+        if unseen[c1] > 0:
+            row[c1] += 1
+            prefetch(card_at(memo_key(row, wild, 0, key)))
+            row[c1] -= 1
     for c1 in range(N_TYPES):
         if unseen[c1] <= 0:
             continue
