@@ -42,7 +42,9 @@ from ._solver cimport (
     best_discard_search,
     discard_below,
     discard_order_of,
+    fill_draw_entries,
     fill_draw_table,
+    may_meld,
     solve_best_discard,
     solve_deadwood,
 )
@@ -620,7 +622,9 @@ cdef enum:
 # same hands again: after a draw, each discard's plan of two blind draws meets the hands
 # the other discards' plans and the draw decision already tabled (row - a + c - b is
 # row - b + c - a). A table depends on the row, the wild and the decks alone, so a memo
-# keyed by all three gives the solver's own answer. Thread-local, as the games run on
+# keyed by all three gives the solver's own answer. A sum weighted by the unseen cards
+# reads only the entries of cards left to draw, so an entry holds the entries computed
+# so far (``valid``) and gains the others when asked. Thread-local, as the games run on
 # several threads without the GIL; direct-mapped, with the whole key compared.
 cdef extern from *:
     """
@@ -632,6 +636,7 @@ cdef extern from *:
     #define FIVECROWNS_MEMO_BITS 12
     typedef struct {
         uint64_t key[8];    /* the row's 56 counts, then the wild and the decks */
+        uint64_t valid;     /* bit t: table[t] is the row's entry (the rest not filled) */
         int32_t table[56];
     } fivecrowns_memo_entry;
     static FIVECROWNS_THREAD_LOCAL fivecrowns_memo_entry
@@ -651,6 +656,7 @@ cdef extern from *:
     """
     ctypedef struct MemoEntry "fivecrowns_memo_entry":
         uint64_t key[8]
+        uint64_t valid
         int32_t table[56]
     int MEMO_BITS "FIVECROWNS_MEMO_BITS"
     MemoEntry* memo_at "fivecrowns_memo_at"(unsigned int i) noexcept nogil
@@ -658,6 +664,18 @@ cdef extern from *:
         uint64_t key[8]
         int32_t card
     CardEntry* card_at "fivecrowns_card_at"(unsigned int i) noexcept nogil
+
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define FIVECROWNS_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define FIVECROWNS_PREFETCH(p) ((void)(p))
+    #endif
+    """
+    # Start loading the cache line at ``p`` (a hint; nothing where the compiler has none).
+    void prefetch "FIVECROWNS_PREFETCH"(const void* p) noexcept nogil
 
 
 cdef inline unsigned int memo_key(const uint8_t* row, int wild, int decks,
@@ -681,63 +699,126 @@ cdef inline bint same_key(const uint64_t* a, const uint64_t* b) noexcept nogil:
     return True
 
 
-cdef void draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
-    """``fill_draw_table`` through the memo."""
+cdef MemoEntry* memo_entry(const uint8_t* row, int wild, int decks) noexcept nogil:
+    """The memo's entry of a hand, emptied (nothing valid) if it held another hand."""
     cdef uint64_t key[8]
     cdef MemoEntry* e = memo_at(memo_key(row, wild, decks, key))
-    if same_key(e.key, key):
-        memcpy(out, e.table, 56 * sizeof(int32_t))
-        return
-    fill_draw_table(row, wild, decks, out)
-    memcpy(e.key, key, sizeof(key))
-    memcpy(e.table, out, 56 * sizeof(int32_t))
+    if not same_key(e.key, key):
+        memcpy(e.key, key, sizeof(key))
+        e.valid = 0
+    return e
+
+
+cdef void draw_table(const uint8_t* row, int wild, int decks, uint64_t want,
+                     int32_t* out) noexcept nogil:
+    """``fill_draw_table``'s entries in ``want`` (bit t: entry t) into ``out`` (the
+    others left as they are), through the memo: only entries it lacks are computed."""
+    cdef MemoEntry* e = memo_entry(row, wild, decks)
+    complete(e, row, wild, decks, want)
+    copy_entries(out, e.table, want)
+
+
+cdef inline void complete(MemoEntry* e, const uint8_t* row, int wild, int decks,
+                          uint64_t want) noexcept nogil:
+    """Fill the entries in ``want`` that the memo entry ``e`` of ``row`` lacks."""
+    cdef uint64_t missing = want & ~e.valid
+    if missing:
+        fill_draw_entries(row, wild, decks, missing, e.table)
+        e.valid |= missing
+
+
+cdef inline void copy_entries(int32_t* out, const int32_t* table, uint64_t mask) noexcept nogil:
+    """``out[t] = table[t]`` for the bits t of ``mask``."""
+    cdef int t
+    for t in range(N_TYPES):
+        if mask >> t & 1:
+            out[t] = table[t]
+
+
+cdef uint64_t drawable(const int* unseen) noexcept nogil:
+    """The card types whose entries a sum over ``unseen`` reads (bit t: unseen[t] != 0):
+    an entry weighted by nothing cannot change ``table_sums``."""
+    cdef uint64_t mask = 0
+    cdef int t
+    for t in range(N_TYPES):
+        if unseen[t] != 0:
+            mask |= <uint64_t>1 << t
+    return mask
 
 
 cdef void table_sums(const int32_t* table, const int* unseen, int64_t* n, int64_t* d,
                      int64_t* z) noexcept nogil:
     """``expert._sums``: the draw table's deadwood weighted by ``unseen`` (``n``), the
-    weight of the cards that can be drawn (``d``) and of those that go out (``z``)."""
+    weight of the cards that can be drawn (``d``) and of those that go out (``z``). Reads
+    only the entries ``drawable(unseen)`` names: the others add nothing."""
     cdef int t
     n[0] = 0
     d[0] = 0
     z[0] = 0
     for t in range(N_TYPES):
-        if table[t] >= 0:
+        if unseen[t] != 0 and table[t] >= 0:
             n[0] += <int64_t>unseen[t] * table[t]
             d[0] += unseen[t]
             if table[t] == 0:
                 z[0] += unseen[t]
 
 
-cdef int first_discard_to(uint8_t* row, int wild, int target) noexcept nogil:
+cdef int first_discard_to(uint8_t* row, int wild, int target, int drawn,
+                          int* without) noexcept nogil:
     """The card ``discard_below`` names for ``row`` (restored) when its least deadwood
     after one discard, ``target``, is known: the first of ``discard_order_of`` that
     leaves ``target``. Knowing the least, the search stops at it, where ``discard_below``
-    must go on until no later card could beat it; -1 if no card leaves ``target``."""
+    must go on until no later card could beat it; -1 if no card leaves ``target``.
+
+    ``row`` is a hand h plus the card ``drawn``, and ``without[c]`` h's deadwood less a
+    card c (-1: not yet known, then filled in; ``without[N_TYPES]`` is h's own): keeping
+    ``drawn`` as deadwood, discarding c leaves at most ``without[c] + v(drawn)``, and
+    never less than ``target``; so a discard that leaves that much is the target, and
+    where ``drawn`` can join no meld it leaves exactly that: no search either way."""
     cdef int order[N_TYPES]
-    cdef int n = discard_order_of(row, wild, -1, order), k, c, d
+    cdef int n = discard_order_of(row, wild, -1, order), k, c, d, v
+    cdef bint natural = not is_wild(drawn, wild), known
+    v = drawn % N_RANKS + 3 if natural else (50 if drawn == JOKER else 20)
     for k in range(n):
         c = order[k]
         row[c] -= 1
-        d = solve_deadwood(row, wild)
+        if c == drawn:
+            d = deadwood_without(row, wild, N_TYPES, without)
+        else:
+            row[drawn] -= 1
+            d = deadwood_without(row, wild, c, without) + v
+            known = d == target or (natural and not may_meld(row, wild, drawn))
+            row[drawn] += 1
+            if not known:
+                d = solve_deadwood(row, wild)
         row[c] += 1
         if d == target:
             return c
     return -1
 
 
-cdef int best_card(uint8_t* row, int wild, int least) noexcept nogil:
+cdef inline int deadwood_without(const uint8_t* hand, int wild, int c,
+                                 int* without) noexcept nogil:
+    """``without[c]``, the deadwood of ``hand`` (h less c; h itself for c = N_TYPES),
+    solved the first time."""
+    if without[c] < 0:
+        without[c] = solve_deadwood(hand, wild)
+    return without[c]
+
+
+cdef int best_card(uint8_t* row, int wild, int least, int drawn, int* without) noexcept nogil:
     """The card ``discard_below`` names for ``row`` (restored), whose least deadwood after
     one discard is ``least`` (-1: not known), through the second memo: the five discards
     ExpertBot looks at over two draws meet the same hands after their first draws (row -
     a + b, the card b drawn back, is row - b + a), and a turn's draw decision meets its
-    discard decision's."""
+    discard decision's. ``row`` is a hand plus ``drawn``, ``without`` as
+    ``first_discard_to`` takes them."""
     cdef uint64_t key[8]
     cdef int card
     cdef CardEntry* e = card_at(memo_key(row, wild, 0, key))
     if same_key(e.key, key):
         return e.card
-    card = first_discard_to(row, wild, least) if least >= 0 else -1
+    card = first_discard_to(row, wild, least, drawn, without) if least >= 0 else -1
     if card < 0:
         discard_below(row, wild, 1 << 30, &card)
     memcpy(e.key, key, sizeof(key))
@@ -749,21 +830,45 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
                           int64_t* n_b, int64_t* d_b, int64_t* z_b) noexcept nogil:
     """``expert._two_blind_draws``: the sums of two blind draws from ``row`` (restored),
     the best discard made after the first, the second card drawn from the unseen cards
-    less the first."""
-    cdef int32_t own[N_TYPES]     # the table of ``row`` itself: each first card's least
-    cdef int32_t table[N_TYPES]   # deadwood after a discard, and where thrown back
+    less the first.
+
+    First cards c and c2 after which the same card x is thrown lead to the hands
+    row + c - x and row + c2 - x, and drawing c2 to the first is drawing c to the second:
+    one entry of each table is an entry of the other, computed once (``same``); and
+    drawing x back to row + c - x is row + c, whose entry is in ``row``'s own table."""
+    # the table of ``row`` itself: each first card's least deadwood after a discard, and
+    # where thrown back
+    cdef int32_t own[N_TYPES]
+    cdef int32_t tables[N_TYPES][N_TYPES]  # tables[c]: that of row + c - (card thrown)
+    cdef uint64_t same[N_TYPES]   # same[x]: first cards c so far, x thrown, tables[c] kept
+    cdef int without[N_TYPES + 1]  # row's deadwood less each card, then its own (-1: unknown)
+    cdef uint64_t want = drawable(unseen), shared
     cdef int64_t own_n, own_d, own_z, n, d, z
-    cdef int c1, card, e
+    cdef int c1, c2, card, e
+    cdef bint room
+    cdef MemoEntry* m
+    cdef uint64_t key[8]
     n_b[0] = 0
     d_b[0] = 0
     z_b[0] = 0
-    draw_table(row, wild, decks, own)
+    memset(same, 0, sizeof(same))
+    memset(without, -1, sizeof(without))
+    draw_table(row, wild, decks, want, own)
     table_sums(own, unseen, &own_n, &own_d, &own_z)
+    # The memos are too big for the nearest caches: the card memo's slots of the hands
+    # after every first draw are known now, and loaded while the tables are computed.
+    for c1 in range(N_TYPES):
+        if unseen[c1] > 0:
+            row[c1] += 1
+            prefetch(card_at(memo_key(row, wild, 0, key)))
+            row[c1] -= 1
     for c1 in range(N_TYPES):
         if unseen[c1] <= 0:
             continue
+        # the swap holds where neither entry is -1 for want of a copy left: c1's and c2's
+        room = row[c1] < (3 * decks if c1 == JOKER else decks)
         row[c1] += 1
-        card = best_card(row, wild, own[c1])
+        card = best_card(row, wild, own[c1], c1, without)
         row[card] -= 1
         if card == c1:
             n = own_n
@@ -771,9 +876,22 @@ cdef void two_blind_draws(uint8_t* row, int wild, int decks, const int* unseen,
             z = own_z
             e = own[c1]
         else:
-            draw_table(row, wild, decks, table)
-            table_sums(table, unseen, &n, &d, &z)
-            e = table[c1]
+            m = memo_entry(row, wild, decks)
+            if room:
+                shared = same[card] & ~m.valid
+                for c2 in range(N_TYPES):
+                    if shared >> c2 & 1:
+                        m.table[c2] = tables[c2][c1]
+                # and drawing back the card thrown is row + c1: own[c1]
+                shared |= (<uint64_t>1 << card) & ~m.valid
+                m.table[card] = own[c1] if shared >> card & 1 else m.table[card]
+                m.valid |= shared
+            complete(m, row, wild, decks, want)
+            copy_entries(tables[c1], m.table, want)
+            if room:
+                same[card] |= <uint64_t>1 << c1
+            table_sums(tables[c1], unseen, &n, &d, &z)
+            e = tables[c1][c1]
         row[card] += 1
         row[c1] -= 1
         if e >= 0:
@@ -802,7 +920,7 @@ cdef bint expert_draw(Table* T) noexcept nogil:
     if T.went_out < 0:
         row[top] += 1               # A: the hand after taking the top and discarding t
         row[t] -= 1
-        draw_table(row, T.wild, T.decks, table)
+        draw_table(row, T.wild, T.decks, drawable(unseen), table)
         table_sums(table, unseen, &n_a, &d_a, &z_a)
         row[t] += 1
         row[top] -= 1
@@ -810,7 +928,7 @@ cdef bint expert_draw(Table* T) noexcept nogil:
         if d_a > 0 and d_b > 0:
             return ((n_a - EXPERT_OUT_BONUS * z_a) * d_b
                     < (n_b - EXPERT_OUT_BONUS * z_b) * d_a)
-    draw_table(row, T.wild, T.decks, table)
+    draw_table(row, T.wild, T.decks, drawable(unseen), table)
     table_sums(table, unseen, &n, &d, &z)
     if d <= 0:
         return taken < solve_deadwood(row, T.wild)
@@ -848,6 +966,7 @@ cdef void expert_discard(Table* T) noexcept nogil:
     cdef int64_t one[N_TYPES]
     cdef int32_t table[N_TYPES]
     cdef int64_t nn, d, z, two, score, chosen_score = 0
+    cdef uint64_t want
     n = discard_order_of(row, T.wild, -1, order)
     if kept >= 0 and n == 1 and order[0] == kept:
         n = discard_order_of(row, T.wild, kept, order)
@@ -866,13 +985,14 @@ cdef void expert_discard(Table* T) noexcept nogil:
         discard_card(T, order[best], False)
         return
     unseen_of(T, p, unseen)
+    want = drawable(unseen)
     for k in range(n):
         looked[k] = False
         if order[k] == kept:
             continue
         pen[k] = expert_penalty(T, order[k])
         row[order[k]] -= 1
-        draw_table(row, T.wild, T.decks, table)
+        draw_table(row, T.wild, T.decks, want, table)
         row[order[k]] += 1
         table_sums(table, unseen, &nn, &d, &z)
         if d <= 0:  # nothing left to draw: the deadwood now

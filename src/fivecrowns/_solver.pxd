@@ -1,7 +1,7 @@
 # The compiled core's C-level entry points, for other extensions to cimport
 # (``from ._solver cimport solve_deadwood``): the rollout engine plays whole rounds with
 # them without the GIL. Rows are 56 counts; ``row`` is restored where it is modified.
-from libc.stdint cimport int32_t, uint8_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
 
 # Least deadwood of a hand.
 cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil
@@ -20,3 +20,9 @@ cdef int discard_order_of(const uint8_t* row, int wild, int kept, int* order) no
 # out[t] = best-discard deadwood of row + card t, or -1 where no copy of t is left:
 # fivecrowns.draw_table.
 cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil
+# The entries t of that table with bit t of ``want`` set; the others are left as they are.
+cdef void fill_draw_entries(const uint8_t* row, int wild, int decks, uint64_t want,
+                            int32_t* out) noexcept nogil
+# Could natural card ``t`` join some meld in ``row`` + t? (False: it is deadwood in every
+# partition of that hand or any part of it.)
+cdef bint may_meld(const uint8_t* row, int wild, int t) noexcept nogil

@@ -21,3 +21,6 @@ def discard_deadwood_many(
 def _routes_row(
     row: npt.NDArray[np.uint8], wild: Any, decks: Any
 ) -> tuple[int, int | None, int, int | None]: ...
+def _draw_entries_row(
+    row: npt.NDArray[np.uint8], wild: Any, decks: Any, want: int, fill: int
+) -> npt.NDArray[np.int32]: ...

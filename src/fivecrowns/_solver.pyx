@@ -84,6 +84,7 @@ cdef uint8_t COUNT[1 << N_RANKS]
 # more than k copies free of runs. LANES spreads a position mask over every lane;
 # COPIES[c] has lanes 0..c-1 set, to add c copies of one position.
 cdef uint64_t LANES = 0x0001000100010001ULL
+cdef uint64_t ALL_TYPES = 0x00FFFFFFFFFFFFFFULL  # bit t for each of the 56 card types
 cdef uint64_t BYTES = 0x0101010101010101ULL  # one in every byte
 cdef uint64_t TOPS = 0x8080808080808080ULL   # the top bit of every byte
 cdef uint64_t COPIES[5]
@@ -1600,12 +1601,37 @@ cdef inline void slices_add4(uint16_t* c, const uint16_t* cnt, uint16_t bit) noe
         carry &= old
 
 
+cdef uint64_t meld_free(const Search* H, int w) noexcept nogil:
+    """The natural cards t that can join no meld of the hand plus t (bit t), from the
+    hand's ``setup`` in ``H``, as ``may_meld`` decides: with 2 wilds any card books; with
+    one, a card books with another of its rank, or runs with a natural of its suit within
+    two places; with none, it books with two others, or runs with two neighbours."""
+    cdef uint16_t one, two, free, m, near
+    cdef uint64_t out = 0
+    cdef int s
+    if H.n_wilds >= 2:
+        return 0
+    one = H.cnt[0] | H.cnt[1] | H.cnt[2] | H.cnt[3] | H.cnt[4]  # a rank held at all
+    two = H.cnt[1] | H.cnt[2] | H.cnt[3] | H.cnt[4]             # held twice or more
+    free = ALL_RANKS & ~(1 << w) & ~(one if H.n_wilds else two)
+    for s in range(5):
+        m = <uint16_t>H.layers[s]  # the suit's naturals
+        if H.n_wilds:
+            near = <uint16_t>((m << 1) | (m << 2) | (m >> 1) | (m >> 2))
+        else:  # t and two neighbours: below both, one each side, above both
+            near = <uint16_t>(((m << 1) & (m << 2)) | ((m << 1) & (m >> 1))
+                              | ((m >> 1) & (m >> 2)))
+        out |= <uint64_t>(free & ~near & ALL_RANKS) << (N_RANKS * s)
+    return out
+
+
 cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_cards,
-                        int* whole, int* bd, int32_t* out) noexcept nogil:
-    """``out[t]`` for every natural card t with a copy left (two decks), the hand's
-    ``setup`` in ``H``, and the hand's own deadwood and best discard (``whole``, ``bd``);
-    False if some suit is not in the tables or a list overflows (then the caller goes
-    card by card, and nothing written here counts).
+                        uint64_t want, int* whole, int* bd, int32_t* out) noexcept nogil:
+    """``out[t]`` for every natural card t in ``want`` (bit t) with a copy left (two
+    decks), the hand's ``setup`` in ``H``, and the hand's own deadwood and best discard
+    (``whole``, ``bd``); False if some suit is not in the tables or a list overflows
+    (then the caller goes card by card, and nothing written here counts). Entries not
+    in ``want`` are left as they are.
 
     As in ``fill_draw_table``, ``min(whole, bd + v(t))`` bounds each entry: the searches
     start from the leaf score it gives, and only look for what beats it."""
@@ -1625,6 +1651,12 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
     cdef int n_every, n_others, n, nd, i, j, s, p, t, v, total, best, booked = 0
     cdef int w = wild - 3, budget = H.n_wilds
     cdef unsigned int suits = suits_within(H, budget) & 0x1F
+    cdef uint64_t lone = meld_free(H, w)
+    cdef uint64_t ranks = 0        # the positions wanted in some suit
+    cdef uint64_t searched = 0     # the same, less the cards that can join no meld
+    for s in range(5):
+        ranks |= want >> (N_RANKS * s)
+        searched |= (want & ~lone) >> (N_RANKS * s)
     if not list_suits(&C, H, suits, buf):
         return False
     n_every = collect(&C, 0, H.cnt, H.pool_value, budget, 0, every, 0)
@@ -1645,7 +1677,7 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
     bd[0] = (discard_result(H.total, best, 0, 1 << 30, present, budget, H.wild_value,
                             row[JOKER]) if n_cards > 0 else 0)
     for p in range(N_RANKS):  # (A) the drawn natural stays out of runs
-        if p == w:
+        if p == w or not (ranks >> p & 1):
             continue
         bit = <uint16_t>(1 << p)
         v = p + 3
@@ -1654,6 +1686,8 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
         if n_cards > 0 and bd[0] + v < bound[p]:
             bound[p] = bd[0] + v
         floor[p] = total - bound[p] if total > bound[p] else 0
+        if not (searched >> p & 1):
+            continue
         best = floor[p]
         for i in range(n_every):
             if best >= total:
@@ -1666,7 +1700,10 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
         n_others = -1
         for p in range(N_RANKS):
             t = s * N_RANKS + p
-            if p == w or row[t] >= 2:
+            if p == w or row[t] >= 2 or not (want >> t & 1):
+                continue
+            if lone >> t & 1:
+                out[t] = bound[p]  # exact: t joins no meld
                 continue
             bit = <uint16_t>(1 << p)
             v = p + 3
@@ -1715,17 +1752,18 @@ cdef bint draw_naturals(const Search* H, const uint8_t* row, int wild, int n_car
 
 
 cdef void draw_wilds(const Search* H, const uint8_t* row, int wild, int decks, int n_cards,
-                     int whole, int bd, int32_t* out) noexcept nogil:
-    """The entries of the wild cards with a copy left: a joker and a wild-rank card add
-    the same wild, so one search serves both (started from the lower floor of the two
-    bounds, a joker's; see ``discard_result``), and only the scoring of what melds
-    nothing differs."""
+                     uint64_t want, int whole, int bd, int32_t* out) noexcept nogil:
+    """The entries of the wild cards in ``want`` with a copy left: a joker and a
+    wild-rank card add the same wild, so one search serves both (started from the lower
+    floor of the two bounds, a joker's; see ``discard_result``), and only the scoring of
+    what melds nothing differs."""
     cdef int s, t, w = wild - 3, bound, floor, best, k
     cdef int joker_bound = whole, rank_bound = whole
-    cdef bint joker = row[JOKER] < 3 * decks, rank = False
+    cdef bint joker = row[JOKER] < 3 * decks and want >> JOKER & 1, rank = False
     cdef Search T
     for s in range(5):
-        rank = rank or row[s * N_RANKS + w] < decks
+        t = s * N_RANKS + w
+        rank = rank or (row[t] < decks and want >> t & 1)
     if not joker and not rank:
         return
     if n_cards > 0:
@@ -1745,12 +1783,19 @@ cdef void draw_wilds(const Search* H, const uint8_t* row, int wild, int decks, i
                            H.wild_value + 20, row[JOKER])
         for s in range(5):
             t = s * N_RANKS + w
-            if row[t] < decks:
+            if row[t] < decks and want >> t & 1:
                 out[t] = k
 
 
 cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out) noexcept nogil:
-    """out[t] = best discard of row + t, or -1 where the deck has no copy of t left.
+    """out[t] = best discard of row + t, or -1 where the deck has no copy of t left."""
+    fill_draw_entries(row, wild, decks, ALL_TYPES, out)
+
+
+cdef void fill_draw_entries(const uint8_t* row, int wild, int decks, uint64_t want,
+                            int32_t* out) noexcept nogil:
+    """``fill_draw_table``'s entries t in ``want`` (bit t); the others are left as they
+    are, so that a caller that knows some entries (or needs only some) pays for the rest.
 
     With t drawn, keeping t as deadwood after the hand's own best discard, or discarding
     t, are always open: ``min(D(h), BD(h) + v(t))`` bounds the entry from above, and is
@@ -1762,14 +1807,17 @@ cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out)
     cdef Search H                  # the hand's own masks: lane 0 holds each suit's naturals
     cdef Search T                  # the same with the drawn card
     cdef bint lone
+    want &= ALL_TYPES
+    if not want:
+        return
     setup(&H, row, wild)
     n_wilds = H.n_wilds
     for t in range(56):
         n += row[t]
-    if decks == 2 and draw_naturals(&H, row, wild, n, &whole, &bd, out):
-        draw_wilds(&H, row, wild, decks, n, whole, bd, out)
+    if decks == 2 and draw_naturals(&H, row, wild, n, want, &whole, &bd, out):
+        draw_wilds(&H, row, wild, decks, n, want, whole, bd, out)
         for t in range(56):
-            if row[t] >= (3 * decks if t == JOKER else decks):
+            if want >> t & 1 and row[t] >= (3 * decks if t == JOKER else decks):
                 out[t] = -1
         return
     # Card by card: party hands, and hands with a suit the option tables leave out.
@@ -1778,6 +1826,8 @@ cdef void fill_draw_table(const uint8_t* row, int wild, int decks, int32_t* out)
     whole = solve_deadwood(row, wild)
     bd = best_discard_search(row, wild, 1 << 30) if n > 0 else 0
     for t in range(56):
+        if not (want >> t & 1):
+            continue
         if row[t] >= (3 * decks if t == JOKER else decks):
             out[t] = -1
             continue
@@ -1828,6 +1878,22 @@ def draw_table_row(row, wild, decks):
     cdef int32_t* entries = <int32_t*>cnp.PyArray_DATA(out)
     with nogil:
         fill_draw_table(own, w, d, entries)
+    return out
+
+
+def _draw_entries_row(row, wild, decks, want, int fill):
+    """For the tests: ``draw_table_row``'s entries t with bit t of ``want`` set, the others
+    ``fill`` (what ``fill_draw_entries`` leaves as it found)."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    cdef uint8_t own[56]
+    cdef uint64_t bits = want
+    row = _contiguous(row, d, 0, MAX_CARDS - 1, &data)
+    memcpy(own, data, 56)
+    out = np.full(56, fill, dtype=np.int32)
+    cdef int32_t[::1] entries = out
+    with nogil:
+        fill_draw_entries(own, w, d, bits, &entries[0])
     return out
 
 
