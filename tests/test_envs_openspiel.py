@@ -466,3 +466,30 @@ def test_information_strings_do_not_depend_on_their_chunks(
     chunked = strings()
     monkeypatch.setattr(_spiel_state, "_CHUNK", 10**9)
     assert strings() == chunked and len(chunked[0]) > 3000
+
+
+def test_direct_answers_match_openspiel() -> None:
+    """``legal_actions`` and ``is_chance_node`` are answered in Python directly: the same
+    as OpenSpiel's own ``State`` methods, for every player and for chance, at every step."""
+    game = _game(players=3, rounds=2, max_turns=30)
+    rng = np.random.default_rng(12)
+    state = game.new_initial_state()
+    kinds = set()
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in range(3):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+        if state.is_chance_node():
+            assert state.legal_actions(pyspiel.PlayerId.CHANCE) \
+                == [a for a, _ in state.chance_outcomes()]
+        elif not state.is_terminal():
+            for ask in (state.legal_actions,
+                        lambda p: pyspiel.State.legal_actions(state, p)):
+                with pytest.raises(pyspiel.SpielError, match="pseudo-player -4"):
+                    ask(-4)
+        kinds.add(state.current_player())
+        if state.is_terminal():
+            break
+        _play(state, rng, 1)
+    assert kinds == {-1, 0, 1, 2, pyspiel.PlayerId.TERMINAL}

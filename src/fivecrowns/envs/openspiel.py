@@ -214,6 +214,28 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self._c.phase == _OVER
 
+    # OpenSpiel's C++ State answers these two by calling back into Python several times
+    # (current_player, is_terminal, _legal_actions): answered here directly, the same way.
+    def is_chance_node(self) -> bool:
+        phase = self._c.phase
+        return phase == _DEAL or phase == _TURN_UP or phase == _DRAW_CARD
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act), as OpenSpiel's
+        ``State.legal_actions``: the outcomes at a chance node (for any ``player``), none
+        at the end or for a player not to act."""
+        c = self._c
+        phase = c.phase
+        if phase == _OVER:
+            return []
+        if phase == _DEAL or phase == _TURN_UP or phase == _DRAW_CARD:
+            return np.flatnonzero(c.stock).tolist()  # whoever ``player`` is, as OpenSpiel
+        if player is None or player == c.current:
+            return np.flatnonzero(c.mask()).tolist()
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         c = self._c
         stock = c.stock
