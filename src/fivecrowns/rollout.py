@@ -74,7 +74,6 @@ True
 from __future__ import annotations
 
 import copy
-import os
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -85,7 +84,7 @@ from . import _engine_py
 from ._checks import check_int, check_seat, check_table, default_threads
 from ._threads import run_threaded
 from .records import EventKind, Phase
-from .round import Round
+from .round import Round, _load_rollout
 from .rules import N_ROUNDS, Rules
 from .seeding import SeedLike, bot_seeds, game_seeds, game_seeds_range, int_seed
 
@@ -93,19 +92,7 @@ __all__ = ["ROLLOUT_IMPLEMENTATION", "POLICIES", "Policy", "play_out", "play_out
            "play_games", "deal_rounds", "play_worlds"]
 
 
-def _load_core() -> Any:
-    """The compiled engine, unless ``FIVECROWNS_IMPLEMENTATION=python`` asks for the
-    Python twin (the solver's switch) or it is not built."""
-    if os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower() == "python":
-        return None
-    try:
-        from . import _rollout
-    except ImportError:  # a pure-Python install
-        return None
-    return _rollout
-
-
-_core = _load_core()
+_core = _load_rollout()
 
 #: Which engine runs the rollouts: ``"compiled"`` (``fivecrowns._rollout``) or
 #: ``"python"`` (its twin, ``fivecrowns._engine_py``: the same moves and scores, slower;

@@ -40,13 +40,14 @@ True
 from __future__ import annotations
 
 import copy
+import os
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from . import _state_py, solver
 from . import positions as _positions
-from . import solver
 from ._checks import check_int, check_seat, check_table, passes
 from ._deprecation import keyword_only
 from .actions import _CARDS, _source
@@ -79,6 +80,23 @@ from .seeding import SeedLike
 from .solver import MAX_HAND_SIZE
 
 __all__ = ["Round"]
+
+
+def _load_rollout() -> Any:
+    """The compiled engine (``fivecrowns._rollout``), unless ``FIVECROWNS_IMPLEMENTATION
+    =python`` asks for the Python twins (the solver's switch) or it is not built."""
+    if os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower() == "python":
+        return None
+    try:
+        from . import _rollout
+    except ImportError:  # a pure-Python install
+        return None
+    return _rollout
+
+
+_rollout = _load_rollout()
+#: The round state in use: the compiled one, or its twin (fivecrowns._state_py).
+_State: Any = _state_py.RoundState if _rollout is None else _rollout.RoundState
 
 _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 _DRAW_CODES: tuple[list[int], ...] = ([], [ACTION_DRAW_DECK], [ACTION_DRAW_DISCARD],
