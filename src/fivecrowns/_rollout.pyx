@@ -2077,7 +2077,7 @@ cdef class RoundState:
         fill_start(&s.T, current)
         s.T.phase = phase
         s.T.turn = turn
-        s.T.taken = taken if not s.T.no_return else -1
+        s.T.taken = taken if s.T.no_return else -1
         s.T.went_out = went_out
         s.T.final_left = final_left
         s.T.reshuffles = reshuffles
@@ -2136,6 +2136,24 @@ cdef class RoundState:
         """0 if the current player may draw from the discard pile (``from_pile``) or
         the draw pile now, else the code of why not (see ``CHECK_CODES``)."""
         return draw_code(&self.T, from_pile)
+
+    def reshuffle(self):
+        """Refill the empty draw pile now, as a blind draw would first (docs/rules.rst,
+        A round, 5): the discard pile but its top card, shuffled with the state's
+        generator, becomes the draw pile. ``ValueError`` unless the draw pile is empty
+        and the discard pile holds more than its top card. (The OpenSpiel state calls it
+        before the chance node of a blind draw, whose outcomes are then the new pile.)"""
+        if self.T.n_draw or self.T.n_pile < 2:
+            raise ValueError(f"cannot reshuffle: the draw pile holds {self.T.n_draw} "
+                             f"cards and the discard pile {self.T.n_pile}; expected 0 and "
+                             f"at least 2")
+        bits = self.rng.bit_generator
+        self.T.rng = bitgen_of(bits)
+        try:
+            with bits.lock:
+                reshuffle(&self.T)
+        finally:
+            self.T.rng = NULL
 
     def draw(self, bint from_pile):
         """Draw for the current player; ``(card type, reshuffled)``. ``ValueError``
