@@ -191,15 +191,19 @@ def test_observation_hides_what_it_should(features: bool) -> None:
         p = state.current_player()
         other: FiveCrownsState = state.clone()
         q = (p + 1) % 3
-        free = np.flatnonzero(other._c.hands[q].astype(np.int64) - other._c.taken[q])
-        swap = np.flatnonzero(other._c.stock)
+        core = other._c
+        hands, stock = core.hands, core.stock
+        free = np.flatnonzero(hands[q].astype(np.int64) - core.taken[q])
+        swap = np.flatnonzero(stock)
         swap = swap[~np.isin(swap, free)]
         if free.size and swap.size:
-            other._c.hands[q, free[0]] -= 1
-            other._c.stock[free[0]] += 1
-            other._c.hands[q, swap[0]] += 1
-            other._c.stock[swap[0]] -= 1
-            other._c.refresh()
+            hands[q, free[0]] -= 1
+            stock[free[0]] += 1
+            hands[q, swap[0]] += 1
+            stock[swap[0]] -= 1
+            core.st.set_hand(q, hands[q])
+            core.st.set_draw_pile(np.repeat(np.arange(56), stock).tolist())
+            core.refresh()
             assert other.observation_tensor(p) == state.observation_tensor(p)
             assert other.information_state_tensor(p) == state.information_state_tensor(p)
             assert other.observation_string(p) == state.observation_string(p)
