@@ -22,19 +22,17 @@ in a ``pyspiel.State``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .._state_py import RoundState, full_counts
 from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
-from ..cards import JOKER_INDEX, N_TYPES, Card
+from ..cards import N_TYPES, Card
 from ..round import _State
 from .encoding import _fill, blocks, observation_size
 from .features import fill_features
-
-if TYPE_CHECKING:
-    from .._state_py import RoundState
 
 __all__ = ["Config", "Core", "DEAL", "TURN_UP", "DRAW", "DRAW_CARD", "DISCARD", "OVER"]
 
@@ -62,12 +60,8 @@ class Config:
                  features: bool = False) -> None:
         self.n, self.n_rounds, self.decks, self.max_turns = n, n_rounds, decks, max_turns
         self.features = features
-        full = np.full(N_TYPES, decks, dtype=np.int64)
-        full[JOKER_INDEX] = 3 * decks
-        full.flags.writeable = False
-        self.full = full
         # the unshuffled deck every round is dealt from (the chance outcomes pick cards)
-        self.deck = np.repeat(np.arange(N_TYPES), full).tolist()
+        self.deck = np.repeat(np.arange(N_TYPES), full_counts(decks)).tolist()
         self.base = observation_size(n)  # the solver features, if any, come after
         self.size = observation_size(n, features=features)
         b = blocks(n)
@@ -140,6 +134,15 @@ class Core:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
         return self if self.frozen else self.copy()
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Unpickle (``deserialize_state``), also a state pickled by fivecrowns 0.3, whose
+        core kept the round as counts of its own: its cards are put into a round state."""
+        slots = state[1]
+        if "stock" in slots:
+            slots = _from_0_3(slots)
+        for name in Core.__slots__:
+            setattr(self, name, slots[name])
 
     def freeze(self) -> Core:
         """Make this state a prototype: read-only vectors, copied before any change."""
@@ -379,14 +382,9 @@ class Core:
             return self.st.legal_actions()
         return []
 
-    def mask(self) -> npt.NDArray[np.bool_]:
-        """The legal action codes of the player to act, as a (114,) bool array."""
-        if self.phase == DRAW or self.phase == DISCARD:
-            return self.st.legal_mask()
-        return np.zeros(N_ACTIONS, dtype=np.bool_)
-
     def is_legal(self, a: int) -> bool:
-        """``self.mask()[a]`` for the player to act, with one solver call at most."""
+        """Whether the player to act may play action code ``a`` (one solver call at
+        most)."""
         if self.phase == DRAW:
             return (a == 0 or a == 1) and not self.st.check_draw(a == 1)
         if self.phase != DISCARD or not ACTION_DISCARD <= a < N_ACTIONS:
@@ -430,10 +428,6 @@ class Core:
         n = self.cfg.n
         self.done[q] = self.done[n]
         self.info[q] = self.info[n]
-
-    def unseen(self, player: int) -> npt.NDArray[np.uint8]:
-        """The counts of the cards whose place ``player`` cannot know."""
-        return self.st.unseen(player)
 
     def encode(self, player: int, out: npt.NDArray[np.float32] | None = None
                ) -> npt.NDArray[np.float32]:
@@ -485,3 +479,23 @@ class Core:
         for v in range(self.cfg.n):
             self.encode(v, self.obs[v])
         self.fresh = [True] * self.cfg.n
+
+
+def _from_0_3(old: dict[str, Any]) -> dict[str, Any]:
+    """The slots of a :class:`Core` from those of fivecrowns 0.3's, which kept the round
+    as counts (the draw pile as a multiset) beside the same strings and vectors."""
+    cfg: Config = old["cfg"]
+    phase = old["phase"]
+    went_out, scores = old["went_out"], old["scores"]
+    # the round state's phase: a chance node waits on the player's draw, the deal on
+    # the first player's; after the last round the state keeps the last one's cards
+    st_phase = 2 if phase == OVER else 1 if phase == DISCARD else 0
+    st = _State.from_state(
+        old["hands"], np.repeat(np.arange(N_TYPES), old["stock"]).tolist(), old["pile"],
+        old["taken"], old["wild"], old["hand_size"], cfg.decks, cfg.max_turns, False,
+        False, old["current"], st_phase, old["turn"], old["just_taken"],
+        -1 if went_out is None else went_out, old["final_left"],
+        [-1 if s is None else s for s in scores], 0, _IDLE).copy_with(_IDLE)
+    return {"cfg": cfg, "totals": old["totals"], "k": old["k"], "st": st,
+            "dealt": old["dealt"], "phase": phase, "done": old["done"], "info": old["info"],
+            "obs": old["obs"], "fresh": old["fresh"], "frozen": False}
