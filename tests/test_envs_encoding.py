@@ -79,12 +79,12 @@ def _swap_hidden(r: Round, player: int, rng: np.random.Generator) -> Round:
     swapped with a draw-pile card of another type, and the draw pile is reordered."""
     other = r.clone()
     taken = picked_up(other.observation(player))
+    pile = other._state.draw_pile()
     for q in range(other.n_players):
         if q == player:
             continue
-        row = other._hands[q]
+        row = other.hand_counts(q)
         free = np.flatnonzero(row.astype(np.int64) - taken[q] > 0)
-        pile = other.deck._draw
         for t in free.tolist():
             k = next((i for i, c in enumerate(pile) if c != t), None)
             if k is not None:
@@ -92,7 +92,9 @@ def _swap_hidden(r: Round, player: int, rng: np.random.Generator) -> Round:
                 row[pile[k]] += 1
                 pile[k] = t
                 break
-    rng.shuffle(other.deck._draw)
+        other._state.set_hand(q, row)
+    rng.shuffle(pile)
+    other._state.set_draw_pile(pile)
     return other
 
 
@@ -103,7 +105,8 @@ def test_hidden_cards_do_not_leak() -> None:
         if step % 5 == 0:
             for p in range(4):
                 other = _swap_hidden(r, p, rng)
-                assert any((other._hands[q] != r._hands[q]).any() for q in range(4) if q != p)
+                assert any((other.hand_counts(q) != r.hand_counts(q)).any()
+                           for q in range(4) if q != p)
                 a = encode_observation(r.observation(p))
                 b = encode_observation(other.observation(p))
                 np.testing.assert_array_equal(a, b)

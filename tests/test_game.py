@@ -187,7 +187,7 @@ class GameMachine(RuleBasedStateMachine):
         r = g.round
         return (g.record(), g.totals, g.is_over, r.turn, r.phase,
                 tuple(r.hand_counts(p).tobytes() for p in range(r.n_players)),
-                tuple(r.deck._draw), tuple(r.deck._discard))
+                r.deck.draw_pile(), r.deck.discard_pile())
 
     @invariant()
     def consistent(self) -> None:

@@ -99,18 +99,18 @@ def test_each_world_matches_the_players_view(seed: int, weight: float, replay: i
     actions = r.legal_actions()[:3]
     _, hands, draws = _worlds(r, actions, 30, seed, weight=weight, replay=replay)
     n = r.n_players
-    known = r._public.taken_counts
+    known = r._state.taken_counts()
     before = np.zeros(56, dtype=np.int64)
     for q in range(n):
         if q != p:
-            before += r._hands[q]
-    before += np.bincount(r.deck._draw, minlength=56)
+            before += r.hand_counts(q)
+    before += r.deck.draw_counts()
     obs = r.observation(p)
     for w in range(30):
-        assert (hands[w, p] == r._hands[p]).all(), "the player's own hand stays"
+        assert (hands[w, p] == r.hand_counts(p)).all(), "the player's own hand stays"
         after = np.bincount(draws[w, :r.deck.draw_size], minlength=56).astype(np.int64)
         for q in range(n):
-            assert hands[w, q].sum() == r._hands[q].sum(), "every hand keeps its size"
+            assert hands[w, q].sum() == r.hand_counts(q).sum(), "every hand keeps its size"
             assert (hands[w, q] >= known[q]).all(), "cards seen taken stay with the taker"
             if q != p:
                 after += hands[w, q]
@@ -127,8 +127,10 @@ def _rebuild(r: Round, hands: Any, draw: Any) -> Round:
     """``r`` with the hands and draw pile of a sampled world."""
     world = r.clone()
     for q in range(r.n_players):
-        world._hands[q] = hands[q].copy()
-    world.deck._redeal(draw[:r.deck.draw_size].tolist(), np.random.default_rng(0))
+        world._state.set_hand(q, hands[q])
+    # the engine's draw pile lists the top card last
+    world._state.set_draw_pile(draw[:r.deck.draw_size][::-1].tolist())
+    world._state.set_rng(np.random.default_rng(0))
     return world
 
 
@@ -145,7 +147,7 @@ def test_unseen_cards_land_everywhere_uniformly() -> None:
         if q == p:
             continue
         share = hands[:, q].sum(axis=0) / worlds
-        expected = unseen * r._hands[q].sum() / total
+        expected = unseen * r.hand_counts(q).sum() / total
         assert np.abs(share - expected).max() < 0.02, q
     pile = np.zeros(56)
     for w in range(worlds):
@@ -216,7 +218,8 @@ def test_replayed_draws_organise_the_opponents_hands() -> None:
         if r.is_over or r.went_out is not None or r.phase is not Phase.DRAW:
             continue
         p = r.current_player
-        truth.append(np.mean([deadwood(r._hands[q], r.wild) for q in range(4) if q != p]))
+        truth.append(np.mean([deadwood(r.hand_counts(q), r.wild) for q in range(4)
+                              if q != p]))
         uniform.append(_opponent_deadwood(r, _worlds(r, [0], 20, seed)[1]))
         replayed.append(_opponent_deadwood(r, _worlds(r, [0], 20, seed, replay=12)[1]))
     assert len(truth) >= 10

@@ -41,9 +41,9 @@ KNOWN = json.loads((DATA / "known_games.json").read_text())["rounds"]
 def snapshot(r: Round) -> tuple[Any, ...]:
     """Everything that defines a round's state."""
     return (tuple(r.hand_counts(p).tobytes() for p in range(r.n_players)),
-            tuple(r.deck._draw), tuple(r.deck._discard), r.current_player, r.phase, r.turn,
-            r.went_out, tuple(r._scores), r.history, r.deck.rng.bit_generator.state["state"],
-            r.result, r._public.discard_counts.tobytes(), r._public.taken_counts.tobytes())
+            r.deck.draw_pile(), r.deck.discard_pile(), r.current_player, r.phase, r.turn,
+            r.went_out, tuple(r._state.scores), r.history,
+            r.deck.rng.bit_generator.state["state"], r.result, r._state.public_bytes())
 
 
 # -- known answers --
@@ -264,7 +264,7 @@ def test_observation_shows_only_what_a_player_may_know() -> None:
         "phase", "turn", "final_turn", "went_out", "history", "decks", "sudden_death",
         "totals", "return_discard", "must_keep"} | tracked
     assert set(vars(obs1)) == fields - tracked | {"_tracked"}
-    assert vars(obs1)["_tracked"] is r._public.freeze()
+    assert vars(obs1)["_tracked"] is r._freeze()
     assert obs1.discard_counts.tolist() == hand_counts("KH").tolist()
     assert obs1.taken_counts[1].tolist() == hand_counts("6D").tolist()
     assert not obs1.taken_counts[0].any() and not obs1.taken_counts[1].flags.writeable
@@ -322,8 +322,8 @@ class RoundMachine(RuleBasedStateMachine):
     def public_state_agrees(self) -> None:
         """The tracked public counts against the deck and the hands they describe."""
         r = self.r
-        assert r._public.discard_counts.tolist() == r.deck.discard_counts().tolist()
-        taken = r._public.taken_counts.astype(np.int64)
+        assert r._state.pile_counts().tolist() == r.deck.discard_counts().tolist()
+        taken = r._state.taken_counts().astype(np.int64)
         for p in range(r.n_players):
             hand = r.hand_counts(p).astype(np.int64)
             assert (taken[p] <= hand).all()   # what p took and kept is in p's hand
@@ -519,14 +519,13 @@ def test_copy_gives_an_independent_round() -> None:
         assert snapshot(c) == snapshot(r)
         c.apply_action(c.legal_actions()[0])
         assert snapshot(c) != snapshot(r)
-        assert c._public is not r._public and c.deck is not r.deck
+        assert c._state is not r._state and c.deck.rng is not r.deck.rng
 
 
 def _eager_counts(r: Round, p: int) -> tuple[list[int], list[list[int]], list[int]]:
     """The tracked counts of ``r.observation(p)``, read from the round's state now."""
-    public = r._public
-    return (public.discard_counts.tolist(), public.taken_counts.tolist(),
-            public.unseen(p, r.hand_counts(p)).tolist())
+    st = r._state
+    return (st.pile_counts().tolist(), st.taken_counts().tolist(), st.unseen(p).tolist())
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -577,4 +576,4 @@ def test_public_state_survives_pickle_read_only() -> None:
     assert again.discard_counts.tolist() == obs.discard_counts.tolist()
     assert not again.discard_counts.flags.writeable
     assert not again.taken_counts[0].flags.writeable
-    assert repr(s._public) == "PublicState(discard=0, taken=[0, 1, 0])"
+    assert s._state.n_pile == 0 and s._state.taken_counts().sum(axis=1).tolist() == [0, 1, 0]

@@ -82,6 +82,9 @@ def test_both_play_every_move_alike(compiled_state: Any,
     moves = 0
     while a.phase != 2:
         assert everything(a) == everything(b), moves
+        # the plain fields (what pickles hold) rebuild the same state, in either twin
+        assert everything(P.from_fields(a.fields())) == everything(a), moves
+        assert everything(compiled_state.from_fields(b.fields())) == everything(b), moves
         action = move(a.legal_actions(), rng)
         if moves % 37 == 5:
             a, b = pickle.loads(pickle.dumps(a)), copy.copy(b)

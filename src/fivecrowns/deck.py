@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +33,10 @@ from .rules import Rules
 from .seeding import SeedLike as SeedLike
 from .seeding import make_rng as make_rng
 
-__all__ = ["Deck", "full_counts"]
+if TYPE_CHECKING:
+    from ._state_py import RoundState
+
+__all__ = ["Deck", "RoundDeck", "full_counts"]
 
 def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
     """Counts of every card type in the whole deck: ``decks`` of each suited card and
@@ -302,4 +305,87 @@ class Deck:
     def __repr__(self) -> str:
         top = self.top_discard
         return (f"Deck(draw={self.draw_size}, discard={self.discard_size}, "
+                f"top={str(top) if top is not None else None})")
+
+
+class RoundDeck:
+    """A round's two piles, read-only: what :attr:`fivecrowns.Round.deck` gives.
+
+    The same questions as :class:`Deck` answers, about the round's state at the moment
+    of asking; cards move only through the round's moves (the round's state, see
+    ``fivecrowns._state_py``, holds the piles). ``rng`` is the generator of the round's
+    reshuffles.
+
+    Examples
+    --------
+    >>> from fivecrowns import Round
+    >>> r = Round(2, round_number=1, seed=7)
+    >>> r.deck
+    RoundDeck(draw=109, discard=1, top=5C)
+    >>> _ = r.draw("discard"); r.deck.discard_size, r.deck.can_draw
+    (0, True)
+    """
+
+    __slots__ = ("_state", "rules")
+
+    def __init__(self, state: RoundState, rules: Rules) -> None:
+        self._state = state
+        self.rules = rules
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator of every reshuffle of the round."""
+        return self._state.rng
+
+    @property
+    def reshuffles(self) -> int:
+        """How many times the discard pile was turned into a new draw pile."""
+        return self._state.reshuffles
+
+    @property
+    def draw_size(self) -> int:
+        """Cards in the draw pile."""
+        return self._state.n_draw
+
+    @property
+    def discard_size(self) -> int:
+        """Cards in the discard pile."""
+        return self._state.n_pile
+
+    @property
+    def can_draw(self) -> bool:
+        """True if a card can be drawn from the draw pile, reshuffling if need be."""
+        return self._state.can_draw
+
+    @property
+    def top_discard_index(self) -> int | None:
+        """Type index of the top card of the discard pile, or ``None`` if it is empty."""
+        top: int = self._state.top_discard
+        return None if top < 0 else top
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The top card of the discard pile, or ``None`` if it is empty."""
+        top: int = self._state.top_discard
+        return None if top < 0 else Card.from_index(top)
+
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, top card first (for tests and analysis: players never see it)."""
+        return tuple(Card.from_index(t) for t in self._state.draw_pile())
+
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom card first, top card last."""
+        return tuple(Card.from_index(t) for t in self._state.discard_pile())
+
+    def draw_counts(self) -> npt.NDArray[np.uint8]:
+        """The draw pile as a row of 56 counts."""
+        return self._state.draw_counts()
+
+    def discard_counts(self) -> npt.NDArray[np.uint8]:
+        """The discard pile as a row of 56 counts."""
+        return self._state.pile_counts()
+
+    def __repr__(self) -> str:
+        top = self.top_discard
+        return (f"RoundDeck(draw={self.draw_size}, discard={self.discard_size}, "
                 f"top={str(top) if top is not None else None})")

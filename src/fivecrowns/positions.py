@@ -17,14 +17,15 @@ import numpy.typing as npt
 from . import solver
 from ._checks import check_int, check_table
 from ._deprecation import renamed_parameters
+from ._state_py import RoundState
 from .actions import (
     _CARDS,
     CardArg,
     card_index,
 )
 from .cards import N_TYPES, Card, HandLike, parse_cards
-from .deck import Deck, full_counts
-from .public import PublicState
+from .deck import full_counts
+from .public import Frozen, PublicState, _TakenRows
 from .records import Event, EventKind, Observation, Phase
 from .rules import Rules
 from .seeding import SeedLike, make_rng
@@ -49,19 +50,15 @@ class RoundPositions:
         hand_size: int
         wild: int
         sudden_death: bool
-        deck: Deck
         _no_return: bool
-        _hands: list[npt.NDArray[np.uint8]]
-        _public: PublicState
+        _state: RoundState
         _history: list[Event]
-        _current: int
-        _phase: Phase
-        _turn: int
         _drawn: int | None
-        _taken: int
-        _went_out: int | None
-        _final_left: int
-        _scores: list[int | None]
+        _frozen: Frozen | None
+        _taken_rows: _TakenRows | None
+
+        @property
+        def phase(self) -> Phase: ...
 
         def __init__(self, n_players: int, round_number: int | None = None, *,
                      seed: SeedLike, rules: Rules | None = None, dealer: int = 0,
@@ -270,25 +267,21 @@ class RoundPositions:
                 raise ValueError(f"drawn card {_CARDS[d]} is not in player {cur}'s hand")
         if phase is _DRAW and not draw and not pile:
             raise ValueError("both piles are empty: no card can be drawn")
-        new.deck = Deck.from_piles(draw, pile, seed=seed, rules=rules,
-                                   reshuffles=reshuffles)
-        new._hands = rows
-        new._public = public
-        new._history = events
-        new._current = cur
-        new._phase = phase
-        new._turn = int(turn)
-        new._drawn = None if drawn is None else card_index(drawn)
-        new._taken = taken_now if new._no_return else -1
-        new._went_out = went_out
-        new._final_left = final_left
-        scores: list[int | None] = [None] * n
+        scores = [-1] * n
         if went_out is not None:
             scores[went_out] = 0
             for k in range(1, n - final_left):
                 q = (went_out + k) % n
-                scores[q] = solver.deadwood(rows[q], new.wild, decks=decks)
-        new._scores = scores
+                scores[q] = int(solver.deadwood(rows[q], new.wild, decks=decks))
+        new._state = _round_state().from_state(
+            np.array(rows), draw, pile, public.taken_counts, new.wild, new.hand_size,
+            decks, new._state.max_turns, rules.return_discard, new.sudden_death, cur,
+            0 if phase is _DRAW else 1, int(turn), taken_now,
+            -1 if went_out is None else went_out, final_left, scores, reshuffles,
+            make_rng(seed))
+        new._history = events
+        new._drawn = None if drawn is None else card_index(drawn)
+        new._frozen = new._taken_rows = None
         return new
 
     @classmethod
@@ -394,29 +387,38 @@ class RoundPositions:
         (True, False, 105)
         """
         p = self._check_player(player)
-        if self._phase is _OVER:
+        if self.phase is _OVER:
             raise ValueError("cannot determinize a round that is over: its hands are in "
                              "its result")
         rng = make_rng(seed)
-        public = self._public
-        pool = np.repeat(np.arange(N_TYPES), public.unseen(p, self._hands[p]))
+        st = self._state
+        pool = np.repeat(np.arange(N_TYPES), st.unseen(p))
         rng.shuffle(pool)
+        known_rows = st.taken_counts()
         new = self.clone()
+        world = new._state
         i = 0
         for q in range(self.n_players):
             if q == p:
                 continue
-            known = public.taken_counts[q]
-            m = int(self._hands[q].sum()) - int(known.sum())
+            known = known_rows[q]
+            m = int(st.hand(q).sum()) - int(known.sum())
             row = np.bincount(pool[i:i + m], minlength=N_TYPES).astype(np.uint8)
             row += known
-            new._hands[q] = row
-            if q == self._current and self._drawn is not None and self._history[-1].kind \
-                    is EventKind.DRAW_DECK:
+            world.set_hand(q, row)
+            if q == st.current and self._drawn is not None \
+                    and self._history[-1].kind is EventKind.DRAW_DECK:
                 new._drawn = int(pool[i + m - 1])   # uniform over their unknown cards
             i += m
-        new.deck._redeal(pool[i:].tolist(), _child(rng))
+        world.set_draw_pile(pool[i:][::-1].tolist())
+        world.set_rng(_child(rng))
         return new
+
+
+def _round_state() -> Any:
+    """The state class :class:`~fivecrowns.round.Round` uses (compiled, or its twin)."""
+    from .round import _State
+    return _State
 
 
 def _pile(cards: HandLike | Sequence[CardArg], name: str) -> list[int]:

@@ -190,20 +190,19 @@ def _pack(rounds: list[Round]) -> tuple[Any, ...]:
     generators = []
     for i, r in enumerate(rounds):
         k = r.n_players
-        hands[i, :k] = r._hands
-        draw, pile = r.deck._draw, r.deck._discard
+        st = r._state
+        hands[i, :k] = st.hands()
+        draw, pile = st.draw_pile()[::-1], st.discard_pile()   # the top card last
         draws[i, :len(draw)] = draw
         piles[i, :len(pile)] = pile
-        states[i] = (k, r.hand_size, r.wild, r.rules.max_turns, not r.rules.return_discard,
-                     r.sudden_death, r.current_player, _PHASES[r.phase], r.turn, r._taken,
-                     -1 if r.went_out is None else r.went_out, r._final_left, len(draw),
-                     len(pile), r.rules.decks)
-        public = r._public
-        publics[i, 0] = public._hidden
-        publics[i, 1] = public.discard_counts
-        publics[i, 2:2 + k] = public.taken_counts
-        scores[i, :k] = [-1 if s is None else s for s in r._scores]
-        generators.append(_copy_bit_generator(r.deck.rng.bit_generator))
+        states[i] = (k, r.hand_size, r.wild, st.max_turns, not r.rules.return_discard,
+                     r.sudden_death, st.current, st.phase, st.turn, st.taken, st.went_out,
+                     st.final_left, len(draw), len(pile), r.rules.decks)
+        publics[i, 0] = st.hidden_counts()
+        publics[i, 1] = st.pile_counts()
+        publics[i, 2:2 + k] = st.taken_counts()
+        scores[i, :k] = st.scores
+        generators.append(_copy_bit_generator(st.rng.bit_generator))
     return hands, draws, piles, states, scores, publics, generators
 
 

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _state_py, solver
+from . import _state_py
 from . import positions as _positions
 from ._checks import check_int, check_seat, check_table, passes
 from ._deprecation import keyword_only
@@ -64,10 +64,10 @@ from .actions import decode_action as decode_action
 from .actions import describe_action as describe_action
 from .actions import encode_discard as encode_discard
 from .actions import encode_draw as encode_draw
-from .cards import N_TYPES, Card
-from .deck import Deck
+from .cards import Card
+from .deck import RoundDeck
 from .errors import IllegalMoveError
-from .public import PublicState
+from .public import Frozen, _TakenRows
 from .records import DiscardRecord as DiscardRecord
 from .records import DrawRecord as DrawRecord
 from .records import Event as Event
@@ -76,7 +76,7 @@ from .records import Observation as Observation
 from .records import Phase as Phase
 from .records import RoundResult as RoundResult
 from .rules import Rules
-from .seeding import SeedLike
+from .seeding import SeedLike, make_rng
 from .solver import MAX_HAND_SIZE
 
 __all__ = ["Round"]
@@ -99,26 +99,30 @@ _rollout = _load_rollout()
 _State: Any = _state_py.RoundState if _rollout is None else _rollout.RoundState
 
 _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
-_DRAW_CODES: tuple[list[int], ...] = ([], [ACTION_DRAW_DECK], [ACTION_DRAW_DISCARD],
-               [ACTION_DRAW_DECK, ACTION_DRAW_DISCARD])
-
-
-def _draw_mask(codes: list[int]) -> npt.NDArray[np.bool_]:
-    mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-    mask[codes] = True
-    mask.flags.writeable = False
-    return mask
-
-
-# The draw phase's masks, by the same index as _DRAW_CODES (legal_action_mask copies one).
-_DRAW_MASKS = tuple(_draw_mask(codes) for codes in _DRAW_CODES)
+#: The state's phase numbers as Phases.
+_PHASES = (_DRAW, _DISCARD, _OVER)
 _SOURCES = (Source.DECK, Source.DISCARD)
 _UINT8 = np.dtype(np.uint8)
+# The largest max_turns the state holds (a C int); no round gets near it.
+_TURN_LIMIT = 2**31 - 1
 # Every field of an Observation, in order, but the three that it makes when first read
 # from the round's frozen public counts, kept under "_tracked": observation() fills a copy.
 _OBS_FIELDS: dict[str, Any] = dict.fromkeys(
     [name for name in Observation.__dataclass_fields__
      if name not in ("discard_counts", "taken_counts", "unseen_counts")] + ["_tracked"])
+_CODES = _state_py.CHECK_CODES
+
+
+def _events(kind: EventKind) -> tuple[tuple[Event, ...], ...]:
+    # Events are immutable: each one is made once, and a move appends it to the history.
+    return tuple(tuple(Event(p, kind, c) for c in _CARDS) for p in range(14))
+
+
+_TAKE_EVENTS = _events(EventKind.DRAW_DISCARD)
+_DISCARD_EVENTS = _events(EventKind.DISCARD)
+_OUT_EVENTS = _events(EventKind.GO_OUT)
+_BLIND_EVENTS = tuple(Event(p, EventKind.DRAW_DECK, None) for p in range(14))
+_RESHUFFLE_EVENT = Event(-1, EventKind.RESHUFFLE, None)
 
 
 def _record(cls: type, **fields: Any) -> Any:
@@ -188,6 +192,8 @@ class Round(_positions.RoundPositions):
                 raise ValueError(f"{n_players} hands of {hand_size} cards and a turned-up "
                                  f"card need more than the {rules.n_cards} cards of the deck")
         dealer = check_seat(dealer, n_players, "dealer")
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
         self.rules = rules
         self.n_players = n_players
         self.round_number = round_number
@@ -196,59 +202,53 @@ class Round(_positions.RoundPositions):
         self.dealer = dealer
         self.sudden_death = bool(sudden_death)
         self.totals = totals
-        self.deck = Deck(seed=seed, rules=rules)
         self._decks = rules.decks
         self._no_return = not rules.return_discard
-        self._hands = [np.zeros(N_TYPES, dtype=np.uint8) for _ in range(n_players)]
-        first = (dealer + 1) % n_players
-        for _ in range(hand_size):  # one card at a time, clockwise from the dealer's left
-            for i in range(n_players):
-                self._hands[(first + i) % n_players][self.deck.draw_index()] += 1
-        up = self.deck.turn_up()
-        self._public = PublicState(n_players, rules)
-        self._public.turn_up(up)
-        self._history: list[Event] = [Event(-1, EventKind.TURN_UP, _CARDS[up])]
-        self._current = first
-        self._phase = _DRAW
-        self._turn = 0
+        # docs/rules.rst, A round, 1-2: the deal, in the state (fivecrowns._state_py)
+        self._state: _state_py.RoundState = _State.deal(n_players, hand_size, wild, rules.decks,
+                                  min(rules.max_turns, _TURN_LIMIT), rules.return_discard,
+                                  dealer, self.sudden_death, make_rng(seed))
+        self._history: list[Event] = [Event(-1, EventKind.TURN_UP,
+                                            _CARDS[self._state.top_discard])]
         self._drawn: int | None = None
-        self._taken = -1  # the card type just taken from the discard pile, this turn
-        self._went_out: int | None = None
-        self._final_left = 0
-        self._scores: list[int | None] = [None] * n_players
         self._result: RoundResult | None = None
+        # The public counts of this moment, for observations (see _freeze).
+        self._frozen: Frozen | None = None
+        self._taken_rows: _TakenRows | None = None
 
     # -- state --
 
     @property
     def current_player(self) -> int:
         """Whose turn it is (the last player to act once the round is over)."""
-        return self._current
+        return self._state.current
 
     @property
     def phase(self) -> Phase:
         """DRAW, DISCARD, or OVER."""
-        return self._phase
+        return _PHASES[self._state.phase]
 
     @property
     def turn(self) -> int:
         """Turns completed (a turn is one player's draw and discard)."""
-        return self._turn
+        return self._state.turn
 
     @property
     def is_over(self) -> bool:
         """True once the round has ended."""
-        return self._phase is _OVER
+        return self._state.phase == 2
 
     @property
     def went_out(self) -> int | None:
         """The player who went out, if any."""
-        return self._went_out
+        out: int = self._state.went_out
+        return None if out < 0 else out
 
     @property
     def final_turn(self) -> bool:
         """True while someone has gone out and the current turn is a last one."""
-        return self._went_out is not None and self._phase is not _OVER
+        st = self._state
+        return st.went_out >= 0 and st.phase != 2
 
     @property
     def result(self) -> RoundResult | None:
@@ -260,9 +260,15 @@ class Round(_positions.RoundPositions):
         """The public history of the round."""
         return tuple(self._history)
 
+    @property
+    def deck(self) -> RoundDeck:
+        """The round's draw and discard piles, read-only (see
+        :class:`~fivecrowns.deck.RoundDeck`)."""
+        return RoundDeck(self._state, self.rules)
+
     def hand(self, player: int) -> tuple[Card, ...]:
         """A player's cards, sorted (everything, not only what one player may see)."""
-        return self._cards(self._hands[self._check_player(player)])
+        return self._cards(self._state.hand(self._check_player(player)))
 
     @staticmethod
     def _cards(row: npt.NDArray[np.uint8]) -> tuple[Card, ...]:
@@ -271,46 +277,65 @@ class Round(_positions.RoundPositions):
 
     def hand_counts(self, player: int) -> npt.NDArray[np.uint8]:
         """A copy of a player's hand as a (56,) ``uint8`` row."""
-        return self._hands[self._check_player(player)].copy()
+        return self._state.hand(self._check_player(player))
 
     def _check_player(self, player: int) -> int:
         check_seat(player, self.n_players)
         return int(player)
 
     def _check_turn(self, player: int | None, move: str) -> None:
-        if self._phase is _OVER:
+        st = self._state
+        if st.phase == 2:
             raise IllegalMoveError(f"cannot {move}: the round is over")
-        if player is not None and player != self._current:
+        if player is not None and player != st.current:
             raise IllegalMoveError(f"player {player} cannot {move}: it is player "
-                                   f"{self._current}'s turn")
+                                   f"{st.current}'s turn")
 
     def _kept(self) -> int:
-        """The card type the current player may not discard now, or -1.
-
-        With ``Rules.return_discard`` off it is the card just taken from the discard pile
-        (an identical copy would be the same pass in disguise), unless the hand holds
-        nothing else to discard.
-        """
-        t = self._taken
-        if t < 0 or self._hands[self._current][t] == self.hand_size + 1:
-            return -1
-        return t
+        """The card type the current player may not discard now, or -1 (see
+        ``RoundState.must_keep``)."""
+        return self._state.must_keep()
 
     # -- drawing --
 
     def _check_draw(self, source: SourceLike, player: int | None) -> Source:
         src = _source(source)
-        self._check_turn(player, "draw")
-        if self._phase is not _DRAW:
-            raise IllegalMoveError(f"player {self._current} has already drawn this turn "
-                                   f"and must discard")
-        if src is Source.DISCARD:
-            if not self.deck.discard_size:
-                raise IllegalMoveError("cannot take from the discard pile: it is empty")
-        elif not self.deck.can_draw:
+        code = self._state.check_draw(src is Source.DISCARD)
+        if code or player is not None:
+            self._check_turn(player, "draw")
+            self._refuse(code, -1)
+        return src
+
+    def _refuse(self, code: int, t: int) -> None:
+        """Raise the IllegalMoveError of a check code of the state (turn and player
+        checked before)."""
+        if not code:
+            return
+        p = self._state.current
+        if code == _CODES["DRAWN"]:
+            raise IllegalMoveError(f"player {p} has already drawn this turn and must "
+                                   f"discard")
+        if code == _CODES["PILE_EMPTY"]:
+            raise IllegalMoveError("cannot take from the discard pile: it is empty")
+        if code == _CODES["DECK_EMPTY"]:
             raise IllegalMoveError("cannot draw from the deck: the draw pile is empty and "
                                    "the discard pile has no card to reshuffle below its top")
-        return src
+        if code == _CODES["UNDRAWN"]:
+            raise IllegalMoveError(f"player {p} must draw before discarding")
+        if code == _CODES["NOT_HELD"]:
+            raise IllegalMoveError(f"player {p} cannot discard {_CARDS[t]}: it is not in "
+                                   f"their hand")
+        if code == _CODES["MUST_KEEP"]:
+            raise IllegalMoveError(
+                f"player {p} cannot discard {_CARDS[t]}: it was just taken from the "
+                f"discard pile, and a card taken from the discard pile may not be "
+                f"discarded again in the same turn (Rules.return_discard is off)")
+        if code == _CODES["NOT_OUT"]:
+            raise IllegalMoveError(
+                f"player {p} cannot go out discarding {_CARDS[t]}: the other "
+                f"{self.hand_size} cards leave deadwood {self._state.deadwood_without(t)}, "
+                f"not 0")
+        raise AssertionError(f"unknown check code {code}")  # pragma: no cover
 
     def verify_draw(self, source: SourceLike, *, player: int | None = None) -> None:
         """Raise :class:`~fivecrowns.IllegalMoveError` unless the current player (or
@@ -332,29 +357,16 @@ class Round(_positions.RoundPositions):
         return self._draw(self._check_draw(source, player))
 
     def _draw(self, src: Source) -> DrawRecord:
-        p = self._current
-        reshuffled = False
-        deck = self.deck
-        if src is Source.DECK:
-            if not deck.draw_size:
-                deck.reshuffle()
-                top = deck.top_discard_index
-                assert top is not None
-                self._public.reshuffle(top)
-                self._history.append(Event(-1, EventKind.RESHUFFLE, None))
-                reshuffled = True
-            t = deck.draw_index()
-            self._history.append(Event(p, EventKind.DRAW_DECK, None))
-        else:
-            t = deck.take_discard()
-            self._public.take(p, t)
-            self._history.append(Event(p, EventKind.DRAW_DISCARD, _CARDS[t]))
-            if self._no_return:
-                self._taken = t
-        self._hands[p][t] += 1
+        st = self._state
+        p = st.current
+        t, reshuffled = st.draw(src is Source.DISCARD)
+        if reshuffled:
+            self._history.append(_RESHUFFLE_EVENT)
+        self._history.append(_TAKE_EVENTS[p][t] if src is Source.DISCARD
+                             else _BLIND_EVENTS[p])
         self._drawn = t
-        self._phase = _DISCARD
-        return _record(DrawRecord, player=p, source=src, card=_CARDS[t], turn=self._turn,
+        self._frozen = None
+        return _record(DrawRecord, player=p, source=src, card=_CARDS[t], turn=st.turn,
                        reshuffled=reshuffled)
 
     # -- discarding --
@@ -363,28 +375,10 @@ class Round(_positions.RoundPositions):
         t = card_index(card)
         if not isinstance(go_out, (bool, np.bool_)):
             raise TypeError(f"go_out must be a bool, got {type(go_out).__name__}")
-        self._check_turn(player, "discard")
-        if self._phase is not _DISCARD:
-            raise IllegalMoveError(f"player {self._current} must draw before discarding")
-        row = self._hands[self._current]
-        if not row[t]:
-            raise IllegalMoveError(f"player {self._current} cannot discard "
-                                   f"{_CARDS[t]}: it is not in their hand")
-        if t == self._taken and self._kept() == t:
-            raise IllegalMoveError(
-                f"player {self._current} cannot discard {_CARDS[t]}: it was just taken "
-                f"from the discard pile, and a card taken from the discard pile may not be "
-                f"discarded again in the same turn (Rules.return_discard is off)")
-        if go_out:
-            row[t] -= 1
-            try:
-                dead = solver.deadwood(row, self.wild, decks=self._decks)
-            finally:
-                row[t] += 1
-            if dead:
-                raise IllegalMoveError(
-                    f"player {self._current} cannot go out discarding {_CARDS[t]}: "
-                    f"the other {self.hand_size} cards leave deadwood {dead}, not 0")
+        code = self._state.check_discard(t, bool(go_out))
+        if code or player is not None:
+            self._check_turn(player, "discard")
+            self._refuse(code, t)
         return t
 
     @keyword_only("go_out")
@@ -425,79 +419,28 @@ class Round(_positions.RoundPositions):
         return self._discard(self._check_discard(card, go_out, player), bool(go_out))
 
     def _discard(self, t: int, go_out: bool) -> DiscardRecord:
-        p = self._current
-        row = self._hands[p]
-        row[t] -= 1
-        self.deck.discard(t)
-        self._public.discard(p, t)
-        c = _CARDS[t]
-        self._history.append(Event(p, EventKind.GO_OUT if go_out else EventKind.DISCARD, c))
+        st = self._state
+        p = st.current
+        over = st.discard(t, go_out)
+        self._history.append((_OUT_EVENTS if go_out else _DISCARD_EVENTS)[p][t])
         self._drawn = None
-        self._taken = -1
-        self._turn += 1
-        over = False
-        if self._went_out is None:
-            if go_out:
-                self._went_out = p
-                self._scores[p] = 0
-                self._final_left = 0 if self.sudden_death else self.n_players - 1
-                over = self._final_left == 0
-            elif self._turn >= self.rules.max_turns:
-                self._finish(hit_max_turns=True)
-                over = True
-        else:
-            # docs/rules.rst, A round, 4: the deadwood of the cards kept after the discard
-            self._scores[p] = 0 if go_out else solver.deadwood(row, self.wild,
-                                                                decks=self._decks)
-            self._final_left -= 1
-            over = self._final_left == 0
+        self._frozen = None
         if over:
-            if self._result is None:
-                self._finish(hit_max_turns=False)
-        else:
-            self._current = (p + 1) % self.n_players
-            self._phase = _DRAW
-        return _record(DiscardRecord, player=p, card=c, go_out=go_out, turn=self._turn - 1,
-                       round_over=over, result=self._result)
+            self._result = self._make_result()
+        return _record(DiscardRecord, player=p, card=_CARDS[t], go_out=go_out,
+                       turn=st.turn - 1, round_over=over, result=self._result)
 
-    def _finish(self, hit_max_turns: bool) -> None:
-        for q in range(self.n_players):
-            if self._scores[q] is None:
-                self._scores[q] = solver.deadwood(self._hands[q], self.wild, decks=self._decks)
-        self._phase = _OVER
-        scores = tuple(int(s) for s in self._scores if s is not None)
-        self._result = RoundResult(
-            scores=scores, went_out=self._went_out, hit_max_turns=hit_max_turns,
-            turns=self._turn, final_hands=tuple(self._cards(h) for h in self._hands),
+    def _make_result(self) -> RoundResult:
+        st = self._state
+        out = st.went_out
+        return RoundResult(
+            scores=tuple(st.scores), went_out=None if out < 0 else out,
+            hit_max_turns=st.hit_max_turns, turns=st.turn,
+            final_hands=tuple(self._cards(h) for h in st.hands()),
             round_number=self.round_number, hand_size=self.hand_size, wild=self.wild,
-            dealer=self.dealer, reshuffles=self.deck.reshuffles)
+            dealer=self.dealer, reshuffles=st.reshuffles)
 
     # -- actions as ints --
-
-    def _discard_types(self) -> tuple[list[int], list[int]]:
-        """The card types the current player may discard, and those that go out."""
-        row = self._hands[self._current]
-        held = row.nonzero()[0].tolist()
-        kept = self._kept()
-        if kept >= 0:
-            held.remove(kept)
-        return held, self._go_out_types(row, held)
-
-    def _go_out_types(self, row: npt.NDArray[np.uint8], held: list[int]) -> list[int]:
-        """The types of ``held`` whose discard goes out: one best-discard call answers
-        "none" for almost every hand; only a hand that can go out tries each discard."""
-        wild, decks = self.wild, self._decks
-        if solver._core.best_discard_row(row, wild, decks)[0]:
-            return []
-        out = []
-        for t in held:  # rare: only when some discard goes out
-            row[t] -= 1
-            try:
-                if solver.deadwood(row, wild, decks=decks) == 0:
-                    out.append(t)
-            finally:
-                row[t] += 1
-        return out
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A (114,) bool array, True for each legal action code (all False once over).
@@ -506,34 +449,11 @@ class Round(_positions.RoundPositions):
         >>> r.legal_action_mask()[:2].tolist()
         [True, True]
         """
-        phase = self._phase
-        if phase is _DRAW:
-            deck = self.deck
-            return _DRAW_MASKS[deck.can_draw + 2 * (deck.discard_size > 0)].copy()
-        mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-        if phase is _DISCARD:
-            row = self._hands[self._current]
-            mask[ACTION_DISCARD:ACTION_GO_OUT] = row  # every card type held
-            kept = self._kept()
-            if kept >= 0:
-                mask[ACTION_DISCARD + kept] = False
-            if not solver._core.best_discard_row(row, self.wild, self._decks)[0]:
-                for t in self._discard_types()[1]:
-                    mask[ACTION_GO_OUT + t] = True
-        return mask
+        return self._state.legal_mask()
 
     def legal_actions(self) -> list[int]:
         """The legal action codes, ascending (the same as :meth:`legal_action_mask`'s)."""
-        if self._phase is _DRAW:
-            deck = self.deck
-            return list(_DRAW_CODES[deck.can_draw + 2 * (deck.discard_size > 0)])
-        if self._phase is _DISCARD:
-            held, out = self._discard_types()
-            codes = [t + ACTION_DISCARD for t in held]
-            if out:
-                codes += [t + ACTION_GO_OUT for t in out]
-            return codes
-        return []
+        return self._state.legal_actions()
 
     def verify_action(self, action: int, *, player: int | None = None) -> None:
         """Raise unless ``action`` (an int 0..113) is legal now."""
@@ -554,11 +474,20 @@ class Round(_positions.RoundPositions):
         """Make the move of an action code (see :mod:`fivecrowns.actions`)."""
         if action.__class__ is int:  # the fast path: decode_action's checks, inline
             if 0 <= action < ACTION_DISCARD:
-                return self._draw(self._check_draw(_SOURCES[action], player))
+                src = _SOURCES[action]
+                code = self._state.check_draw(action == ACTION_DRAW_DISCARD)
+                if code or player is not None:
+                    self._check_turn(player, "draw")
+                    self._refuse(code, -1)
+                return self._draw(src)
             if ACTION_DISCARD <= action < N_ACTIONS:
                 out = action >= ACTION_GO_OUT
-                card = _CARDS[action - (ACTION_GO_OUT if out else ACTION_DISCARD)]
-                return self._discard(self._check_discard(card, out, player), out)
+                t = action - (ACTION_GO_OUT if out else ACTION_DISCARD)
+                code = self._state.check_discard(t, out)
+                if code or player is not None:
+                    self._check_turn(player, "discard")
+                    self._refuse(code, t)
+                return self._discard(t, out)
         kind, what, out = decode_action(action)
         if kind == "draw":
             return self._draw(self._check_draw(what, player))  # type: ignore[arg-type]
@@ -566,45 +495,55 @@ class Round(_positions.RoundPositions):
 
     # -- views --
 
+    def _freeze(self) -> Frozen:
+        """The public counts now, immutable (:meth:`fivecrowns.public.PublicState.freeze`'s
+        form): made once a moment, the taken rows shared until they change."""
+        frozen = self._frozen
+        if frozen is None:
+            pile, hidden, taken = self._state.public_bytes()
+            rows = self._taken_rows
+            if rows is None or rows.data != taken:
+                rows = self._taken_rows = _TakenRows(taken)
+            frozen = self._frozen = (pile, np.frombuffer(hidden, _UINT8), rows)
+        return frozen
+
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now: their own hand, the public piles and history,
         and the public card counts (see :class:`~fivecrowns.records.Observation`; those
         are made when first read, from the counts of this moment)."""
         p = player if player.__class__ is int and 0 <= player < self.n_players \
             else self._check_player(player)
-        hand = self._hands[p]
-        counts = np.frombuffer(hand.tobytes(), _UINT8)   # read-only: quicker than setflags
-        phase = self._phase
-        own = p == self._current and phase is _DISCARD
-        deck = self.deck
-        piles = deck._discard
-        kept = self._kept() if own else -1
-        went_out = self._went_out
+        st = self._state
+        counts = np.frombuffer(st.hand_bytes(p), _UINT8)   # read-only: quicker than setflags
+        phase = _PHASES[st.phase]
+        own = p == st.current and phase is _DISCARD
+        kept = st.must_keep() if own else -1
+        top = st.top_discard
+        went_out = st.went_out
         # A frozen dataclass: give it a whole __dict__ at once (see _record); filling a
         # copy of a dict that has every key already is cheaper than a 25-entry literal.
         d = _OBS_FIELDS.copy()
         d["player"] = p
         d["counts"] = counts
         d["drawn"] = _CARDS[self._drawn] if own and self._drawn is not None else None
-        d["top_discard"] = _CARDS[piles[-1]] if piles else None
-        d["draw_size"] = len(deck._draw)
-        d["discard_size"] = len(piles)
+        d["top_discard"] = _CARDS[top] if top >= 0 else None
+        d["draw_size"] = st.n_draw
+        d["discard_size"] = st.n_pile
         d["round_number"] = self.round_number
         d["hand_size"] = self.hand_size
         d["wild"] = self.wild
         d["n_players"] = self.n_players
         d["dealer"] = self.dealer
-        d["current_player"] = self._current
+        d["current_player"] = st.current
         d["phase"] = phase
-        d["turn"] = self._turn
-        d["final_turn"] = went_out is not None and phase is not _OVER
-        d["went_out"] = went_out
+        d["turn"] = st.turn
+        d["final_turn"] = went_out >= 0 and phase is not _OVER
+        d["went_out"] = None if went_out < 0 else went_out
         d["history"] = tuple(self._history)
         d["decks"] = self._decks
         d["sudden_death"] = self.sudden_death
         d["totals"] = self.totals
-        public = self._public
-        d["_tracked"] = public._frozen or public.freeze()
+        d["_tracked"] = self._frozen or self._freeze()
         d["return_discard"] = not self._no_return
         d["must_keep"] = _CARDS[kept] if kept >= 0 else None
         obs = object.__new__(Observation)
@@ -614,17 +553,16 @@ class Round(_positions.RoundPositions):
 
     def clone(self) -> Round:
         """An independent copy: playing on it leaves this round untouched, and the same
-        moves give the same round (its deck gets a generator of its own, in the same state)."""
-        return self._with_deck(self.deck.clone())
+        moves give the same round (its deck draws from a generator of its own, in the
+        same state; see ``RoundState.rng``)."""
+        return self._with_state(self._state.copy())
 
-    def _with_deck(self, deck: Deck) -> Round:
-        new = object.__new__(Round)
-        new.__dict__.update(self.__dict__)
-        new.deck = deck
-        new._hands = [h.copy() for h in self._hands]
-        new._history = list(self._history)
-        new._scores = list(self._scores)
-        new._public = self._public.copy()
+    def _with_state(self, state: _state_py.RoundState) -> Round:
+        new = object.__new__(type(self))
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["_state"] = state
+        d["_history"] = list(self._history)
         return new
 
     def __copy__(self) -> Round:
@@ -634,9 +572,10 @@ class Round(_positions.RoundPositions):
         # Through the memo: a generator the deck shares with what is copied along (the
         # game's, in a Game) must stay shared in the copy, or a reshuffle would advance
         # only one of the two and the copy's next deal would differ.
-        return self._with_deck(copy.deepcopy(self.deck, memo))
+        return self._with_state(copy.deepcopy(self._state, memo))
 
     def __repr__(self) -> str:
+        st = self._state
         return (f"Round(players={self.n_players}, round={self.round_number}, "
-                f"hand_size={self.hand_size}, wild={self.wild}, turn={self._turn}, "
-                f"player={self._current}, phase={self._phase.value})")
+                f"hand_size={self.hand_size}, wild={self.wild}, turn={st.turn}, "
+                f"player={st.current}, phase={self.phase.value})")

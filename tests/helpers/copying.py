@@ -45,7 +45,7 @@ def round_state(r: Round) -> dict[str, Any]:
         "observations": [obs_key(r.observation(p)) for p in range(r.n_players)],
         "legal": r.legal_actions(),
         "hands": [r.hand_counts(p).tobytes() for p in range(r.n_players)],
-        "draw_pile": tuple(r.deck._draw), "discard_pile": tuple(r.deck._discard),
+        "draw_pile": r.deck.draw_pile(), "discard_pile": r.deck.discard_pile(),
         "reshuffles": r.deck.reshuffles, "rng": r.deck.rng.bit_generator.state,
     }
 

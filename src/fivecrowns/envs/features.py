@@ -196,12 +196,10 @@ def round_features(rnd: Round, player: int, *,
         raise TypeError(f"rnd must be a Round, got {type(rnd).__name__}")
     p = rnd._check_player(player)
     out = _check_out(out)
-    hand = rnd._hands[p]
-    view = p == rnd._current and rnd._phase is Phase.DISCARD
-    piles = rnd.deck._discard
-    _fill(out, hand.copy(), rnd.wild, rnd._decks, piles[-1] if piles else -1,
-          rnd._public.unseen(p, hand), view, rnd._kept() if view else -1,
-          not rnd._no_return)
+    st = rnd._state
+    view = p == st.current and st.phase == 1
+    _fill(out, st.hand(p), rnd.wild, rnd._decks, st.top_discard, st.unseen(p), view,
+          st.must_keep() if view else -1, not rnd._no_return)
     return out
 
 
