@@ -30,9 +30,13 @@ observer zeroes the own hand, the unseen counts and the solver features). The ob
 string is a short public-plus-own-hand summary; the information-state string is exact:
 the player's whole view of the game (public events, own cards as dealt and drawn).
 
-Search copies states and reads them all the time, so a state is built for it: it keeps
-the game as counts (:mod:`fivecrowns.envs._spiel_state`), and ``clone()`` costs the same
-at any point of a game (it never replays or copies the history, which OpenSpiel keeps).
+The round in play is the round state every simulator plays on (the compiled
+``RoundState``, or its pure-Python twin under ``FIVECROWNS_IMPLEMENTATION=python``), so
+the rules are those of :class:`~fivecrowns.round.Round` by construction: a chance
+outcome is placed on top of that state's draw pile, then dealt, turned up or drawn by the
+state's own move (:mod:`fivecrowns.envs._spiel_state`). Search copies states and reads
+them all the time, so a state is built for it: ``clone()`` costs the same at any point of
+a game (it never replays or copies the history, which OpenSpiel keeps).
 Each player's tensor and information string are kept up to date move by move, so reading
 them does no work (the solver features, which cost solver calls, are computed at the
 first read after a move); ``observation_tensor`` and ``information_state_tensor`` return
