@@ -2383,18 +2383,27 @@ cdef class RoundState:
         to hold; the caller keeps the cards conserved."""
         if not 0 <= player < self.T.n_players:
             raise ValueError(f"player must be a seat 0..{self.T.n_players - 1}, got {player}")
-        counts = np.asarray(row, dtype=np.intp)
-        if counts.shape != (N_TYPES,) or (counts < 0).any() \
-                or counts.sum() > STATE_MAX_HAND:
+        counts = np.ascontiguousarray(row, dtype=np.int64)
+        if counts.shape != (N_TYPES,):
             raise ValueError(f"a hand must be 56 counts of at most {STATE_MAX_HAND} cards")
+        # read through a typed view: the checks cost no Python call per card type
+        cdef const int64_t[::1] view = counts
+        cdef int64_t total = 0
         cdef int t
         for t in range(N_TYPES):
-            if counts[t] < self.T.taken_counts[player][t] \
-                    or counts[t] > full_count(t, self.T.decks):
-                raise ValueError(f"card type {t}: {counts[t]} copies in player {player}'s "
+            if view[t] < 0:
+                total = STATE_MAX_HAND + 1
+                break
+            total += view[t]
+        if total > STATE_MAX_HAND:
+            raise ValueError(f"a hand must be 56 counts of at most {STATE_MAX_HAND} cards")
+        for t in range(N_TYPES):
+            if view[t] < self.T.taken_counts[player][t] \
+                    or view[t] > full_count(t, self.T.decks):
+                raise ValueError(f"card type {t}: {view[t]} copies in player {player}'s "
                                  f"hand, known to hold {self.T.taken_counts[player][t]}")
         for t in range(N_TYPES):
-            self.T.hands[player][t] = <uint8_t>counts[t]
+            self.T.hands[player][t] = <uint8_t>view[t]
 
     def set_draw_pile(self, cards):
         """Replace the draw pile by ``cards`` (card types, top card first)."""
