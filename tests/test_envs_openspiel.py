@@ -535,3 +535,38 @@ def test_direct_answers_match_openspiel() -> None:
             break
         _play(state, rng, 1)
     assert kinds == {-1, 0, 1, 2, pyspiel.PlayerId.TERMINAL}
+
+
+def test_both_round_states_play_the_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game on the compiled round state and on its pure-Python twin: the same
+    strings, tensors, legal actions and chance outcomes at every step of a seeded game
+    with reshuffles and final turns."""
+    from fivecrowns import _state_py
+    from fivecrowns.envs import _spiel_state
+
+    if _spiel_state._State is _state_py.RoundState:
+        pytest.skip("the compiled round state is not in use")
+
+    def game_on(state_class: type) -> pyspiel.State:
+        with monkeypatch.context() as m:
+            m.setattr(_spiel_state, "_State", state_class)
+            return FiveCrownsGame({"players": 2, "rounds": 2, "max_turns": 400})
+
+    compiled, twin = game_on(_spiel_state._State), game_on(_state_py.RoundState)
+    a, b = compiled.new_initial_state(), twin.new_initial_state()
+    assert type(b._c.st) is _state_py.RoundState
+    rng = np.random.default_rng(13)
+    while not a.is_terminal():
+        _same(a, b, 2)
+        if a.is_chance_node():
+            action = int(rng.choice([o for o, _ in a.chance_outcomes()]))
+        else:
+            acts = a.legal_actions()
+            if acts[-1] < ACTION_GO_OUT or rng.random() < 0.97:  # long rounds
+                acts = [x for x in acts if x < ACTION_GO_OUT]
+            action = acts[int(rng.integers(len(acts)))]
+        a.apply_action(action)
+        b.apply_action(action)
+    _same(a, b, 2)
+    events = a.information_state_string(0)
+    assert "reshuffle" in events and "*" in events and a.returns() == b.returns()
