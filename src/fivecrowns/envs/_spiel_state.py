@@ -31,6 +31,7 @@ from .._state_py import RoundState, full_counts
 from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from ..cards import N_TYPES, Card
 from ..round import _State
+from ..rules import Rules
 from .encoding import _fill, blocks, observation_size
 from .features import fill_features
 
@@ -217,10 +218,10 @@ class Core:
     def start_round(self) -> None:
         cfg = self.cfg
         n = cfg.n
-        size = self.k + 3
+        rnd = self.k + 1
         # the dealer deals from their left, who plays first
-        self.st = _State.undealt(n, size, size, cfg.decks, cfg.max_turns, False, self.k % n,
-                                 False, cfg.deck, _IDLE)
+        self.st = _State.undealt(n, Rules.hand_size(rnd), Rules.wild_rank(rnd), cfg.decks,
+                                 cfg.max_turns, False, self.k % n, False, cfg.deck, _IDLE)
         self.dealt = 0
         self.phase = DEAL
         self.public(f"round{self.k + 1}")
@@ -441,7 +442,7 @@ class Core:
         rnd = min(self.k, cfg.n_rounds - 1) + 1
         _fill(out[:cfg.base], cfg.n, player, st.hand(player), st.top_discard,
               st.pile_counts(), st.taken_counts(), st.unseen(player), st.hand_size,
-              st.n_draw, rnd, rnd + 2, st.current, phase, st.went_out >= 0,
+              st.n_draw, rnd, st.wild, st.current, phase, st.went_out >= 0,
               self.went_out, self.totals)
         if cfg.features:
             self.features_into(player, out[cfg.base:])
