@@ -12,8 +12,10 @@ this tree's figure beside 0.3's and their ratio. The rows:
 - ``play_game strong`` / ``play_game greedy`` / ``play_game random``: games a CPU second
   of ``play_game`` with four built-in bots (target: 10x 0.3);
 - ``Round moves``: random legal moves a CPU second on ``Round`` (``legal_actions`` +
-  ``apply_action``; target 3x), ``Round.clone``: clones a CPU second of a round in play
-  (target 5x);
+  ``apply_action``; target 3x), each chosen with ``Generator.integers`` (about 1.7 us a
+  call here, as much as the move itself); ``Round moves, drawn choices``: the same
+  moves chosen from uniforms drawn beforehand, so that the row measures the engine;
+  ``Round.clone``: clones a CPU second of a round in play (target 5x);
 - ``PettingZoo AEC``: agent steps a CPU second, random legal actions, ``env.last()``
   every step (target 2x);
 - ``OpenSpiel / gin_rummy``: a Python loop of ``legal_actions`` + ``apply_action`` (chance
@@ -26,6 +28,10 @@ this tree's figure beside 0.3's and their ratio. The rows:
 Run::
 
     python benchmarks/bench_engine.py [--old /tmp/v03] [--games 1000] [--quick]
+        [--only round,frameworks]
+
+``--only`` measures some groups of rows: ``simulate``, ``play_game``, ``round``,
+``frameworks``, ``rollouts``.
 
 ``--old`` is a checkout of 0.3 (commit 1ad0f08) with its extensions built in place
 (``git worktree add /tmp/v03 1ad0f08``, then ``FIVECROWNS_BUILD_EXTENSION=1 python
@@ -68,7 +74,10 @@ def _wall(fn: Callable[[], object], repeats: int) -> float:
     return best_time(fn, repeats, WALL)
 
 
-def measure(games: int, quick: bool) -> dict[str, float]:
+GROUPS = ("simulate", "play_game", "round", "frameworks", "rollouts")
+
+
+def measure(games: int, quick: bool, only: tuple[str, ...] = GROUPS) -> dict[str, float]:
     import fivecrowns as fc
     from fivecrowns.cli import main as cli_main
     from fivecrowns.round import Round
@@ -82,11 +91,12 @@ def measure(games: int, quick: bool) -> dict[str, float]:
             assert cli_main(["simulate", "--bots", "strong,strong,strong,strong", "--games",
                              str(games), "--quiet", *args]) == 0
 
-    plain = _wall(lambda: fc.play_games(games, seed=1, policy="strong"), reps)
-    out["simulate / play_games"] = _wall(cli, reps) / plain
-    double = _wall(lambda: fc.play_games(2 * games, seed=1, policy="strong"), reps)
-    out["simulate --duplicate / play_games"] = _wall(
-        lambda: cli("--duplicate", "strong"), reps) / double
+    if "simulate" in only:
+        plain = _wall(lambda: fc.play_games(games, seed=1, policy="strong"), reps)
+        out["simulate / play_games"] = _wall(cli, reps) / plain
+        double = _wall(lambda: fc.play_games(2 * games, seed=1, policy="strong"), reps)
+        out["simulate --duplicate / play_games"] = _wall(
+            lambda: cli("--duplicate", "strong"), reps) / double
 
     def play(kind: str, n: int) -> Callable[[], int]:
         def run() -> int:
@@ -99,9 +109,10 @@ def measure(games: int, quick: bool) -> dict[str, float]:
         return run
 
     n = 2 if quick else 6
-    out["play_game strong"] = _best(play("strong", n), reps)
-    out["play_game greedy"] = _best(play("greedy", 2 * n), reps)
-    out["play_game random"] = _best(play("random", n), reps)
+    if "play_game" in only:
+        out["play_game strong"] = _best(play("strong", n), reps)
+        out["play_game greedy"] = _best(play("greedy", 2 * n), reps)
+        out["play_game random"] = _best(play("random", n), reps)
 
     def moves() -> int:
         rng = np.random.default_rng(0)
@@ -114,26 +125,43 @@ def measure(games: int, quick: bool) -> dict[str, float]:
                 steps += 1
         return steps
 
-    out["Round moves"] = _best(moves, reps)
-    rnd = Round(4, 11, seed=3)
-    for a in (0, 2 + int(np.flatnonzero(rnd.hand_counts(1))[0]), 1):
-        if rnd.can_apply_action(a):
-            rnd.apply_action(a)
+    drawn = np.random.default_rng(0).random(1_000_000).tolist()
 
-    def clones() -> int:
-        for _ in range(2000):
-            rnd.clone()
-        return 2000
+    def drawn_moves() -> int:
+        u = drawn
+        steps = 0
+        for r in range(1, 12) if not quick else (1, 6, 11):
+            rnd = Round(4, r, seed=r)
+            while not rnd.is_over:
+                acts = rnd.legal_actions()
+                rnd.apply_action(acts[int(u[steps] * len(acts))])
+                steps += 1
+        return steps
 
-    out["Round.clone"] = _best(clones, reps)
-    out.update(_frameworks(reps, quick))
+    if "round" in only:
+        out["Round moves"] = _best(moves, reps)
+        out["Round moves, drawn choices"] = _best(drawn_moves, reps)
+        rnd = Round(4, 11, seed=3)
+        for a in (0, 2 + int(np.flatnonzero(rnd.hand_counts(1))[0]), 1):
+            if rnd.can_apply_action(a):
+                rnd.apply_action(a)
+
+        def clones() -> int:
+            for _ in range(2000):
+                rnd.clone()
+            return 2000
+
+        out["Round.clone"] = _best(clones, reps)
+    if "frameworks" in only:
+        out.update(_frameworks(reps, quick))
 
     def rollouts() -> int:
         rounds = fc.deal_rounds(100 if quick else 300, seed=4, n_players=4, round_number=11)
         fc.rollout.play_out(rounds, policy="strong", threads=1)
         return len(rounds)
 
-    out["rollouts"] = _best(rollouts, reps)
+    if "rollouts" in only:
+        out["rollouts"] = _best(rollouts, reps)
     return out
 
 
@@ -212,9 +240,10 @@ def _frameworks(reps: int, quick: bool) -> dict[str, float]:
     return out
 
 
-def _run_tree(src: Path, games: int, quick: bool) -> dict[str, float]:
+def _run_tree(src: Path, games: int, quick: bool, only: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=f"{src}{os.pathsep}{HERE}")
-    cmd = [sys.executable, str(HERE / "bench_engine.py"), "--worker", "--games", str(games)]
+    cmd = [sys.executable, str(HERE / "bench_engine.py"), "--worker", "--games", str(games),
+           "--only", only]
     if quick:
         cmd.append("--quick")
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
@@ -228,14 +257,20 @@ def main() -> None:
     p.add_argument("--old", default="/tmp/v03", help="a checkout of 0.3, built in place")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--only", default=",".join(GROUPS),
+                   help=f"groups of rows to measure, of {','.join(GROUPS)}")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    only = tuple(g.strip() for g in args.only.split(",") if g.strip())
+    unknown = sorted(set(only) - set(GROUPS))
+    if unknown:
+        p.error(f"unknown groups {unknown}: choose from {', '.join(GROUPS)}")
     if args.worker:
-        print(json.dumps(measure(args.games, args.quick)))
+        print(json.dumps(measure(args.games, args.quick, only)))
         return
     load = os.getloadavg()
-    new = _run_tree(HERE.parent / "src", args.games, args.quick)
-    old = _run_tree(Path(args.old) / "src", args.games, args.quick)
+    new = _run_tree(HERE.parent / "src", args.games, args.quick, args.only)
+    old = _run_tree(Path(args.old) / "src", args.games, args.quick, args.only)
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
     print(f"{'measure':<36} {'this tree':>12} {'0.3':>12} {'ratio':>8}")

@@ -114,3 +114,41 @@ def test_hidden_cards_do_not_leak() -> None:
         r.apply_action(acts[int(rng.integers(len(acts)))])
         if r.is_over:
             break
+
+
+@pytest.mark.parametrize(("n", "decks"), [(1, 2), (2, 2), (4, 2), (7, 2), (9, 4)])
+def test_the_encoding_from_the_compiled_state_is_the_encoding(n: int, decks: int) -> None:
+    """The environments encode a round's compiled state directly (``encode_state``): the
+    same vector as ``encode_observation`` in every phase, with takes, final turns, the
+    round over, totals and tie-break rounds (no round number)."""
+    from fivecrowns import Game
+    from fivecrowns.envs._common import Encoder
+    from fivecrowns.round import _rollout
+
+    if _rollout is None:
+        pytest.skip("the round state is the Python twin here")
+    rng = np.random.default_rng(n)
+    for k, rnd in enumerate([Round(n, min(3 + n, 11), seed=n, rules=Rules(decks=decks)),
+                             Round(n, seed=n + 1, hand_size=6, wild=6, sudden_death=True,
+                                   totals=tuple(range(5, 5 + n)), rules=Rules(decks=decks))]):
+        while True:
+            for p in range(n):
+                want = encode_observation(rnd.observation(p))
+                got = np.empty_like(want)
+                number = -1 if rnd.round_number is None else rnd.round_number
+                _rollout.encode_state(rnd._state, p, got, number, rnd.totals)
+                np.testing.assert_array_equal(got, want, err_msg=f"{k} {rnd}")
+            if rnd.is_over:
+                break
+            acts = rnd.legal_actions()
+            outs = [a for a in acts if a >= 58]
+            rnd.apply_action(outs[0] if outs and rng.random() < 0.5
+                             else acts[int(rng.integers(len(acts)))])
+    game = Game(max(n, 2), seed=3, rules=Rules(decks=decks, tie_break=True), rounds=[1])
+    encoder = Encoder(game.n_players, False, False, decks)
+    while not game.is_over:
+        for seat in game.round_seats:
+            np.testing.assert_array_equal(encoder(game, seat), encode_observation(
+                game.observation(seat)))
+        acts = game.legal_actions()
+        game.apply_action(acts[int(rng.integers(len(acts)))])

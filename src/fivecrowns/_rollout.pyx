@@ -21,6 +21,7 @@ first; every step here names the method it mirrors.
   rounds into arrays and calls them; nothing here checks its inputs again.
 """
 
+from cpython.object cimport PyObject_GenericSetAttr
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.math cimport INFINITY, exp
@@ -1841,6 +1842,27 @@ def two_draw_sums(const uint8_t[::1] row, int wild, int decks, const int64_t[::1
 # rules, is fivecrowns._state_py.RoundState (same methods, same answers); read that first.
 # Every argument that indexes the Table is checked here, so no call reads out of bounds.
 
+cdef extern from *:
+    """
+    /* numpy/random/src/pcg64/pcg64.h, the state behind a PCG64's or a PCG64DXSM's
+       bitgen_t (unchanged since numpy 1.17): the 128-bit state and increment, and the
+       half of a 64-bit draw kept for the next 32-bit one. */
+    typedef struct {
+        unsigned char *pcg_state;
+        int has_uint32;
+        unsigned int uinteger;
+    } fc_pcg64_state;
+    """
+    ctypedef struct fc_pcg64_state:
+        uint8_t* pcg_state
+        int has_uint32
+        unsigned int uinteger
+
+cdef enum:
+    PCG_STATE = 32                  # pcg64_random_t: two 128-bit integers
+    PCG_RAW = PCG_STATE + 8         # and has_uint32, uinteger
+
+
 # The answers of check_draw and check_discard (fivecrowns._state_py names them).
 cdef enum:
     C_OK = 0
@@ -1955,6 +1977,10 @@ cdef class RoundState:
     # generator would have drawn from the moment of the copy, whatever happens to it.
     cdef object _rng
     cdef object _snapshot
+    # A PCG64 generator's snapshot, its C state copied as is (raw_kind: its type; None
+    # while there is none): a tenth of the cost of the state as Python values.
+    cdef uint8_t raw[PCG_RAW]
+    cdef object raw_kind
 
     def __cinit__(self):
         self.T.rng = NULL
@@ -2424,14 +2450,19 @@ cdef class RoundState:
         """Use ``rng`` (a numpy Generator) for the reshuffles from now on."""
         self._rng = _generator(rng)
         self._snapshot = None
+        self.raw_kind = None
 
     @property
     def rng(self):
         """The generator of the reshuffles (a copy's, built from its snapshot when first
         asked for)."""
         if self._rng is None:
-            self._rng = _from_snapshot(self._snapshot)
-            self._snapshot = None
+            if self.raw_kind is not None:
+                self._rng = _from_raw(self.raw_kind, self.raw)
+                self.raw_kind = None
+            else:
+                self._rng = _from_snapshot(self._snapshot)
+                self._snapshot = None
         return self._rng
 
     # -- copies and pickles --
@@ -2440,7 +2471,18 @@ cdef class RoundState:
         """An independent copy, its generator in the same state as this one's."""
         cdef RoundState new = RoundState.__new__(RoundState)
         memcpy(&new.T, &self.T, sizeof(Table))
-        new._snapshot = self._snapshot if self._rng is None else _snapshot(self._rng)
+        if self._rng is None:
+            new._snapshot = self._snapshot
+            new.raw_kind = self.raw_kind
+            memcpy(new.raw, self.raw, PCG_RAW)
+            return new
+        bits = self._rng.bit_generator
+        kind = type(bits)
+        if _RAW_KINDS is not None and kind in _RAW_KINDS:
+            take_raw(bits, new.raw)
+            new.raw_kind = kind
+        else:
+            new._snapshot = _snapshot(self._rng)
         return new
 
     cpdef RoundState copy_with(self, rng):
@@ -2467,7 +2509,7 @@ cdef class RoundState:
                 bytes(self.hands().tobytes()), self.public_bytes(), self.draw_pile(),
                 self.discard_pile(), self.T.current, self.T.phase, self.T.turn,
                 self.T.taken, self.T.went_out, self.T.final_left, self.scores,
-                bool(self.T.hit_max_turns), self.T.reshuffles, self._rng, self._snapshot)
+                bool(self.T.hit_max_turns), self.T.reshuffles, self.rng, None)
 
     @staticmethod
     def from_fields(fields):
@@ -2548,6 +2590,7 @@ cdef int check_type(int t) except -1:
 
 from ._state_py import (  # noqa: E402 (the Python helpers both twins share)
     _ANY_RNG,
+    _ANY_SEED,
     _from_snapshot,
     _generator,
     _snapshot,
@@ -2557,3 +2600,146 @@ from ._state_py import (  # noqa: E402 (the Python helpers both twins share)
 
 def _bit_generator(rng):
     return _generator(rng).bit_generator
+
+
+# -- generators' snapshots ------------------------------------------------------------
+
+cdef int take_raw(bits, uint8_t* raw) except -1:
+    """Copy the C state of ``bits`` (a PCG64 or PCG64DXSM) into ``raw``."""
+    cdef fc_pcg64_state* st = <fc_pcg64_state*>bitgen_of(bits).state
+    memcpy(raw, st.pcg_state, PCG_STATE)
+    memcpy(raw + PCG_STATE, &st.has_uint32, 4)
+    memcpy(raw + PCG_STATE + 4, &st.uinteger, 4)
+    return 0
+
+
+cdef object _from_raw(kind, const uint8_t* raw):
+    """A new generator of bit generator type ``kind`` in the C state ``raw``."""
+    bits = kind(_ANY_SEED)
+    cdef fc_pcg64_state* st = <fc_pcg64_state*>bitgen_of(bits).state
+    memcpy(st.pcg_state, raw, PCG_STATE)
+    memcpy(&st.has_uint32, raw + PCG_STATE, 4)
+    memcpy(&st.uinteger, raw + PCG_STATE + 4, 4)
+    return np.random.Generator(bits)
+
+
+def _raw_kinds():
+    """The bit generator types whose C state a copy takes as is: PCG64 and PCG64DXSM,
+    once a round trip through :func:`take_raw` and :func:`_from_raw` is checked to give
+    the very state numpy reports (else none, and copies take ``bits.state``)."""
+    cdef uint8_t raw[PCG_RAW]
+    kinds = (np.random.PCG64, np.random.PCG64DXSM)
+    if int(np.__version__.split(".")[0]) >= 3:  # a layout not checked yet
+        return None
+    try:
+        for kind in kinds:
+            g = np.random.Generator(kind(20261126))
+            g.integers(0, 10, dtype=np.uint32)  # leaves half a draw: has_uint32 set
+            want = g.bit_generator.state
+            take_raw(g.bit_generator, raw)
+            g.random(3)
+            if _from_raw(kind, raw).bit_generator.state != want:
+                return None
+    except Exception:
+        return None
+    return kinds
+
+
+_RAW_KINDS = _raw_kinds()
+
+
+# -- records: fivecrowns.round's per-move results ------------------------------------------
+
+cdef object _new_object = object.__new__
+
+
+def draw_record(cls, player, source, card, turn, reshuffled):
+    """``cls(player, source, card, turn, reshuffled)`` for a frozen dataclass ``cls``
+    (``records.DrawRecord``), its fields set without its ``__init__``'s checks: a
+    third of the cost, on the path of every move."""
+    rec = _new_object(cls)
+    PyObject_GenericSetAttr(rec, "player", player)
+    PyObject_GenericSetAttr(rec, "source", source)
+    PyObject_GenericSetAttr(rec, "card", card)
+    PyObject_GenericSetAttr(rec, "turn", turn)
+    PyObject_GenericSetAttr(rec, "reshuffled", reshuffled)
+    return rec
+
+
+def discard_record(cls, player, card, go_out, turn, round_over, result):
+    """``cls(player, card, go_out, turn, round_over, result)`` as :func:`draw_record`
+    (``records.DiscardRecord``)."""
+    rec = _new_object(cls)
+    PyObject_GenericSetAttr(rec, "player", player)
+    PyObject_GenericSetAttr(rec, "card", card)
+    PyObject_GenericSetAttr(rec, "go_out", go_out)
+    PyObject_GenericSetAttr(rec, "turn", turn)
+    PyObject_GenericSetAttr(rec, "round_over", round_over)
+    PyObject_GenericSetAttr(rec, "result", result)
+    return rec
+
+
+# -- envs.encoding of a round's state ------------------------------------------------------
+
+def encode_state(RoundState state, int player, float[::1] out, int round_number, totals):
+    """``envs.encoding.encode_observation(round.observation(player))`` into ``out``
+    (``192 + 60 * n_players`` float32) straight from the state: the same numbers, without
+    making the observation. ``round_number`` -1: none (a tie-break round); ``totals``
+    the round's ``totals`` (or None)."""
+    cdef Table* T = &state.T
+    cdef int n = T.n_players, t, i, q, at, grown, phase, own = 0
+    cdef int unseen[N_TYPES]
+    cdef int64_t[MAX_PLAYERS] sums
+    if not 0 <= player < n:
+        raise ValueError(f"player must be a seat 0..{n - 1}, got {player}")
+    if out.shape[0] != 192 + 60 * n:
+        raise ValueError(f"out must hold {192 + 60 * n} values, got {out.shape[0]}")
+    if not (round_number == -1 or 1 <= round_number <= N_RANKS):
+        raise ValueError(f"round_number must be 1..11 or -1, got {round_number}")
+    if totals is not None:
+        values = [int(x) for x in totals]
+        if len(values) != n:
+            raise ValueError(f"totals must hold {n} values, got {len(values)}")
+        for q in range(n):
+            sums[q] = values[q]
+    memset(&out[0], 0, out.shape[0] * sizeof(float))
+    for t in range(N_TYPES):
+        out[t] = T.hands[player][t]
+        out[112 + t] = T.pile_counts[t]
+    if T.n_pile > 0:
+        out[56 + T.pile[T.n_pile - 1]] = 1.0
+    unseen_of(T, player, unseen)
+    for t in range(N_TYPES):
+        out[168 + t] = unseen[t]
+    grown = T.current if T.phase == DISCARD else -1  # holds one card more
+    at = 224
+    for i in range(1, n):  # the opponents in play order: hand size, cards seen taken
+        q = (player + i) % n
+        out[at] = T.hand_size + 1 if q == grown else T.hand_size
+        for t in range(N_TYPES):
+            out[at + 1 + t] = T.taken_counts[q][t]
+        at += 57
+    out[at] = T.n_draw
+    at += 1
+    if round_number > 0:
+        out[at + round_number - 1] = 1.0
+    at += N_RANKS   # the rounds 1..11
+    out[at + T.wild - 3] = 1.0
+    at += N_RANKS
+    out[at + (T.current - player + n) % n] = 1.0
+    at += n
+    phase = -1 if T.phase == OVER else T.phase
+    if phase >= 0:
+        out[at + phase] = 1.0
+    at += 2
+    if T.went_out >= 0 and T.phase != OVER:
+        out[at] = 1.0
+    at += 1
+    if T.went_out >= 0:
+        out[at + (T.went_out - player + n) % n] = 1.0
+    at += n
+    if totals is not None:
+        own = <int>sums[player]
+        for i in range(1, n):
+            out[at] = <float>(<double>(sums[(player + i) % n] - own))
+            at += 1

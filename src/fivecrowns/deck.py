@@ -321,7 +321,7 @@ class RoundDeck:
     >>> from fivecrowns import Round
     >>> r = Round(2, round_number=1, seed=7)
     >>> r.deck
-    RoundDeck(draw=109, discard=1, top=5C)
+    RoundDeck(draw=109, discard=1, top=3S)
     >>> _ = r.draw("discard"); r.deck.discard_size, r.deck.can_draw
     (0, True)
     """

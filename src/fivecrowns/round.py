@@ -20,6 +20,13 @@ Every move is also an action code (:mod:`fivecrowns.actions`);
 and reinforcement learning. The names of :mod:`fivecrowns.actions` and
 :mod:`fivecrowns.records` can still be imported from here.
 
+The rules of a turn are not written here. The round's state and its moves are a
+``RoundState``: the compiled one (``fivecrowns._rollout``, over the rollout engine's own
+state and moves), or its readable twin, ``fivecrowns._state_py`` (the specification),
+when the core is not built or ``FIVECROWNS_IMPLEMENTATION=python``. A :class:`Round`
+adds the argument checks, the sentences of the state's refusals, the records, the
+history and the observations (see docs/development.rst, The engine and its twins).
+
 Examples
 --------
 >>> from fivecrowns import Round, Source
@@ -131,6 +138,24 @@ def _record(cls: type, **fields: Any) -> Any:
     rec: Any = object.__new__(cls)
     rec.__dict__.update(fields)
     return rec
+
+
+def _draw_record(cls: type, player: int, source: Source, card: Card, turn: int,
+                 reshuffled: bool) -> Any:
+    return _record(cls, player=player, source=source, card=card, turn=turn,
+                   reshuffled=reshuffled)
+
+
+def _discard_record(cls: type, player: int, card: Card, go_out: bool, turn: int,
+                    round_over: bool, result: RoundResult | None) -> Any:
+    return _record(cls, player=player, card=card, go_out=go_out, turn=turn,
+                   round_over=round_over, result=result)
+
+
+# The records of a move, made by the compiled core when there is one (the same records).
+if _rollout is not None:
+    _draw_record = _rollout.draw_record
+    _discard_record = _rollout.discard_record
 
 
 class Round(_positions.RoundPositions):
@@ -366,8 +391,7 @@ class Round(_positions.RoundPositions):
                              else _BLIND_EVENTS[p])
         self._drawn = t
         self._frozen = None
-        return _record(DrawRecord, player=p, source=src, card=_CARDS[t], turn=st.turn,
-                       reshuffled=reshuffled)
+        return _draw_record(DrawRecord, p, src, _CARDS[t], st.turn, reshuffled)
 
     # -- discarding --
 
@@ -427,8 +451,8 @@ class Round(_positions.RoundPositions):
         self._frozen = None
         if over:
             self._result = self._make_result()
-        return _record(DiscardRecord, player=p, card=_CARDS[t], go_out=go_out,
-                       turn=st.turn - 1, round_over=over, result=self._result)
+        return _discard_record(DiscardRecord, p, _CARDS[t], go_out, st.turn - 1, over,
+                               self._result)
 
     def _make_result(self) -> RoundResult:
         st = self._state
@@ -472,22 +496,25 @@ class Round(_positions.RoundPositions):
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:
         """Make the move of an action code (see :mod:`fivecrowns.actions`)."""
-        if action.__class__ is int:  # the fast path: decode_action's checks, inline
+        if action.__class__ is int and player is None:
+            # the fast path: decode_action's checks inline, and the state's own check of
+            # the move (a refused move changes nothing; then the sentence is made)
             if 0 <= action < ACTION_DISCARD:
-                src = _SOURCES[action]
-                code = self._state.check_draw(action == ACTION_DRAW_DISCARD)
-                if code or player is not None:
-                    self._check_turn(player, "draw")
-                    self._refuse(code, -1)
-                return self._draw(src)
+                try:
+                    return self._draw(_SOURCES[action])
+                except ValueError as exc:
+                    refused = exc
+                self._check_draw(_SOURCES[action], None)   # raises the sentence
+                raise refused
             if ACTION_DISCARD <= action < N_ACTIONS:
                 out = action >= ACTION_GO_OUT
                 t = action - (ACTION_GO_OUT if out else ACTION_DISCARD)
-                code = self._state.check_discard(t, out)
-                if code or player is not None:
-                    self._check_turn(player, "discard")
-                    self._refuse(code, t)
-                return self._discard(t, out)
+                try:
+                    return self._discard(t, out)
+                except ValueError as exc:
+                    refused = exc
+                self._check_discard(t, out, None)
+                raise refused
         kind, what, out = decode_action(action)
         if kind == "draw":
             return self._draw(self._check_draw(what, player))  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ import numpy.typing as npt
 from .._checks import check_int
 from ..actions import N_ACTIONS
 from ..game import Game
+from ..round import _rollout as _core
 from ..rules import N_ROUNDS, Rules
 from .encoding import _encode, blocks, observation_scale, observation_size
 from .features import feature_bounds
@@ -118,7 +119,16 @@ class Encoder:
         self.low, self.high = observation_bounds(n, features, normalize, decks)
 
     def __call__(self, game: Game, seat: int) -> npt.NDArray[np.float32]:
-        vec = _encode(game.observation(seat), None, self.features)
+        rnd = game.round
+        local = game._local(seat)
+        if _core is not None and not self.features and local is not None:
+            # the same vector from the round's compiled state, no observation made
+            vec = np.empty(192 + 60 * rnd.n_players, dtype=np.float32)
+            number = rnd.round_number
+            _core.encode_state(rnd._state, local, vec, -1 if number is None else number,
+                               rnd.totals)
+        else:
+            vec = _encode(game.observation(seat), None, self.features)
         if self.scale is not None:
             vec *= self.scale
         return vec
