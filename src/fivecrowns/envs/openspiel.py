@@ -234,9 +234,9 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
             return []
         if phase == _DEAL or phase == _TURN_UP or phase == _DRAW_CARD:
             return np.flatnonzero(c.stock).tolist()  # whoever ``player`` is, as OpenSpiel
-        if player is None or player == c.current:
+        if player is None or int(player) == c.current:
             return c.legal_actions()
-        if player < 0:
+        if int(player) < 0:
             raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
         return []
 
