@@ -173,7 +173,7 @@ cdef void deal(Table* T, int n_players, int hand_size, int wild, int decks, int 
     the dealer's left, turn the top card up."""
     cdef int order[MAX_DECK]
     cdef uint8_t base[MAX_DECK]
-    cdef int n = 58 * decks, k, i, first
+    cdef int n = 58 * decks, k, first
     for k in range(n):  # deck._sorted_deck: each suited card ``decks`` times, then the jokers
         base[k] = <uint8_t>(k // decks) if k < 55 * decks else JOKER
     permute(T.rng, n, order)
@@ -202,18 +202,7 @@ cdef void deal(Table* T, int n_players, int hand_size, int wild, int decks, int 
     T.n_pile = 1
     T.pile_counts[T.pile[0]] += 1  # PublicState.turn_up
     T.hidden[T.pile[0]] -= 1
-    T.current = first
-    T.phase = DRAW
-    T.turn = 0
-    T.taken = -1
-    T.went_out = -1
-    T.final_left = 0
-    T.hit_max_turns = False
-    T.reshuffles = 0
-    for i in range(MAX_PLAYERS):
-        T.scores[i] = -1
-        T.kept_dead[i] = -1
-    T.chosen_card = NO_CHOICE
+    fill_start(T, first)
     T.trace = NULL
     T.n_trace = 0
     T.trace_grows = False
@@ -1998,7 +1987,7 @@ cdef class RoundState:
         """Shuffle a whole deck with ``rng`` (``Generator.permutation``, advancing it),
         deal ``hand_size`` cards one at a time clockwise from the dealer's left, turn
         the top card up: ``Round.__init__``."""
-        check_table_args(n_players, hand_size, wild, decks, max_turns)
+        _check_table(n_players, hand_size, wild, decks, max_turns)
         if n_players * hand_size + 1 > 58 * decks:
             raise ValueError(f"{n_players} hands of {hand_size} cards and a turned-up card "
                              f"need more than the {58 * decks} cards of the deck")
@@ -2021,7 +2010,7 @@ cdef class RoundState:
         """A round before its deal: every hand and the discard pile empty, ``draw_pile``
         (card types, top card first) the whole draw pile. Deal it with :meth:`deal_card`
         and :meth:`turn_up`; the dealer's left plays first."""
-        check_table_args(n_players, hand_size, wild, decks, max_turns)
+        _check_table(n_players, hand_size, wild, decks, max_turns)
         if not 0 <= dealer < n_players:
             raise ValueError(f"dealer must be a seat 0..{n_players - 1}, got {dealer}")
         cdef RoundState s = RoundState.__new__(RoundState)
@@ -2055,24 +2044,9 @@ cdef class RoundState:
             raise ValueError(f"hands and taken_counts must be (n_players, 56) counts, got "
                              f"shapes {rows.shape} and {known.shape}")
         cdef int n = <int>rows.shape[0], q, t, k
-        check_table_args(n, hand_size, wild, decks, max_turns)
-        if not 0 <= current < n:
-            raise ValueError(f"current must be a seat 0..{n - 1}, got {current}")
-        if phase not in (DRAW, DISCARD, OVER):
-            raise ValueError(f"phase must be 0, 1 or 2, got {phase}")
-        if not -1 <= went_out < n or not -1 <= taken < N_TYPES:
-            raise ValueError(f"went_out ({went_out}) or taken ({taken}) out of range")
-        if turn < 0 or reshuffles < 0 or not 0 <= final_left < n:
-            raise ValueError(f"turn ({turn}), reshuffles ({reshuffles}) or final_left "
-                             f"({final_left}) out of range")
-        points = [int(x) for x in scores]
-        if len(points) != n or any(x < -1 for x in points):
-            raise ValueError(f"scores must be {n} ints, -1 or more, got {points}")
-        if (rows < 0).any() or (known < 0).any() or (known > rows).any():
-            raise ValueError("hands and taken_counts must be counts, taken_counts within "
-                             "hands")
-        if (rows.sum(axis=1) > STATE_MAX_HAND).any():
-            raise ValueError(f"a hand holds more than {STATE_MAX_HAND} cards")
+        _check_table(n, hand_size, wild, decks, max_turns)
+        points = _check_state(n, current, phase, turn, taken, went_out, final_left, scores,
+                              reshuffles, rows, known)
         cdef RoundState s = RoundState.__new__(RoundState)
         s._rng = _generator(rng)
         fill_rules(&s.T, n, hand_size, wild, decks, max_turns, return_discard,
@@ -2496,14 +2470,13 @@ cdef class RoundState:
         return self.copy()
 
     def __deepcopy__(self, memo):
-        from .deck import _deepcopy_rng
         if self._rng is None:
             return self.copy()
         return self.copy_with(_deepcopy_rng(self._rng, memo))
 
     def fields(self):
-        """Everything, as plain values: what :meth:`from_fields` takes (pickles of the
-        compiled state and of its twin are the same)."""
+        """Everything, as plain values: what :meth:`from_fields` takes (and what a pickle
+        holds): the same values from either twin."""
         return (self.T.n_players, self.T.hand_size, self.T.wild, self.T.decks,
                 self.T.max_turns, not self.T.no_return, bool(self.T.sudden_death),
                 bytes(self.hands().tobytes()), self.public_bytes(), self.draw_pile(),
@@ -2530,8 +2503,7 @@ cdef class RoundState:
         return s
 
     def __reduce__(self):
-        from ._state_py import _restore
-        return _restore, (self.fields(),)
+        return RoundState.from_fields, (self.fields(),)
 
     def __repr__(self):
         return (f"RoundState(players={self.T.n_players}, turn={self.T.turn}, "
@@ -2567,21 +2539,6 @@ cdef void fill_start(Table* T, int current) noexcept nogil:
     T.chosen_card = NO_CHOICE
 
 
-cdef int check_table_args(int n_players, int hand_size, int wild, int decks,
-                          int max_turns) except -1:
-    if not 1 <= n_players <= MAX_PLAYERS:
-        raise ValueError(f"n_players must be 1..{MAX_PLAYERS}, got {n_players}")
-    if decks != 2 and decks != 4:
-        raise ValueError(f"decks must be 2 or 4, got {decks}")
-    if not 1 <= hand_size < STATE_MAX_HAND:
-        raise ValueError(f"hand_size must be 1..{STATE_MAX_HAND - 1}, got {hand_size}")
-    if not 3 <= wild <= 13:
-        raise ValueError(f"wild must be a rank 3..13, got {wild}")
-    if max_turns < 1:
-        raise ValueError(f"max_turns must be at least 1, got {max_turns}")
-    return 0
-
-
 cdef int check_type(int t) except -1:
     if not 0 <= t < N_TYPES:
         raise ValueError(f"a card type must be 0..55, got {t}")
@@ -2591,6 +2548,9 @@ cdef int check_type(int t) except -1:
 from ._state_py import (  # noqa: E402 (the Python helpers both twins share)
     _ANY_RNG,
     _ANY_SEED,
+    _check_state,
+    _check_table,
+    _deepcopy_rng,
     _from_snapshot,
     _generator,
     _snapshot,

@@ -10,8 +10,8 @@ argument checks, the messages, the records and the views.
 The compiled twin, ``fivecrowns._rollout.RoundState``, is the same class over the
 rollout engine's C ``Table`` and its moves (``deal``, ``draw_from``, ``discard_card``,
 ``reshuffle``, ``finish``), so that a round played by :class:`~fivecrowns.Round` and one
-played out by :mod:`fivecrowns.rollout` are one engine. :mod:`fivecrowns.round` uses the
-compiled class unless it is not built or ``FIVECROWNS_IMPLEMENTATION=python`` (the
+played out by :mod:`fivecrowns.rollout` are one engine. ``fivecrowns._state`` chooses
+the compiled class unless it is not built or ``FIVECROWNS_IMPLEMENTATION=python`` (the
 solver's switch). tests/test_state_twins.py plays both move for move.
 
 Conventions (both twins): card types are ints 0..55 (:mod:`fivecrowns.cards`); players
@@ -45,6 +45,7 @@ import numpy.typing as npt
 
 from . import solver
 from .cards import JOKER_INDEX, N_TYPES
+from .seeding import _deepcopy_rng
 
 __all__ = ["CHECK_CODES", "RoundState"]
 
@@ -203,22 +204,8 @@ class RoundState:
         n = rows.shape[0]
         s = cls._empty(n, hand_size, wild, decks, max_turns, return_discard, sudden_death,
                        rng)
-        _check_seat(current, n, "current")
-        if phase not in (DRAW, DISCARD, OVER):
-            raise ValueError(f"phase must be 0, 1 or 2, got {phase}")
-        if not -1 <= went_out < n or not -1 <= taken < N_TYPES:
-            raise ValueError(f"went_out ({went_out}) or taken ({taken}) out of range")
-        if turn < 0 or reshuffles < 0 or not 0 <= final_left < n:
-            raise ValueError(f"turn ({turn}), reshuffles ({reshuffles}) or final_left "
-                             f"({final_left}) out of range")
-        points = [int(x) for x in scores]
-        if len(points) != n or any(x < -1 for x in points):
-            raise ValueError(f"scores must be {n} ints, -1 or more, got {points}")
-        if (rows < 0).any() or (known < 0).any() or (known > rows).any():
-            raise ValueError("hands and taken_counts must be counts, taken_counts within "
-                             "hands")
-        if (rows.sum(axis=1) > MAX_HAND).any():
-            raise ValueError(f"a hand holds more than {MAX_HAND} cards")
+        points = _check_state(n, current, phase, turn, taken, went_out, final_left, scores,
+                              reshuffles, rows, known)
         s.set_draw_pile(draw_pile)
         pile = _types(discard_pile, "discard_pile")
         total = rows.sum(axis=0) + np.bincount(np.array(pile + s._draw, dtype=np.intp),
@@ -581,14 +568,13 @@ class RoundState:
         return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RoundState:
-        from .deck import _deepcopy_rng
         if self._rng is None:
             return self.copy()
         return self.copy_with(_deepcopy_rng(self._rng, memo))
 
     def fields(self) -> tuple[Any, ...]:
-        """Everything as plain values, what :meth:`from_fields` takes: a pickle of either
-        twin loads as the other."""
+        """Everything as plain values, what :meth:`from_fields` takes (and what a pickle
+        holds): the same values from either twin, so either twin can be built from them."""
         return (self.n_players, self.hand_size, self.wild, self.decks, self.max_turns,
                 self.return_discard, self.sudden_death, self._hands.tobytes(),
                 self.public_bytes(), self.draw_pile(), self.discard_pile(), self.current,
@@ -613,7 +599,7 @@ class RoundState:
         return s
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _restore, (self.fields(),)
+        return type(self).from_fields, (self.fields(),)
 
     def __repr__(self) -> str:
         return (f"RoundState(players={self.n_players}, turn={self.turn}, "
@@ -622,12 +608,6 @@ class RoundState:
 
 
 # -- shared by both twins -----------------------------------------------------------------
-
-def _restore(fields: tuple[Any, ...]) -> Any:
-    """Unpickle a state as the implementation in use (``fivecrowns.round``'s choice)."""
-    from .round import _State
-    return _State.from_fields(fields)
-
 
 def _counts(types: list[int], dtype: Any = np.uint8) -> Any:
     return np.bincount(np.array(types, dtype=np.intp), minlength=N_TYPES).astype(dtype)
@@ -645,6 +625,30 @@ def _check_table(n_players: int, hand_size: int, wild: int, decks: int,
         raise ValueError(f"wild must be a rank 3..13, got {wild}")
     if max_turns < 1:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+
+
+def _check_state(n: int, current: int, phase: int, turn: int, taken: int, went_out: int,
+                 final_left: int, scores: Iterable[int], reshuffles: int,
+                 rows: npt.NDArray[Any], known: npt.NDArray[Any]) -> list[int]:
+    """``RoundState.from_state``'s checks of the values but the cards' places; the
+    scores as a list."""
+    _check_seat(current, n, "current")
+    if phase not in (DRAW, DISCARD, OVER):
+        raise ValueError(f"phase must be 0, 1 or 2, got {phase}")
+    if not -1 <= went_out < n or not -1 <= taken < N_TYPES:
+        raise ValueError(f"went_out ({went_out}) or taken ({taken}) out of range")
+    if turn < 0 or reshuffles < 0 or not 0 <= final_left < n:
+        raise ValueError(f"turn ({turn}), reshuffles ({reshuffles}) or final_left "
+                         f"({final_left}) out of range")
+    points = [int(x) for x in scores]
+    if len(points) != n or any(x < -1 for x in points):
+        raise ValueError(f"scores must be {n} ints, -1 or more, got {points}")
+    if (rows < 0).any() or (known < 0).any() or (known > rows).any():
+        raise ValueError("hands and taken_counts must be counts, taken_counts within "
+                         "hands")
+    if (rows.sum(axis=1) > MAX_HAND).any():
+        raise ValueError(f"a hand holds more than {MAX_HAND} cards")
+    return points
 
 
 def _check_seat(seat: int, n_players: int, name: str) -> int:

@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,7 @@ from .cards import JOKER_INDEX, N_TYPES, Card
 from .errors import IllegalMoveError
 from .rules import Rules
 from .seeding import SeedLike as SeedLike
+from .seeding import _copy_rng, _deepcopy_rng
 from .seeding import make_rng as make_rng
 
 if TYPE_CHECKING:
@@ -48,33 +48,6 @@ def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
     row = np.full(N_TYPES, rules.copies, dtype=np.uint8)
     row[JOKER_INDEX] = rules.jokers
     return row
-
-
-_ANY_SEED = np.random.SeedSequence(0)
-
-
-def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in the same state: what ``copy.deepcopy`` gives, about
-    four times faster (rounds are cloned for every rollout of a search)."""
-    bits = rng.bit_generator
-    try:
-        twin = type(bits)(_ANY_SEED)
-        twin.state = bits.state
-    except Exception:  # a bit generator that cannot be built from a SeedSequence
-        return copy.deepcopy(rng)
-    return np.random.Generator(twin)
-
-
-def _deepcopy_rng(rng: np.random.Generator, memo: dict[int, Any]) -> np.random.Generator:
-    """``copy.deepcopy(rng, memo)``, as fast as :func:`_copy_rng`: one copy per generator
-    and memo, so objects that share a generator (a game and its round's deck) still share
-    one in the copy."""
-    twin: np.random.Generator | None = memo.get(id(rng))
-    if twin is None:
-        twin = memo[id(rng)] = _copy_rng(rng)
-        # As copy.deepcopy does: keep the original alive while the memo names it by id.
-        memo.setdefault(id(memo), []).append(rng)
-    return twin
 
 
 def _sorted_deck(decks: int) -> npt.NDArray[np.intp]:

@@ -48,7 +48,6 @@ import numpy.typing as npt
 from ._checks import check_seat, check_table, passes
 from ._deprecation import keyword_only
 from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
-from .deck import _deepcopy_rng
 from .errors import IllegalMoveError, ReplayError
 from .records import DiscardRecord, DrawRecord, Observation, Phase, RoundResult
 from .replay import RECORD_FORMAT as RECORD_FORMAT
@@ -57,7 +56,7 @@ from .replay import action_token as action_token
 from .replay import parse_token as parse_token
 from .round import Round
 from .rules import N_ROUNDS, Rules
-from .seeding import SeedLike, int_seed
+from .seeding import SeedLike, _deepcopy_rng, int_seed
 
 __all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
 

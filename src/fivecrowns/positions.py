@@ -17,6 +17,7 @@ import numpy.typing as npt
 from . import solver
 from ._checks import check_int, check_table
 from ._deprecation import renamed_parameters
+from ._state import State
 from ._state_py import RoundState
 from .actions import (
     _CARDS,
@@ -273,7 +274,7 @@ class RoundPositions:
             for k in range(1, n - final_left):
                 q = (went_out + k) % n
                 scores[q] = int(solver.deadwood(rows[q], new.wild, decks=decks))
-        new._state = _round_state().from_state(
+        new._state = State.from_state(
             np.array(rows), draw, pile, public.taken_counts, new.wild, new.hand_size,
             decks, new._state.max_turns, rules.return_discard, new.sudden_death, cur,
             0 if phase is _DRAW else 1, int(turn), taken_now,
@@ -413,12 +414,6 @@ class RoundPositions:
         world.set_draw_pile(pool[i:][::-1].tolist())
         world.set_rng(_child(rng))
         return new
-
-
-def _round_state() -> Any:
-    """The state class :class:`~fivecrowns.round.Round` uses (compiled, or its twin)."""
-    from .round import _State
-    return _State
 
 
 def _pile(cards: HandLike | Sequence[CardArg], name: str) -> list[int]:

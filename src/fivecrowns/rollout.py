@@ -82,9 +82,10 @@ import numpy.typing as npt
 
 from . import _engine_py
 from ._checks import check_int, check_seat, check_table, default_threads
+from ._state import load_rollout
 from ._threads import run_threaded
 from .records import EventKind, Phase
-from .round import Round, _load_rollout
+from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import SeedLike, bot_seeds, game_seeds, game_seeds_range, int_seed
 
@@ -92,7 +93,7 @@ __all__ = ["ROLLOUT_IMPLEMENTATION", "POLICIES", "Policy", "play_out", "play_out
            "play_games", "deal_rounds", "play_worlds"]
 
 
-_core = _load_rollout()
+_core = load_rollout()
 
 #: Which engine runs the rollouts: ``"compiled"`` (``fivecrowns._rollout``) or
 #: ``"python"`` (its twin, ``fivecrowns._engine_py``: the same moves and scores, slower;
@@ -202,7 +203,9 @@ def _pack(rounds: list[Round]) -> tuple[Any, ...]:
         publics[i, 1] = st.pile_counts()
         publics[i, 2:2 + k] = st.taken_counts()
         scores[i, :k] = st.scores
-        generators.append(_copy_bit_generator(st.rng.bit_generator))
+        # a copy of the state builds its own generator in the state of the round's (from
+        # the snapshot a clone keeps, without building the clone's own)
+        generators.append(st.copy().rng.bit_generator)
     return hands, draws, piles, states, scores, publics, generators
 
 

@@ -47,13 +47,12 @@ True
 from __future__ import annotations
 
 import copy
-import os
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from . import _state_py
+from . import _state, _state_py
 from . import positions as _positions
 from ._checks import check_int, check_seat, check_table, passes
 from ._deprecation import keyword_only
@@ -89,21 +88,8 @@ from .solver import MAX_HAND_SIZE
 __all__ = ["Round"]
 
 
-def _load_rollout() -> Any:
-    """The compiled engine (``fivecrowns._rollout``), unless ``FIVECROWNS_IMPLEMENTATION
-    =python`` asks for the Python twins (the solver's switch) or it is not built."""
-    if os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower() == "python":
-        return None
-    try:
-        from . import _rollout
-    except ImportError:  # a pure-Python install
-        return None
-    return _rollout
-
-
-_rollout = _load_rollout()
-#: The round state in use: the compiled one, or its twin (fivecrowns._state_py).
-_State: Any = _state_py.RoundState if _rollout is None else _rollout.RoundState
+# The round state in use (compiled, or its twin) and the compiled engine (or None).
+_State, _rollout = _state.State, _state.rollout_core
 
 _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 #: The state's phase numbers as Phases.

@@ -13,7 +13,8 @@ True
 
 from __future__ import annotations
 
-from typing import Union
+import copy
+from typing import Any, Union
 
 import numpy as np
 
@@ -184,3 +185,30 @@ def play_seeds(seed: int, game: int, k: int) -> list[int]:
     3
     """
     return _ints(np.random.SeedSequence([int(seed), 7, int(game)]), k)
+
+
+_ANY_SEED = np.random.SeedSequence(0)
+
+
+def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state: what ``copy.deepcopy`` gives, about
+    four times faster (rounds are cloned for every rollout of a search)."""
+    bits = rng.bit_generator
+    try:
+        twin = type(bits)(_ANY_SEED)
+        twin.state = bits.state
+    except Exception:  # a bit generator that cannot be built from a SeedSequence
+        return copy.deepcopy(rng)
+    return np.random.Generator(twin)
+
+
+def _deepcopy_rng(rng: np.random.Generator, memo: dict[int, Any]) -> np.random.Generator:
+    """``copy.deepcopy(rng, memo)``, as fast as :func:`_copy_rng`: one copy per generator
+    and memo, so objects that share a generator (a game and its round's deck) still share
+    one in the copy."""
+    twin: np.random.Generator | None = memo.get(id(rng))
+    if twin is None:
+        twin = memo[id(rng)] = _copy_rng(rng)
+        # As copy.deepcopy does: keep the original alive while the memo names it by id.
+        memo.setdefault(id(memo), []).append(rng)
+    return twin

@@ -8,9 +8,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._checks import check_int
+from .._state import rollout_core as _core
 from ..actions import N_ACTIONS
 from ..game import Game
-from ..round import _rollout as _core
 from ..rules import N_ROUNDS, Rules
 from .encoding import _encode, blocks, observation_scale, observation_size
 from .features import feature_bounds

@@ -1,0 +1,32 @@
+"""Which round state runs: the compiled ``fivecrowns._rollout.RoundState`` or its readable
+twin, ``fivecrowns._state_py.RoundState`` (the same class in plain Python).
+
+The compiled one unless it is not built or ``FIVECROWNS_IMPLEMENTATION=python`` asks for
+the Python twins (the solver's switch: one variable chooses every twin).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from . import _state_py
+
+__all__ = ["State", "load_rollout", "rollout_core"]
+
+
+def load_rollout() -> Any:
+    """The compiled engine (``fivecrowns._rollout``), or None where the Python twins run."""
+    if os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower() == "python":
+        return None
+    try:
+        from . import _rollout
+    except ImportError:  # a pure-Python install
+        return None
+    return _rollout
+
+
+#: The compiled engine in use, or None.
+rollout_core: Any = load_rollout()
+#: The round state class in use.
+State: Any = _state_py.RoundState if rollout_core is None else rollout_core.RoundState
