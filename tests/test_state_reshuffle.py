@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fivecrowns import _state_py
-from fivecrowns.round import _State
+from fivecrowns._state import State as _State
 
 
 def _emptied(cls: Any) -> Any:

@@ -2,7 +2,7 @@
 its draw pile, and what a whole game and its observers add.
 
 :class:`Core` holds the round in play as the round state every simulator plays on
-(``fivecrowns.round._State``: the compiled ``RoundState`` or its pure-Python twin), whose
+(``fivecrowns._state.State``: the compiled ``RoundState`` or its pure-Python twin), whose
 moves are the rules of a turn (docs/rules.rst, A round). OpenSpiel's chance outcomes
 become that state's own moves: the state is built with the whole deck as its draw pile
 and empty hands, and a card ``t`` dealt, turned up or drawn blind is first moved to the
@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._state import State as _State
 from .._state_py import RoundState, full_counts
 from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from ..cards import N_TYPES, Card
-from ..round import _State
 from ..rules import Rules
 from .encoding import _fill, blocks, observation_size
 from .features import fill_features
@@ -91,7 +91,7 @@ class Core:
     cfg: Config
     totals: list[int]
     k: int
-    st: RoundState  # or the compiled twin (fivecrowns.round._State)
+    st: RoundState  # or the compiled twin (fivecrowns._state.State)
     dealt: int
     phase: int
     done: list[tuple[str, ...]]
