@@ -186,14 +186,6 @@ class Core:
         return self.st.turn
 
     @property
-    def hand_size(self) -> int:
-        return self.st.hand_size
-
-    @property
-    def wild(self) -> int:
-        return self.st.wild
-
-    @property
     def just_taken(self) -> int:
         """The card type just taken from the discard pile, or -1."""
         return self.st.taken
