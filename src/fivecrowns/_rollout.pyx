@@ -2657,11 +2657,10 @@ def encode_state(RoundState state, int player, float[::1] out, int round_number,
     if not (round_number == -1 or 1 <= round_number <= N_RANKS):
         raise ValueError(f"round_number must be 1..11 or -1, got {round_number}")
     if totals is not None:
-        values = [int(x) for x in totals]
-        if len(values) != n:
-            raise ValueError(f"totals must hold {n} values, got {len(values)}")
+        if len(totals) != n:
+            raise ValueError(f"totals must hold {n} values, got {len(totals)}")
         for q in range(n):
-            sums[q] = values[q]
+            sums[q] = totals[q]
     memset(&out[0], 0, out.shape[0] * sizeof(float))
     for t in range(N_TYPES):
         out[t] = T.hands[player][t]
