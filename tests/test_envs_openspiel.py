@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -191,15 +192,19 @@ def test_observation_hides_what_it_should(features: bool) -> None:
         p = state.current_player()
         other: FiveCrownsState = state.clone()
         q = (p + 1) % 3
-        free = np.flatnonzero(other._c.hands[q].astype(np.int64) - other._c.taken[q])
-        swap = np.flatnonzero(other._c.stock)
+        core = other._c
+        hands, stock = core.hands, core.stock
+        free = np.flatnonzero(hands[q].astype(np.int64) - core.taken[q])
+        swap = np.flatnonzero(stock)
         swap = swap[~np.isin(swap, free)]
         if free.size and swap.size:
-            other._c.hands[q, free[0]] -= 1
-            other._c.stock[free[0]] += 1
-            other._c.hands[q, swap[0]] += 1
-            other._c.stock[swap[0]] -= 1
-            other._c.refresh()
+            hands[q, free[0]] -= 1
+            stock[free[0]] += 1
+            hands[q, swap[0]] += 1
+            stock[swap[0]] -= 1
+            core.st.set_hand(q, hands[q])
+            core.st.set_draw_pile(np.repeat(np.arange(56), stock).tolist())
+            core.refresh()
             assert other.observation_tensor(p) == state.observation_tensor(p)
             assert other.information_state_tensor(p) == state.information_state_tensor(p)
             assert other.observation_string(p) == state.observation_string(p)
@@ -354,6 +359,43 @@ def test_a_state_serialized_by_0_2_is_refused() -> None:
         f"{h.player}:{h.action}" for h in state.full_history()) + "\n")
 
 
+def _same(a: pyspiel.State, b: pyspiel.State, players: int) -> None:
+    assert a.history() == b.history() and str(a) == str(b)
+    assert a.legal_actions() == b.legal_actions() and a.returns() == b.returns()
+    if a.is_chance_node():
+        assert a.chance_outcomes() == b.chance_outcomes()
+    for p in range(players):
+        assert a.information_state_string(p) == b.information_state_string(p)
+        assert a.observation_string(p) == b.observation_string(p)
+        assert a.observation_tensor(p) == b.observation_tensor(p)
+
+
+@pytest.mark.parametrize("phase", ["deal", "turn_up", "blind_draw", "after_take",
+                                   "final_turn", "over", "draw_pile_empty"])
+def test_a_state_serialized_by_0_3_reads_as_its_history(phase: str) -> None:
+    """0.3 kept the round as counts of its own: its serialized states load into the
+    round state, the same as their history applied to a new state, now and move for
+    move after (a state whose draw pile is empty included: the next blind draw
+    reshuffles)."""
+    data = json.loads((Path(__file__).parent / "data" / "openspiel_states_0.3.json")
+                      .read_text())
+    game = _game(**data["game"])
+    old = game.deserialize_state(data["states"][phase])
+    new = game.new_initial_state()
+    for action in old.history():
+        new.apply_action(action)
+    _same(old, new, 2)
+    if phase == "draw_pile_empty":
+        assert old._c.stock_size == 0 and 0 in old.legal_actions()
+        old.apply_action(0)
+        new.apply_action(0)
+        assert "reshuffle" in old.information_state_string(0)
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    _same(_play(old, a, 300), _play(new, b, 300), 2)
+    back = game.deserialize_state(old.serialize())
+    _same(back, old, 2)
+
+
 def test_tensor_methods_follow_openspiel() -> None:
     """The tensors are the observer's, the player defaults to the one to act, and a bad
     seat raises OpenSpiel's error."""
@@ -466,3 +508,65 @@ def test_information_strings_do_not_depend_on_their_chunks(
     chunked = strings()
     monkeypatch.setattr(_spiel_state, "_CHUNK", 10**9)
     assert strings() == chunked and len(chunked[0]) > 3000
+
+
+def test_direct_answers_match_openspiel() -> None:
+    """``legal_actions`` and ``is_chance_node`` are answered in Python directly: the same
+    as OpenSpiel's own ``State`` methods, for every player and for chance, at every step."""
+    game = _game(players=3, rounds=2, max_turns=30)
+    rng = np.random.default_rng(12)
+    state = game.new_initial_state()
+    kinds = set()
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in range(3):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+        if state.is_chance_node():
+            assert state.legal_actions(pyspiel.PlayerId.CHANCE) \
+                == [a for a, _ in state.chance_outcomes()]
+        elif not state.is_terminal():
+            for ask in (state.legal_actions,
+                        lambda p: pyspiel.State.legal_actions(state, p)):
+                with pytest.raises(pyspiel.SpielError, match="pseudo-player -4"):
+                    ask(-4)
+        kinds.add(state.current_player())
+        if state.is_terminal():
+            break
+        _play(state, rng, 1)
+    assert kinds == {-1, 0, 1, 2, pyspiel.PlayerId.TERMINAL}
+
+
+def test_both_round_states_play_the_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game on the compiled round state and on its pure-Python twin: the same
+    strings, tensors, legal actions and chance outcomes at every step of a seeded game
+    with reshuffles and final turns."""
+    from fivecrowns import _state_py
+    from fivecrowns.envs import _spiel_state
+
+    if _spiel_state._State is _state_py.RoundState:
+        pytest.skip("the compiled round state is not in use")
+
+    def game_on(state_class: type) -> pyspiel.State:
+        with monkeypatch.context() as m:
+            m.setattr(_spiel_state, "_State", state_class)
+            return FiveCrownsGame({"players": 2, "rounds": 2, "max_turns": 400})
+
+    compiled, twin = game_on(_spiel_state._State), game_on(_state_py.RoundState)
+    a, b = compiled.new_initial_state(), twin.new_initial_state()
+    assert type(b._c.st) is _state_py.RoundState
+    rng = np.random.default_rng(13)
+    while not a.is_terminal():
+        _same(a, b, 2)
+        if a.is_chance_node():
+            action = int(rng.choice([o for o, _ in a.chance_outcomes()]))
+        else:
+            acts = a.legal_actions()
+            if acts[-1] < ACTION_GO_OUT or rng.random() < 0.97:  # long rounds
+                acts = [x for x in acts if x < ACTION_GO_OUT]
+            action = acts[int(rng.integers(len(acts)))]
+        a.apply_action(action)
+        b.apply_action(action)
+    _same(a, b, 2)
+    events = a.information_state_string(0)
+    assert "reshuffle" in events and "*" in events and a.returns() == b.returns()

@@ -2257,6 +2257,24 @@ cdef class RoundState:
         the draw pile now, else the code of why not (see ``CHECK_CODES``)."""
         return draw_code(&self.T, from_pile)
 
+    def reshuffle(self):
+        """Refill the empty draw pile now, as a blind draw would first (docs/rules.rst,
+        A round, 5): the discard pile but its top card, shuffled with the state's
+        generator, becomes the draw pile. ``ValueError`` unless the draw pile is empty
+        and the discard pile holds more than its top card. (The OpenSpiel state calls it
+        before the chance node of a blind draw, whose outcomes are then the new pile.)"""
+        if self.T.n_draw or self.T.n_pile < 2:
+            raise ValueError(f"cannot reshuffle: the draw pile holds {self.T.n_draw} "
+                             f"cards and the discard pile {self.T.n_pile}; expected 0 and "
+                             f"at least 2")
+        bits = self.rng.bit_generator
+        self.T.rng = bitgen_of(bits)
+        try:
+            with bits.lock:
+                reshuffle(&self.T)
+        finally:
+            self.T.rng = NULL
+
     def draw(self, bint from_pile):
         """Draw for the current player; ``(card type, reshuffled)``. ``ValueError``
         unless :meth:`check_draw` allows it."""
@@ -2485,18 +2503,27 @@ cdef class RoundState:
         to hold; the caller keeps the cards conserved."""
         if not 0 <= player < self.T.n_players:
             raise ValueError(f"player must be a seat 0..{self.T.n_players - 1}, got {player}")
-        counts = np.asarray(row, dtype=np.intp)
-        if counts.shape != (N_TYPES,) or (counts < 0).any() \
-                or counts.sum() > STATE_MAX_HAND:
+        counts = np.ascontiguousarray(row, dtype=np.int64)
+        if counts.shape != (N_TYPES,):
             raise ValueError(f"a hand must be 56 counts of at most {STATE_MAX_HAND} cards")
+        # read through a typed view: the checks cost no Python call per card type
+        cdef const int64_t[::1] view = counts
+        cdef int64_t total = 0
         cdef int t
         for t in range(N_TYPES):
-            if counts[t] < self.T.taken_counts[player][t] \
-                    or counts[t] > full_count(t, self.T.decks):
-                raise ValueError(f"card type {t}: {counts[t]} copies in player {player}'s "
+            if view[t] < 0:
+                total = STATE_MAX_HAND + 1
+                break
+            total += view[t]
+        if total > STATE_MAX_HAND:
+            raise ValueError(f"a hand must be 56 counts of at most {STATE_MAX_HAND} cards")
+        for t in range(N_TYPES):
+            if view[t] < self.T.taken_counts[player][t] \
+                    or view[t] > full_count(t, self.T.decks):
+                raise ValueError(f"card type {t}: {view[t]} copies in player {player}'s "
                                  f"hand, known to hold {self.T.taken_counts[player][t]}")
         for t in range(N_TYPES):
-            self.T.hands[player][t] = <uint8_t>counts[t]
+            self.T.hands[player][t] = <uint8_t>view[t]
 
     def set_draw_pile(self, cards):
         """Replace the draw pile by ``cards`` (card types, top card first)."""

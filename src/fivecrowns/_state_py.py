@@ -279,6 +279,17 @@ class RoundState:
             return _C["OK"] if self._pile else _C["PILE_EMPTY"]
         return _C["OK"] if self.can_draw else _C["DECK_EMPTY"]
 
+    def reshuffle(self) -> None:
+        """Refill the empty draw pile now, as a blind draw would first (5): ``ValueError``
+        unless the draw pile is empty and the discard pile holds more than its top card.
+        (The OpenSpiel state calls it before the chance node of a blind draw, whose
+        outcomes are then the new pile.)"""
+        if self._draw or len(self._pile) < 2:
+            raise ValueError(f"cannot reshuffle: the draw pile holds {len(self._draw)} "
+                             f"cards and the discard pile {len(self._pile)}; expected 0 "
+                             f"and at least 2")
+        self._reshuffle()
+
     def draw(self, from_pile: bool) -> tuple[int, bool]:
         """3: draw the top card of the draw pile or take the top discard; ``(card type,
         reshuffled)``. An empty draw pile is first refilled (5)."""

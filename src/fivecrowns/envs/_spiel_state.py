@@ -1,12 +1,20 @@
-"""The state under the OpenSpiel game: counts that copy in time independent of the history.
+"""The state under the OpenSpiel game: the one round state, with chance outcomes placed into
+its draw pile, and what a whole game and its observers add.
 
-:class:`Core` holds a whole game as counts (the draw pile as a multiset of unseen cards,
-the hands, the discard pile in order, the cards seen taken), the phase, the running
-totals, and two things kept up to date move by move so that reading them costs no
-replay: each player's observation vector (the layout of :mod:`fivecrowns.envs.encoding`)
-and each player's information string. The strings are built in immutable chunks shared
-between copies, so :meth:`Core.copy` costs the same at move 50 as at move 5,000, and a
-copy holds only the last, short chunk of its own.
+:class:`Core` holds the round in play as the round state every simulator plays on
+(``fivecrowns._state.State``: the compiled ``RoundState`` or its pure-Python twin), whose
+moves are the rules of a turn (docs/rules.rst, A round). OpenSpiel's chance outcomes
+become that state's own moves: the state is built with the whole deck as its draw pile
+and empty hands, and a card ``t`` dealt, turned up or drawn blind is first moved to the
+top of the draw pile (``stack(t)``), then dealt, turned up or drawn as in any round.
+
+What :class:`Core` adds is its own: the phases of the chance nodes, the round number and
+the running totals across rounds, and two things kept up to date move by move so that
+reading them costs no replay: each player's observation vector (the layout of
+:mod:`fivecrowns.envs.encoding`) and each player's information string. The strings are
+built in immutable chunks shared between copies, so :meth:`Core.copy` costs the same at
+move 50 as at move 5,000 (the round state copies in constant time too), and a copy holds
+only the last, short chunk of its own.
 
 No framework is imported here; :mod:`fivecrowns.envs.openspiel` wraps a :class:`Core`
 in a ``pyspiel.State``.
@@ -19,9 +27,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import solver
+from .._state import State as _State
+from .._state_py import RoundState, full_counts
 from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
-from ..cards import JOKER_INDEX, N_TYPES, Card
+from ..cards import N_TYPES, Card
+from ..rules import Rules
 from .encoding import _fill, blocks, observation_size
 from .features import fill_features
 
@@ -35,6 +45,14 @@ CARDS = [str(Card.from_index(t)) for t in range(N_TYPES)]
 # An information string's last chunk is sealed (shared from then on) past this length.
 _CHUNK = 1024
 
+# The round state reshuffles with a generator, but here the order of its draw pile is
+# never seen: every card that leaves it is a chance outcome, stacked on top first. So
+# every state shares this one, never advanced (a copy that shares a generator costs
+# nothing), and a reshuffle uses a new generator of a fixed seed (the order it gives is
+# the same on every run, so serialized states are too).
+_IDLE = np.random.default_rng(0)
+_RESHUFFLE_SEED = 0
+
 
 class Config:
     """What every state of one game shares: the parameters and the encoding's offsets."""
@@ -43,10 +61,8 @@ class Config:
                  features: bool = False) -> None:
         self.n, self.n_rounds, self.decks, self.max_turns = n, n_rounds, decks, max_turns
         self.features = features
-        full = np.full(N_TYPES, decks, dtype=np.int64)
-        full[JOKER_INDEX] = 3 * decks
-        full.flags.writeable = False
-        self.full = full
+        # the unshuffled deck every round is dealt from (the chance outcomes pick cards)
+        self.deck = np.repeat(np.arange(N_TYPES), full_counts(decks)).tolist()
         self.base = observation_size(n)  # the solver features, if any, come after
         self.size = observation_size(n, features=features)
         b = blocks(n)
@@ -69,32 +85,15 @@ class Core:
     """One state of the game (see the module docstring). ``frozen`` marks a shared
     prototype: it is copied before its first change, and copying it returns it."""
 
-    __slots__ = ("cfg", "totals", "k", "hand_size", "wild", "first", "stock", "stock_size",
-                 "hands", "taken", "discard", "pile", "dealt", "phase", "current", "turn",
-                 "just_taken", "went_out", "final_left", "scores", "done", "info", "obs",
-                 "fresh",
-                 "frozen")
+    __slots__ = ("cfg", "totals", "k", "st", "dealt", "phase", "done", "info", "obs",
+                 "fresh", "frozen")
 
     cfg: Config
     totals: list[int]
     k: int
-    hand_size: int
-    wild: int
-    first: int
-    stock: npt.NDArray[np.int64]
-    stock_size: int
-    hands: npt.NDArray[np.uint8]
-    taken: npt.NDArray[np.int64]
-    discard: npt.NDArray[np.int64]
-    pile: list[int]
+    st: RoundState  # or the compiled twin (fivecrowns._state.State)
     dealt: int
     phase: int
-    current: int
-    turn: int
-    just_taken: int
-    went_out: int | None
-    final_left: int
-    scores: list[int | None]
     done: list[tuple[str, ...]]
     info: list[str]
     obs: npt.NDArray[np.float32]
@@ -124,23 +123,9 @@ class Core:
         new.cfg = self.cfg
         new.totals = self.totals[:]
         new.k = self.k
-        new.hand_size = self.hand_size
-        new.wild = self.wild
-        new.first = self.first
-        new.stock = self.stock.copy()
-        new.stock_size = self.stock_size
-        new.hands = self.hands.copy()
-        new.taken = self.taken.copy()
-        new.discard = self.discard.copy()
-        new.pile = self.pile[:]
+        new.st = self.st.copy_with(_IDLE)
         new.dealt = self.dealt
         new.phase = self.phase
-        new.current = self.current
-        new.turn = self.turn
-        new.just_taken = self.just_taken
-        new.went_out = self.went_out
-        new.final_left = self.final_left
-        new.scores = self.scores[:]
         new.done = self.done[:]
         new.info = self.info[:]
         new.obs = self.obs.copy()
@@ -151,44 +136,92 @@ class Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> Core:
         return self if self.frozen else self.copy()
 
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Unpickle (``deserialize_state``), also a state pickled by fivecrowns 0.3, whose
+        core kept the round as counts of its own: its cards are put into a round state."""
+        slots = state[1]
+        if "stock" in slots:
+            slots = _from_0_3(slots)
+        for name in Core.__slots__:
+            setattr(self, name, slots[name])
+
     def freeze(self) -> Core:
-        """Make this state a prototype: read-only arrays, copied before any change."""
-        for a in (self.stock, self.hands, self.taken, self.discard, self.obs):
-            a.flags.writeable = False
+        """Make this state a prototype: read-only vectors, copied before any change."""
+        self.obs.flags.writeable = False
         self.frozen = True
         return self
+
+    # -- the round state, read --
+
+    @property
+    def hands(self) -> npt.NDArray[np.uint8]:
+        """A copy of every hand, (n, 56) counts."""
+        return self.st.hands()
+
+    @property
+    def taken(self) -> npt.NDArray[np.uint8]:
+        """A copy of the cards each player was seen taking and still holds, (n, 56)."""
+        return self.st.taken_counts()
+
+    @property
+    def stock(self) -> npt.NDArray[np.uint8]:
+        """A copy of the draw pile's counts (the chance outcomes of a card leaving it)."""
+        return self.st.draw_counts()
+
+    @property
+    def stock_size(self) -> int:
+        return self.st.n_draw
+
+    @property
+    def pile(self) -> list[int]:
+        """The discard pile, bottom card first."""
+        return self.st.discard_pile()
+
+    @property
+    def current(self) -> int:
+        return self.st.current
+
+    @property
+    def turn(self) -> int:
+        return self.st.turn
+
+    @property
+    def just_taken(self) -> int:
+        """The card type just taken from the discard pile, or -1."""
+        return self.st.taken
+
+    @property
+    def went_out(self) -> int | None:
+        q: int = self.st.went_out
+        return None if q < 0 else q
+
+    @property
+    def scores(self) -> list[int | None]:
+        """This round's scores so far (None: not scored yet)."""
+        return [None if s < 0 else s for s in self.st.scores]
+
+    def kept(self) -> int:
+        """The card type the player to discard may not discard, or -1 (docs/rules.rst,
+        A round, 3)."""
+        return self.st.must_keep()
 
     # -- the rounds --
 
     def start_round(self) -> None:
         cfg = self.cfg
         n = cfg.n
-        self.hand_size = self.wild = self.k + 3
-        self.first = (self.k % n + 1) % n  # the dealer deals from their left
-        self.stock = cfg.full.copy()
-        self.stock_size = int(self.stock.sum())
-        self.hands = np.zeros((n, N_TYPES), dtype=np.uint8)
-        self.taken = np.zeros((n, N_TYPES), dtype=np.int64)
-        self.discard = np.zeros(N_TYPES, dtype=np.int64)
-        self.pile = []
+        rnd = self.k + 1
+        # the dealer deals from their left, who plays first
+        self.st = _State.undealt(n, Rules.hand_size(rnd), Rules.wild_rank(rnd), cfg.decks,
+                                 cfg.max_turns, False, self.k % n, False, cfg.deck, _IDLE)
         self.dealt = 0
         self.phase = DEAL
-        self.current = self.first
-        self.turn = 0
-        self.just_taken = -1
-        self.went_out = None
-        self.final_left = 0
-        self.scores = [None] * n
         self.public(f"round{self.k + 1}")
         self.refresh()
 
-    def deadwood(self, row: npt.NDArray[np.uint8]) -> int:
-        return int(solver.deadwood(row, self.wild, decks=self.cfg.decks))
-
     def end_round(self) -> None:
-        for q in range(self.cfg.n):
-            score = self.scores[q]
-            self.totals[q] += self.deadwood(self.hands[q]) if score is None else score
+        for q, score in enumerate(self.st.scores):
+            self.totals[q] += score
         self.k += 1
         if self.k == self.cfg.n_rounds:
             self.phase = OVER
@@ -200,17 +233,20 @@ class Core:
 
     def chance(self, a: int) -> None:
         """A card ``a`` leaves the draw pile (deal, turn-up or blind draw)."""
-        if not 0 <= a < N_TYPES or not self.stock[a]:
-            raise ValueError(f"chance outcome {a} is not a card left in the draw pile")
+        st = self.st
+        try:
+            if not 0 <= a < N_TYPES:
+                raise ValueError
+            st.stack(a)
+        except ValueError:
+            raise ValueError(f"chance outcome {a} is not a card left in the draw pile") \
+                from None
         cfg = self.cfg
         obs = self.obs
-        self.stock[a] -= 1
-        self.stock_size -= 1
-        obs[:, cfg.draw] = self.stock_size
         phase = self.phase
         if phase == TURN_UP:
-            self.pile.append(a)
-            self.discard[a] += 1
+            st.turn_up()
+            obs[:, cfg.draw] = st.n_draw
             obs[:, cfg.top + a] = 1.0
             obs[:, cfg.disc + a] += 1.0
             obs[:, cfg.unseen + a] -= 1.0
@@ -218,14 +254,19 @@ class Core:
             self.public(f"up:{CARDS[a]}")
             self.phase = DRAW
             return
-        q = (self.first + self.dealt) % cfg.n if phase == DEAL else self.current
-        self.hands[q, a] += 1
+        if phase == DEAL:
+            q = (st.current + self.dealt) % cfg.n
+            st.deal_card(q)
+        else:
+            q = st.current
+            st.draw(False)
+        obs[:, cfg.draw] = st.n_draw
         obs[q, cfg.hand + a] += 1.0
         obs[q, cfg.unseen + a] -= 1.0
         if phase == DEAL:
             self.private("d", q, a)
             self.dealt += 1
-            if self.dealt == cfg.n * self.hand_size:
+            if self.dealt == cfg.n * st.hand_size:
                 self.phase = TURN_UP
         else:
             self.private("b", q, a)
@@ -233,25 +274,22 @@ class Core:
 
     def draw_deck(self) -> None:
         """The player to act draws blind (the card is the next chance outcome)."""
-        if not self.stock_size:
+        if not self.st.n_draw:
             self.reshuffle()
-        self.public(f"{self.current}:deck")
-        self.just_taken = -1
+        self.public(f"{self.st.current}:deck")
         self.phase = DRAW_CARD
 
     def take(self) -> None:
         """The player to act takes the top discard."""
         cfg = self.cfg
         obs = self.obs
-        p = self.current
-        t = self.pile.pop()
-        self.discard[t] -= 1
-        self.taken[p, t] += 1
-        self.hands[p, t] += 1
-        self.just_taken = t
+        st = self.st
+        p = st.current
+        t = st.draw(True)[0]
         obs[:, cfg.top + t] = 0.0
-        if self.pile:
-            obs[:, cfg.top + self.pile[-1]] = 1.0
+        top = st.top_discard
+        if top >= 0:
+            obs[:, cfg.top + top] = 1.0
         obs[:, cfg.disc + t] -= 1.0
         obs[p, cfg.hand + t] += 1.0
         for v in range(cfg.n):
@@ -264,16 +302,17 @@ class Core:
         """The player to act discards a card of type ``t`` (going out if ``go_out``)."""
         cfg = self.cfg
         obs = self.obs
-        p = self.current
+        st = self.st
+        p = st.current
         n = cfg.n
-        if self.pile:
-            obs[:, cfg.top + self.pile[-1]] = 0.0
-        self.hands[p, t] -= 1
-        self.pile.append(t)
-        self.discard[t] += 1
-        known = bool(self.taken[p, t])
-        if known:
-            self.taken[p, t] -= 1
+        top = st.top_discard
+        if top >= 0:
+            obs[:, cfg.top + top] = 0.0
+        # whether p was seen taking this card: the other players' vectors keep it
+        v = (p + 1) % n
+        known = obs[v, cfg.opp[v][p] + 1 + t] > 0.0
+        out_before = st.went_out
+        over = st.discard(t, go_out)
         obs[:, cfg.top + t] = 1.0
         obs[:, cfg.disc + t] += 1.0
         obs[p, cfg.hand + t] -= 1.0
@@ -284,35 +323,22 @@ class Core:
                 else:
                     obs[v, cfg.unseen + t] -= 1.0
         self.public(f"{p}:-{CARDS[t]}{'*' if go_out else ''}")
-        self.just_taken = -1
-        self.turn += 1
-        if self.went_out is None:
-            if go_out:
-                self.went_out = p
-                self.scores[p] = 0
-                self.final_left = n - 1
-                obs[:, cfg.final] = 1.0
-                for v in range(n):
-                    obs[v, cfg.went[v][p]] = 1.0
-            elif self.turn >= cfg.max_turns:
-                self.end_round()
-                return
-        else:
-            # docs/rules.rst, A round, 4: the final turn scores the hand kept.
-            self.scores[p] = self.deadwood(self.hands[p])
-            self.final_left -= 1
-            if self.final_left == 0:
-                self.end_round()
-                return
-        nxt = (p + 1) % n
+        if over:
+            self.end_round()
+            return
+        if out_before < 0 and go_out:
+            obs[:, cfg.final] = 1.0
+            for v in range(n):
+                obs[v, cfg.went[v][p]] = 1.0
+        nxt = st.current
+        size = st.hand_size
         obs[:, cfg.phase + 1] = 0.0
         obs[:, cfg.phase] = 1.0
         for v in range(n):
             if v != p:
-                obs[v, cfg.opp[v][p]] = self.hand_size
+                obs[v, cfg.opp[v][p]] = size
             obs[v, cfg.to_act[v][p]] = 0.0
             obs[v, cfg.to_act[v][nxt]] = 1.0
-        self.current = nxt
         self.phase = DRAW
 
     def enter_discard(self, p: int) -> None:
@@ -320,78 +346,45 @@ class Core:
         obs = self.obs
         obs[:, cfg.phase] = 0.0
         obs[:, cfg.phase + 1] = 1.0
+        size = self.st.hand_size + 1
         for v in range(cfg.n):
             if v != p:  # the player to discard holds one card more
-                obs[v, cfg.opp[v][p]] = self.hand_size + 1
+                obs[v, cfg.opp[v][p]] = size
         self.phase = DISCARD
 
     def reshuffle(self) -> None:
-        """The discard pile but its top becomes the draw pile."""
+        """The round state refills its empty draw pile (docs/rules.rst, A round, 5)."""
         cfg = self.cfg
-        top = self.pile[-1]
-        moved = self.discard.copy()
-        moved[top] -= 1
-        self.stock += moved
-        self.stock_size = int(self.stock.sum())
-        self.discard[:] = 0
-        self.discard[top] = 1
-        self.pile = [top]
+        st = self.st
+        before = st.pile_counts()
+        st.set_rng(np.random.default_rng(_RESHUFFLE_SEED))
+        st.reshuffle()
+        st.set_rng(_IDLE)
+        after = st.pile_counts()
         obs = self.obs
-        obs[:, cfg.disc:cfg.disc + N_TYPES] = self.discard
-        obs[:, cfg.unseen:cfg.unseen + N_TYPES] += moved
-        obs[:, cfg.draw] = self.stock_size
+        obs[:, cfg.disc:cfg.disc + N_TYPES] = after
+        obs[:, cfg.unseen:cfg.unseen + N_TYPES] += before - after
+        obs[:, cfg.draw] = st.n_draw
         self.public("reshuffle")
 
     # -- legality --
 
-    def mask(self) -> npt.NDArray[np.bool_]:
-        """The legal action codes of the player to act, as a (114,) bool array."""
-        mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-        decks = self.cfg.decks
-        if self.phase == DRAW:
-            mask[0] = self.stock_size > 0 or len(self.pile) > 1
-            mask[1] = len(self.pile) > 0
-        elif self.phase == DISCARD:
-            row = self.hands[self.current]
-            held = np.flatnonzero(row)
-            kept = self.kept()
-            if kept >= 0:
-                held = held[held != kept]
-            mask[ACTION_DISCARD + held] = True
-            if solver.can_go_out(row, self.wild, decks=decks):
-                batch = np.repeat(row.reshape(1, N_TYPES), held.size, axis=0)
-                batch[np.arange(held.size), held] -= 1
-                dead = solver.deadwood_many(batch, self.wild, decks=decks)
-                mask[ACTION_GO_OUT + held[dead == 0]] = True
-        return mask
+    def legal_actions(self) -> list[int]:
+        """The legal action codes of the player to act, ascending."""
+        if self.phase == DRAW or self.phase == DISCARD:
+            return self.st.legal_actions()
+        return []
 
     def is_legal(self, a: int) -> bool:
-        """``self.mask()[a]`` for the player to act, with one solver call at most."""
+        """Whether the player to act may play action code ``a`` (one solver call at
+        most)."""
         if self.phase == DRAW:
-            return (a == 0 and (self.stock_size > 0 or len(self.pile) > 1)) \
-                or (a == 1 and len(self.pile) > 0)
+            return (a == 0 or a == 1) and not self.st.check_draw(a == 1)
         if self.phase != DISCARD or not ACTION_DISCARD <= a < N_ACTIONS:
             return False
         go_out = a >= ACTION_GO_OUT
-        t = a - (ACTION_GO_OUT if go_out else ACTION_DISCARD)
-        row = self.hands[self.current]
-        if not row[t] or t == self.kept():
-            return False
-        if go_out:
-            row[t] -= 1
-            dead = self.deadwood(row)
-            row[t] += 1
-            return dead == 0
-        return True
-
-    def kept(self) -> int:
-        """The card type the player to discard may not discard, or -1: the card just
-        taken from the discard pile, unless the hand holds nothing else
-        (docs/rules.rst, A round, 3)."""
-        t = self.just_taken
-        if t < 0 or self.hands[self.current, t] == self.hand_size + 1:
-            return -1
-        return t
+        return not self.st.check_discard(a - (ACTION_GO_OUT if go_out else ACTION_DISCARD),
+                                         go_out)
 
     # -- what a player knows --
 
@@ -429,35 +422,31 @@ class Core:
         self.done[q] = self.done[n]
         self.info[q] = self.info[n]
 
-    def unseen(self, player: int) -> npt.NDArray[np.int64]:
-        """The counts of the cards whose place ``player`` cannot know."""
-        taken = self.taken
-        return self.cfg.full - self.hands[player] - self.discard - taken.sum(axis=0) \
-            + taken[player]
-
     def encode(self, player: int, out: npt.NDArray[np.float32] | None = None
                ) -> npt.NDArray[np.float32]:
         """``player``'s observation vector computed from the counts (what :meth:`vector`
         reads from the vectors kept up to date move by move)."""
         cfg = self.cfg
+        st = self.st
         if out is None:
             out = np.empty(cfg.size, dtype=np.float32)
         phase = 0 if self.phase in (DRAW, DRAW_CARD) else 1 if self.phase == DISCARD else -1
-        top = self.pile[-1] if self.pile else -1
         rnd = min(self.k, cfg.n_rounds - 1) + 1
-        _fill(out[:cfg.base], cfg.n, player, self.hands[player], top, self.discard,
-              self.taken, self.unseen(player), self.hand_size, self.stock_size, rnd, rnd + 2,
-              self.current, phase, self.went_out is not None, self.went_out, self.totals)
+        _fill(out[:cfg.base], cfg.n, player, st.hand(player), st.top_discard,
+              st.pile_counts(), st.taken_counts(), st.unseen(player), st.hand_size,
+              st.n_draw, rnd, st.wild, st.current, phase, st.went_out >= 0,
+              self.went_out, self.totals)
         if cfg.features:
             self.features_into(player, out[cfg.base:])
         return out
 
     def features_into(self, player: int, out: npt.NDArray[np.float32]) -> None:
         """The solver features of ``player``'s hand (:mod:`fivecrowns.envs.features`)."""
-        view = player == self.current and self.phase == DISCARD
-        fill_features(out, self.hands[player], wild=self.wild, decks=self.cfg.decks,
-                      top=self.pile[-1] if self.pile else -1, unseen=self.unseen(player),
-                      discard_view=view, must_keep=self.kept() if view else -1,
+        st = self.st
+        view = player == st.current and self.phase == DISCARD
+        fill_features(out, st.hand(player), wild=st.wild, decks=self.cfg.decks,
+                      top=st.top_discard, unseen=st.unseen(player),
+                      discard_view=view, must_keep=st.must_keep() if view else -1,
                       return_discard=False)
 
     def vector(self, player: int) -> npt.NDArray[np.float32]:
@@ -483,3 +472,23 @@ class Core:
         for v in range(self.cfg.n):
             self.encode(v, self.obs[v])
         self.fresh = [True] * self.cfg.n
+
+
+def _from_0_3(old: dict[str, Any]) -> dict[str, Any]:
+    """The slots of a :class:`Core` from those of fivecrowns 0.3's, which kept the round
+    as counts (the draw pile as a multiset) beside the same strings and vectors."""
+    cfg: Config = old["cfg"]
+    phase = old["phase"]
+    went_out, scores = old["went_out"], old["scores"]
+    # the round state's phase: a chance node waits on the player's draw, the deal on
+    # the first player's; after the last round the state keeps the last one's cards
+    st_phase = 2 if phase == OVER else 1 if phase == DISCARD else 0
+    st = _State.from_state(
+        old["hands"], np.repeat(np.arange(N_TYPES), old["stock"]).tolist(), old["pile"],
+        old["taken"], old["wild"], old["hand_size"], cfg.decks, cfg.max_turns, False,
+        False, old["current"], st_phase, old["turn"], old["just_taken"],
+        -1 if went_out is None else went_out, old["final_left"],
+        [-1 if s is None else s for s in scores], 0, _IDLE).copy_with(_IDLE)
+    return {"cfg": cfg, "totals": old["totals"], "k": old["k"], "st": st,
+            "dealt": old["dealt"], "phase": phase, "done": old["done"], "info": old["info"],
+            "obs": old["obs"], "fresh": old["fresh"], "frozen": False}

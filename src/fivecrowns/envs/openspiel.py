@@ -30,9 +30,13 @@ observer zeroes the own hand, the unseen counts and the solver features). The ob
 string is a short public-plus-own-hand summary; the information-state string is exact:
 the player's whole view of the game (public events, own cards as dealt and drawn).
 
-Search copies states and reads them all the time, so a state is built for it: it keeps
-the game as counts (:mod:`fivecrowns.envs._spiel_state`), and ``clone()`` costs the same
-at any point of a game (it never replays or copies the history, which OpenSpiel keeps).
+The round in play is the round state every simulator plays on (the compiled
+``RoundState``, or its pure-Python twin under ``FIVECROWNS_IMPLEMENTATION=python``), so
+the rules are those of :class:`~fivecrowns.round.Round` by construction: a chance
+outcome is placed on top of that state's draw pile, then dealt, turned up or drawn by the
+state's own move (:mod:`fivecrowns.envs._spiel_state`). Search copies states and reads
+them all the time, so a state is built for it: ``clone()`` costs the same at any point of
+a game (it never replays or copies the history, which OpenSpiel keeps).
 Each player's tensor and information string are kept up to date move by move, so reading
 them does no work (the solver features, which cost solver calls, are computed at the
 first read after a move); ``observation_tensor`` and ``information_state_tensor`` return
@@ -214,6 +218,28 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self._c.phase == _OVER
 
+    # OpenSpiel's C++ State answers these two by calling back into Python several times
+    # (current_player, is_terminal, _legal_actions): answered here directly, the same way.
+    def is_chance_node(self) -> bool:
+        phase = self._c.phase
+        return phase == _DEAL or phase == _TURN_UP or phase == _DRAW_CARD
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act), as OpenSpiel's
+        ``State.legal_actions``: the outcomes at a chance node (for any ``player``), none
+        at the end or for a player not to act."""
+        c = self._c
+        phase = c.phase
+        if phase == _OVER:
+            return []
+        if phase == _DEAL or phase == _TURN_UP or phase == _DRAW_CARD:
+            return np.flatnonzero(c.stock).tolist()  # whoever ``player`` is, as OpenSpiel
+        if player is None or int(player) == c.current:
+            return c.legal_actions()
+        if int(player) < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         c = self._c
         stock = c.stock
@@ -223,9 +249,9 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         c = self._c
-        if player != c.current or not (c.phase == _DRAW or c.phase == _DISCARD):
+        if player != c.current:
             return []
-        return np.flatnonzero(c.mask()).tolist()
+        return c.legal_actions()
 
     def _apply_action(self, action: int) -> None:
         a = int(action)
@@ -258,7 +284,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         c = self._c
-        hands = "; ".join(_text(c.hands[q]) for q in range(c.cfg.n))
+        hands = "; ".join(_text(row) for row in c.hands)
         pile = " ".join(map(_CARDS.__getitem__, c.pile))
         return (f"round {c.k + 1}/{c.cfg.n_rounds} phase {c.phase} "
                 f"player {c.current} turn {c.turn} went_out {c.went_out} "
@@ -307,7 +333,7 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
 
     def hand_counts(self, player: int) -> npt.NDArray[np.uint8]:
         """A copy of ``player``'s hand as a (56,) ``uint8`` row."""
-        return self._c.hands[player].copy()
+        return self._c.st.hand(player)
 
     def encode(self, player: int, out: npt.NDArray[np.float32] | None = None
                ) -> npt.NDArray[np.float32]:
@@ -321,18 +347,19 @@ class FiveCrownsState(pyspiel.State):  # type: ignore[misc]
     def information_string(self, player: int) -> str:
         """The exact information state of ``player``: public events and own cards."""
         c = self._c
-        return f"p{player} hand {_text(c.hands[player])} |{c.events(player)}"
+        return f"p{player} hand {_text(c.st.hand(player))} |{c.events(player)}"
 
     def observation_string_of(self, player: int) -> str:
         """A short view of ``player``: own hand, then :meth:`public_string`."""
-        return f"p{player} hand {_text(self._c.hands[player])} {self.public_string()}"
+        return f"p{player} hand {_text(self._c.st.hand(player))} {self.public_string()}"
 
     def public_string(self) -> str:
         """What everyone sees now: the round, who acts, the top discard, sizes, totals."""
         c = self._c
-        top = _CARDS[c.pile[-1]] if c.pile else "-"
+        top = c.st.top_discard
         return (f"round {min(c.k, c.cfg.n_rounds - 1) + 1} "
-                f"to act {self.current_player()} top {top} discards {len(c.pile)} "
+                f"to act {self.current_player()} top {_CARDS[top] if top >= 0 else '-'} "
+                f"discards {c.st.n_pile} "
                 f"stock {c.stock_size} out {c.went_out} totals {c.totals}")
 
 
@@ -415,19 +442,21 @@ def resample(state: FiveCrownsState, player: int, *, seed: SeedLike) -> FiveCrow
     player = check_seat(player, n)
     new: FiveCrownsState = state.clone()
     c = new._own()
+    st = c.st
     others = [q for q in range(n) if q != player]
-    unknown = [c.hands[q].astype(np.int64) - c.taken[q] for q in others]
-    pool = c.stock + sum(unknown)
+    hands, taken = c.hands.astype(np.int64), c.taken.astype(np.int64)
+    unknown = [hands[q] - taken[q] for q in others]
+    pool = c.stock.astype(np.int64) + sum(unknown)
     cards = np.repeat(np.arange(N_TYPES), pool)
     rng = make_rng(seed)
     rng.shuffle(cards)
     at = 0
     for q, row in zip(others, unknown):
         k = int(row.sum())
-        c.hands[q] = c.taken[q] + np.bincount(cards[at:at + k], minlength=N_TYPES)
+        st.set_hand(q, taken[q] + np.bincount(cards[at:at + k], minlength=N_TYPES))
         c.forget(q)
         at += k
-    c.stock = np.bincount(cards[at:], minlength=N_TYPES).astype(np.int64)
+    st.set_draw_pile(cards[at:].tolist())  # in any order: each card leaving is stacked
     for q in others:
         c.encode(q, c.obs[q])
         c.fresh[q] = True
