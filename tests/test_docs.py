@@ -20,7 +20,7 @@ import pytest
 
 import fivecrowns
 from conftest import need, require_extra
-from helpers.engines import SLOW_ON_TWINS, compiled_engine
+from helpers.engines import SLOW_ON_TWINS, compiled_engine, slow_on_twins
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -35,8 +35,11 @@ _NEEDS_RL = ("frameworks.rst", "fivecrowns.envs.aec", "fivecrowns.envs.gym",
 #: Modules whose examples record decision data, which only the compiled engine does: they
 #: skip where the pure-Python twins run (and fail where the compiled core is required).
 _NEEDS_COMPILED = ("fivecrowns.decisions",)
-#: Modules and pages whose examples play whole games: seconds or minutes on the twins.
-_SLOW_ON_TWINS = ("fivecrowns.learned",)
+#: Modules whose examples play whole games or many worlds: a minute or more each on the
+#: pure-Python twins, so ``slow`` there; the pages' examples too (simulations whose figures
+#: they quote), below.
+_SLOW_ON_TWINS = ("fivecrowns.learned", "fivecrowns.rollout", "fivecrowns.search",
+                  "fivecrowns.solitaire.search")
 
 
 def _module_names() -> list[Any]:
@@ -98,6 +101,7 @@ def test_docs_are_present() -> None:
 NEEDS = {"scaling.rst": ("ray", "pyarrow")}
 
 
+@slow_on_twins
 @pytest.mark.parametrize("path", _text_files(), ids=lambda p: p.name)
 def test_text_examples(path: Path) -> None:
     if path.name in _NEEDS_RL:
