@@ -62,8 +62,10 @@ def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_solver_features_and_normalize_observations() -> None:
     """Every agent's observation is the shared encoding with the options applied."""
-    # random moves make round 6 long, and its features minutes on the pure-Python solver
-    env = raw_env(3, rounds=sized([2, 6], [2, 3]), solver_features=True, normalize=True)
+    # random moves rarely go out, and every seat's features at every move take minutes a
+    # round on the pure-Python solver: there, shorter rounds cut at 40 turns
+    env = raw_env(3, rounds=sized([2, 6], [2, 3]), max_turns=sized(None, 40),
+                  solver_features=True, normalize=True)
     scale = observation_scale(3, features=True)
     env.reset(seed=4)
     rng = np.random.default_rng(4)
