@@ -97,9 +97,8 @@ from .envs.encoding import blocks
 from .expert import _sums, _two_blind_draws
 from .outs import discard_order
 from .records import Observation, Phase
-from .rules import Rules
-
 from .rollout import _core as _engine
+from .rules import Rules
 
 # The compiled engine's sums where it is the engine in use; else (a pure-Python install, or
 # FIVECROWNS_IMPLEMENTATION=python) ExpertBot's twin, the same sums.
