@@ -30,6 +30,7 @@ from fivecrowns.outs import discard_order
 from fivecrowns.players import Player, play_game
 from fivecrowns.records import EventKind, Observation, Phase
 from fivecrowns.round import Round
+from helpers.engines import sized
 
 DECK = np.array([t for t in range(55) for _ in range(2)] + [55] * 6)
 
@@ -218,6 +219,9 @@ def test_public_state_matches_the_history(seed: int) -> None:
 # -- the same moves as 0.1, but for throwing back the card just taken --
 
 MOVES_0_1 = json.loads((Path(__file__).parent / "data" / "bot_moves_0_1.json").read_text())
+#: The games of MOVES_0_1 to replay: every sixth on the pure-Python twins (seconds a game
+#: there), game 12 among them, one where a card was thrown back.
+GAMES_0_1 = list(MOVES_0_1["games"].items())[::sized(1, 6)]
 
 
 def strong_lineup() -> list[Player]:
@@ -226,7 +230,7 @@ def strong_lineup() -> list[Player]:
 
 def test_bots_play_the_0_1_moves_when_throwing_back_is_allowed() -> None:
     rules = Rules(max_turns=MOVES_0_1["max_turns"], return_discard=True)
-    for seed, moves in MOVES_0_1["games"].items():
+    for seed, moves in GAMES_0_1:
         res = play_game(strong_lineup(), seed=int(seed), rules=rules,
                         rounds=MOVES_0_1["rounds"])
         assert [" ".join(a) for a in res.record.actions] == moves, seed
@@ -235,7 +239,7 @@ def test_bots_play_the_0_1_moves_when_throwing_back_is_allowed() -> None:
 def test_bots_differ_from_0_1_only_where_a_card_was_thrown_back() -> None:
     rules = Rules(max_turns=MOVES_0_1["max_turns"])
     changed = 0
-    for seed, moves in MOVES_0_1["games"].items():
+    for seed, moves in GAMES_0_1:
         res = play_game(strong_lineup(), seed=int(seed), rules=rules,
                         rounds=MOVES_0_1["rounds"])
         for old_text, new in zip(moves, res.record.actions):
@@ -259,7 +263,7 @@ def test_bots_differ_from_0_1_only_where_a_card_was_thrown_back() -> None:
 def test_bots_keep_the_card_just_taken(bot: Player) -> None:
     rng = np.random.default_rng(1)
     tried = 0
-    for seed in range(40):
+    for seed in range(sized(40, 15)):  # StrongBot's: seconds a round on the twins
         r = Round(2, 1 + seed % 11, seed=seed)
         for _ in range(30):
             if r.is_over:

@@ -15,6 +15,7 @@ import pytest
 from conftest import run_cli
 from fivecrowns.cli import _common
 from fivecrowns.distributed import RAY_CONNECT_TIMEOUT
+from helpers.engines import sized, slow_on_twins
 
 run = run_cli
 
@@ -440,26 +441,30 @@ def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[st
     from fivecrowns import duplicate_match
     from fivecrowns.registry import parse_bot
 
-    argv = ["simulate", "--games", "6", "--bots", "search:worlds=4,strong,greedy",
-            "--duplicate", "strong", "--rounds", "1-2", "--seed", "3", "--quiet"]
+    # SearchBot's rollouts take a minute a deal on the pure-Python twins: fewer there
+    games, rounds = sized((6, [1, 2]), (2, [1]))
+    argv = ["simulate", "--games", str(games), "--bots", "search:worlds=4,strong,greedy",
+            "--duplicate", "strong", "--rounds", ",".join(map(str, rounds)), "--seed", "3",
+            "--quiet"]
     code, out, _ = run(capsys, *argv)
     assert code == 0
-    assert out.startswith("6 deals, 3 players, seed 3, rounds 1,2")
+    assert out.startswith(f"{games} deals, 3 players, seed 3, rounds "
+                          f"{','.join(map(str, rounds))}")
     assert "duplicate match: 1:search:worlds=4 against strong in its seat, field 2:strong, " \
-           "3:greedy; 6 deals, each played twice" in out
+           f"3:greedy; {games} deals, each played twice" in out
     assert "strong (reference)" in out and "gain " in out
     code, again, _ = run(capsys, *argv, "--jobs", "2")
     assert code == 0 and again == out
     code, text, _ = run(capsys, *argv, "--json")
     summary = json.loads(text)
-    assert summary["mode"] == "duplicate" and summary["games"] == 6
+    assert summary["mode"] == "duplicate" and summary["games"] == games
     assert (summary["bot"], summary["reference"], summary["field"]) == \
         ("1:search:worlds=4", "strong", ["2:strong", "3:greedy"])
     # the library's numbers, for the same bots
     specs = [parse_bot(t) for t in ("search:worlds=4", "strong", "greedy")]
     bot, *field = [s.factory() for s in specs]
-    report = duplicate_match(bot, parse_bot("strong").factory(), field, 6, seed=3,
-                             rounds=[1, 2])
+    report = duplicate_match(bot, parse_bot("strong").factory(), field, games, seed=3,
+                             rounds=rounds)
     assert summary["gain"] == report.gain and summary["gain_ci"] == list(report.gain_ci)
     assert summary["win_rate"] == report.win_rate
     assert summary["reference_win_rate"] == report.reference_win_rate
@@ -468,27 +473,29 @@ def test_simulate_duplicate_table_json_and_jobs(capsys: pytest.CaptureFixture[st
     assert f"gain {report.gain:+.2f} points a game" in out
 
 
+@slow_on_twins
 def test_simulate_expert_duplicate(capsys: pytest.CaptureFixture[str]) -> None:
     # the command, short: ExpertBot by name in a duplicate match against StrongBot,
     # and its gain deal by deal equal to the compiled engine's seat policies on the same deals
     from fivecrowns.duplicate import paired_gains
     from fivecrowns.rollout import play_games
 
+    games, rounds = sized((4, [1, 2, 3]), (2, [1]))  # ExpertBot: minutes on the twins
     code, out, _ = run(capsys, "simulate", "--bots", "expert,strong,strong,strong",
-                       "--duplicate", "strong", "--games", "4", "--rounds", "1-3",
-                       "--seed", "5", "--json")
+                       "--duplicate", "strong", "--games", str(games), "--rounds",
+                       ",".join(map(str, rounds)), "--seed", "5", "--json")
     assert code == 0
     summary = json.loads(out)
     assert (summary["bot"], summary["reference"]) == ("1:expert", "strong")
-    ref = play_games(4, seed=5, n_players=4, policy="strong", rounds=[1, 2, 3])
+    ref = play_games(games, seed=5, n_players=4, policy="strong", rounds=rounds)
     bot = np.zeros_like(ref)
     refs = np.zeros_like(ref)
-    for g in range(4):
+    for g in range(games):
         seat = -g % 4
         seats = ["strong"] * 4
         seats[seat] = "expert"
-        totals = play_games(4, seed=5, n_players=4, policy=seats,  # type: ignore[arg-type]
-                            rounds=[1, 2, 3])
+        totals = play_games(games, seed=5, n_players=4, policy=seats,  # type: ignore[arg-type]
+                            rounds=rounds)
         order = [(seat + e) % 4 for e in range(4)]
         bot[g], refs[g] = totals[g][order], ref[g][order]
     assert summary["gain"] == pytest.approx(float(paired_gains(bot, refs).mean()))

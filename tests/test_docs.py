@@ -14,11 +14,13 @@ import io
 import pkgutil
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import fivecrowns
 from conftest import need, require_extra
+from helpers.engines import SLOW_ON_TWINS, compiled_engine, slow_on_twins
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -30,10 +32,21 @@ _NEEDS_RL = ("frameworks.rst", "fivecrowns.envs.aec", "fivecrowns.envs.gym",
              "fivecrowns.envs.openspiel")
 
 
-def _module_names() -> list[str]:
+#: Modules whose examples record decision data, which only the compiled engine does: they
+#: skip where the pure-Python twins run (and fail where the compiled core is required).
+_NEEDS_COMPILED = ("fivecrowns.decisions",)
+#: Modules whose examples play whole games or many worlds: a minute or more each on the
+#: pure-Python twins, so ``slow`` there; the pages' examples too (simulations whose figures
+#: they quote), below.
+_SLOW_ON_TWINS = ("fivecrowns.learned", "fivecrowns.rollout", "fivecrowns.search",
+                  "fivecrowns.solitaire.search")
+
+
+def _module_names() -> list[Any]:
     names = ["fivecrowns"]
     names += [m.name for m in pkgutil.walk_packages(fivecrowns.__path__, "fivecrowns.")]
-    return sorted(names)
+    return [pytest.param(n, marks=SLOW_ON_TWINS) if n in _SLOW_ON_TWINS else n
+            for n in sorted(names)]
 
 
 def _run(tests: list[doctest.DocTest]) -> tuple[int, str]:
@@ -48,6 +61,8 @@ def _run(tests: list[doctest.DocTest]) -> tuple[int, str]:
 def test_docstring_examples(name: str) -> None:
     if name in _NEEDS_RL:
         require_extra(*_RL_FRAMEWORKS)
+    if name in _NEEDS_COMPILED:
+        compiled_engine()
     module = importlib.import_module(name)
     tests = doctest.DocTestFinder(exclude_empty=True).find(module, name)
     failures, report = _run(tests)
@@ -86,6 +101,7 @@ def test_docs_are_present() -> None:
 NEEDS = {"scaling.rst": ("ray", "pyarrow")}
 
 
+@slow_on_twins
 @pytest.mark.parametrize("path", _text_files(), ids=lambda p: p.name)
 def test_text_examples(path: Path) -> None:
     if path.name in _NEEDS_RL:

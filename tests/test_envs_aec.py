@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 from fivecrowns.envs import aec_env, encode_observation, raw_env  # noqa: E402
 from fivecrowns.envs.encoding import observation_scale  # noqa: E402
 from fivecrowns.rules import Rules  # noqa: E402
+from helpers.engines import sized  # noqa: E402
 
 # PettingZoo's api_test warns that Dict observations are not Box/Discrete, as it does for
 # its own classic card games.
@@ -61,7 +62,10 @@ def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_solver_features_and_normalize_observations() -> None:
     """Every agent's observation is the shared encoding with the options applied."""
-    env = raw_env(3, rounds=[2, 6], solver_features=True, normalize=True)
+    # random moves rarely go out, and every seat's features at every move take minutes a
+    # round on the pure-Python solver: there, shorter rounds cut at 40 turns
+    env = raw_env(3, rounds=sized([2, 6], [2, 3]), max_turns=sized(None, 40),
+                  solver_features=True, normalize=True)
     scale = observation_scale(3, features=True)
     env.reset(seed=4)
     rng = np.random.default_rng(4)

@@ -28,6 +28,7 @@ from fivecrowns.envs.openspiel import (  # noqa: E402
 )
 from fivecrowns.round import Round  # noqa: E402
 from fivecrowns.rules import Rules  # noqa: E402
+from helpers.engines import sized  # noqa: E402
 
 
 def _game(**params: int | bool) -> pyspiel.Game:
@@ -278,7 +279,8 @@ def _play(state: pyspiel.State, rng: np.random.Generator, moves: int) -> pyspiel
 
 @pytest.mark.parametrize("players, rounds, decks, features",
                          [(2, 11, 2, False), (3, 4, 2, False), (5, 2, 4, False),
-                          (3, 3, 2, True)])
+                          # the features: a minute for 3 rounds on the pure-Python solver
+                          (3, sized(3, 2), 2, True)])
 def test_kept_vectors_are_the_encoding(players: int, rounds: int, decks: int,
                                        features: bool) -> None:
     """The vectors kept up to date move by move equal the encoding computed from the

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import fivecrowns
+from helpers.engines import compiled_engine
 from test_examples import EXAMPLES, run
 
 SCRIPT = "train_maskable_ppo.py"
@@ -108,6 +109,7 @@ def _need_torch() -> None:
 
 def test_imitation_recipe_trains_saves_and_evaluates(tmp_path: Path) -> None:
     _need_torch()
+    compiled_engine()  # the recipe records ExpertBot's decisions, on the compiled engine only
     from fivecrowns import LearnedBot, StrongBot, play_game
     from fivecrowns.learned import load_weights
 

@@ -20,6 +20,7 @@ from fivecrowns.outs import discard_order
 from fivecrowns.players import Player
 from fivecrowns.records import Observation, Phase
 from fivecrowns.round import Round
+from helpers.engines import sized, slow_on_twins
 from helpers.playing import bot_move
 
 
@@ -30,6 +31,7 @@ def test_expert_bot_is_a_player_and_exported() -> None:
     assert repr(ExpertBot()) == "ExpertBot()"
 
 
+@slow_on_twins  # ExpertBot: a minute a round on the pure-Python solver
 @pytest.mark.parametrize("seed", range(4))
 def test_expert_bot_plays_legally(seed: int) -> None:
     rules = Rules(tie_break=True, return_discard=bool(seed % 2),
@@ -37,13 +39,15 @@ def test_expert_bot_plays_legally(seed: int) -> None:
     n = 2 + seed
     bots = [ExpertBot() if i % 2 == 0 else StrongBot() for i in range(n)]
     bots[-1] = GreedyBot()
-    res = play_game(bots, seed=seed, rules=rules, rounds=[1 + seed, 5, 11])
+    res = play_game(bots, seed=seed, rules=rules, rounds=sized([1 + seed, 5, 11], [1 + seed]))
     assert Game.replay(res.record).result == res
 
 
+@slow_on_twins
 def test_expert_bot_is_deterministic() -> None:
-    a = play_game([ExpertBot(), StrongBot()], seed=9, rounds=[4, 8])
-    b = play_game([ExpertBot(), StrongBot()], seed=9, rounds=[4, 8])
+    rounds = sized([4, 8], [2])
+    a = play_game([ExpertBot(), StrongBot()], seed=9, rounds=rounds)
+    b = play_game([ExpertBot(), StrongBot()], seed=9, rounds=rounds)
     assert a == b
 
 
@@ -198,6 +202,7 @@ def test_the_discard_is_the_best_look_ahead_score() -> None:
     assert checked >= 20 and differs > 0
 
 
+@slow_on_twins
 def test_wilds_and_going_out() -> None:
     # a wild on the pile is always taken; a hand that can go out goes out
     r = Round(2, 1, seed=2)

@@ -28,6 +28,7 @@ from fivecrowns.learned import (
 )
 from fivecrowns.records import Phase
 from fivecrowns.seeding import game_seeds
+from helpers.engines import compiled_engine, sized
 
 SHIPPED = Path(fivecrowns.__file__).parent / WEIGHTS
 
@@ -36,6 +37,7 @@ def test_recorded_decisions_give_the_live_inputs() -> None:
     # the training reads recorded encodings, the bot its live observations: the same
     # candidates and inputs, decision by decision
     decisions = pytest.importorskip("fivecrowns.decisions")
+    compiled_engine()  # decision data is recorded by the compiled engine only
     d = decisions.record_decisions(2, seed=9, policy="expert", n_players=3)
     i = 0
     learned = 0
@@ -70,11 +72,20 @@ def test_inputs_shape_and_the_expert_move_is_a_candidate() -> None:
     assert np.isfinite(x).all()
 
 
+def test_the_two_draw_sums_follow_the_engine_switch() -> None:
+    # FIVECROWNS_IMPLEMENTATION=python (or a pure-Python install) runs ExpertBot's twin of
+    # the sums, as it runs the rollout engine's
+    from fivecrowns import learned, rollout
+
+    assert (learned._two_draw_sums is None) == (rollout._core is None)
+
+
 def test_same_inputs_without_the_compiled_two_draw_sums(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a pure-Python install has no _rollout: ExpertBot's own sums, the same inputs
     from fivecrowns import learned
 
+    compiled_engine()  # on the twins there are no compiled sums to compare with
     views = []
     r = Round(4, round_number=8, seed=2)
     bot = ExpertBot()
@@ -98,7 +109,7 @@ def test_same_inputs_without_the_compiled_two_draw_sums(
 
 def test_two_draw_sums_are_experts() -> None:
     rollout = pytest.importorskip("fivecrowns._rollout")
-    for s in range(20):
+    for s in range(sized(20, 6)):  # the twin's sums of 13 cards: seconds each
         r = Round(3, round_number=1 + s % 11, seed=s)
         obs = r.observation(r.current_player)
         row = np.array(obs.counts, dtype=np.uint8)
@@ -118,14 +129,17 @@ def test_shipped_weights_are_small_and_say_how_they_were_made() -> None:
 def test_plays_legal_games_by_name() -> None:
     spec = registry.parse_bot("learned")
     assert spec.cls is LearnedBot
-    result = play_game([spec.factory()(0), StrongBot(), StrongBot()], seed=5)
+    # a whole game takes minutes on the pure-Python twins: its first rounds there
+    result = play_game([spec.factory()(0), StrongBot(), StrongBot()], seed=5,
+                       rounds=sized(None, [1, 2]))
     assert len(result.totals) == 3 and min(result.totals) >= 0
     assert repr(LearnedBot()) == "LearnedBot()"
 
 
 def test_deterministic_and_goes_out_when_it_can() -> None:
-    a = play_game([LearnedBot(), StrongBot()], seed=8, rounds=[1, 2, 3])
-    b = play_game([LearnedBot(), StrongBot()], seed=8, rounds=[1, 2, 3])
+    rounds = sized([1, 2, 3], [1, 2])
+    a = play_game([LearnedBot(), StrongBot()], seed=8, rounds=rounds)
+    b = play_game([LearnedBot(), StrongBot()], seed=8, rounds=rounds)
     assert a.totals == b.totals
     # 5C 6C 7C drawn to four cards with KD: discarding KD goes out
     from fivecrowns import Observation, hand_counts

@@ -232,6 +232,7 @@ def test_import_warns_when_the_compiled_core_failed_to_build(tmp_path: Path) -> 
     implementation, where = proc.stdout.split()
     assert implementation == "python" and Path(where).resolve() == (lib / "fivecrowns").resolve()
     assert "RuntimeWarning" in proc.stderr
+    assert "No module named 'fivecrowns._solver'" in proc.stderr, proc.stderr
     for advice in ("install a C compiler", "FIVECROWNS_BUILD_EXTENSION=1",
                    "FIVECROWNS_IMPLEMENTATION=python"):
         assert advice in proc.stderr, proc.stderr
@@ -239,6 +240,29 @@ def test_import_warns_when_the_compiled_core_failed_to_build(tmp_path: Path) -> 
     quiet = _import_from(lib, FIVECROWNS_IMPLEMENTATION="python")
     assert quiet.returncode == 0 and quiet.stdout.split()[0] == "python"
     assert "Warning" not in quiet.stderr, quiet.stderr
+
+
+def test_a_copy_without_the_compiled_core_runs_the_twins(tmp_path: Path) -> None:
+    """The package with its compiled modules removed (a pure-Python install) imports, runs
+    both twins, and its warning names the missing module, not a "circular import"."""
+    if not (ROOT / "src" / "fivecrowns").is_dir():
+        pytest.skip("no source tree beside the tests")
+    shutil.copytree(ROOT / "src" / "fivecrowns", tmp_path / "fivecrowns",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    proc = _import_from(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["python", str(tmp_path / "fivecrowns")]
+    assert "RuntimeWarning" in proc.stderr
+    assert "No module named 'fivecrowns._solver'" in proc.stderr, proc.stderr
+    assert "circular import" not in proc.stderr, proc.stderr
+    engine = subprocess.run(
+        [sys.executable, "-c", "from fivecrowns import rollout, play_games; "
+         "print(rollout.ROLLOUT_IMPLEMENTATION, play_games(2, seed=1, rounds=[1]).tolist())"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path),
+                           "FIVECROWNS_IMPLEMENTATION": "python"},
+        capture_output=True, text=True, timeout=120, check=False)
+    assert engine.returncode == 0 and engine.stderr == "", engine.stderr
+    assert engine.stdout.startswith("python ")
 
 
 # --- Cython directives: set in setup.py only, and the debug build checks bounds --------------

@@ -24,7 +24,7 @@ from fivecrowns import (
 )
 from fivecrowns.rollout import play_out
 from fivecrowns.search import ROUND_SPREAD, win_chances
-from helpers.engines import engine
+from helpers.engines import engine, sized, slow_on_twins
 from helpers.playing import play_until
 
 #: Tests that play whole games of SearchBots: seconds on the compiled engine, far too long
@@ -82,9 +82,10 @@ def test_play_out_strong_policy() -> None:
     assert bot.choose_draw(r.observation(r.current_player)).name in ("DECK", "DISCARD")
 
 
+@slow_on_twins  # ExpertBot's rounds, four times over: a minute or more on the twins
 def test_the_expert_policy_in_the_rollouts() -> None:
     # round 8's expert play-out takes minutes on the twin with the pure-Python solver
-    sizes = (3, 8) if rollout.ROLLOUT_IMPLEMENTATION == "compiled" else (1, 3)
+    sizes = sized((3, 8), (1, 2))
     rounds = [Round(3, round_number=k, seed=k) for k in sizes]
     want = [_bot_scores(r, ExpertBot) for r in rounds]
     assert [tuple(s) for s in _python_play_out(rounds, "expert").tolist()] == want

@@ -97,12 +97,12 @@ from .envs.encoding import blocks
 from .expert import _sums, _two_blind_draws
 from .outs import discard_order
 from .records import Observation, Phase
+from .rollout import _core as _engine
 from .rules import Rules
 
-try:
-    from ._rollout import two_draw_sums as _two_draw_sums
-except ImportError:  # a pure-Python install: ExpertBot's twin, the same sums
-    _two_draw_sums = None  # type: ignore[assignment]
+# The compiled engine's sums where it is the engine in use; else (a pure-Python install, or
+# FIVECROWNS_IMPLEMENTATION=python) ExpertBot's twin, the same sums.
+_two_draw_sums = None if _engine is None else _engine.two_draw_sums
 
 __all__ = ["LearnedBot", "CANDIDATE_FEATURES", "CONTEXT_FEATURES", "WEIGHTS", "decide",
            "observation_view", "recorded_view", "load_weights", "LearnedWeights"]

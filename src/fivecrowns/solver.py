@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import importlib.util
 import os
 import types
 import warnings
@@ -103,9 +104,19 @@ def _load_core() -> tuple[Any, str]:
     except ImportError as exc:
         if wanted == "compiled":
             raise
-        warnings.warn(_SLOW_WARNING.format(why=exc), RuntimeWarning, stacklevel=2)
+        warnings.warn(_SLOW_WARNING.format(why=_why_not(exc)), RuntimeWarning, stacklevel=2)
         return _solver_py, "python"
     return _solver, "compiled"
+
+
+def _why_not(exc: ImportError) -> str:
+    """Why the compiled core did not import. A core that is not there at all is named so:
+    inside the package's own import, Python reports it as "cannot import name ... (most
+    likely due to a circular import)", which sends a user the wrong way."""
+    name = f"{__package__}._solver"
+    if importlib.util.find_spec(name) is None:
+        return f"No module named {name!r}"
+    return str(exc)
 
 
 _core, _implementation = _load_core()

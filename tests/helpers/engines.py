@@ -6,6 +6,9 @@ answers must be equal.
 of :mod:`fivecrowns._bot_games`) to one of them for a ``with`` block; :func:`on_both`
 runs a function under each available engine and checks the answers agree. Where the
 compiled engine is required (see ``conftest.compiled_required``) and missing, it fails.
+
+:data:`ON_TWINS` says whether this run plays on the pure-Python twins, and :func:`sized`
+picks a smaller instance of a check for them.
 """
 
 from __future__ import annotations
@@ -18,12 +21,37 @@ import numpy as np
 import pytest
 
 from conftest import compiled_required
-from fivecrowns import rollout
+from fivecrowns import rollout, solver
 
-__all__ = ["ENGINES", "engine", "on_both", "same"]
+__all__ = ["ENGINES", "ON_TWINS", "compiled_engine", "engine", "on_both", "same", "sized",
+           "slow_on_twins", "SLOW_ON_TWINS"]
 
 ENGINES = ("compiled", "python")
 T = TypeVar("T")
+
+#: True where the games run on the pure-Python twins (``FIVECROWNS_IMPLEMENTATION=python``,
+#: or an install without the compiled core): the solver is hundreds of times slower there,
+#: so a test that plays many games, worlds or rounds checks the same thing on fewer.
+ON_TWINS = solver.IMPLEMENTATION == "python" or rollout.ROLLOUT_IMPLEMENTATION == "python"
+
+
+def sized(compiled: T, twins: T) -> T:
+    """The size of a test's work: ``compiled`` on the compiled core, the smaller ``twins``
+    where the pure-Python twins run (:data:`ON_TWINS`)."""
+    return twins if ON_TWINS else compiled
+
+
+#: The marks of :func:`slow_on_twins`, for ``pytest.param(..., marks=SLOW_ON_TWINS)``.
+SLOW_ON_TWINS: list[pytest.MarkDecorator] = [pytest.mark.slow] if ON_TWINS else []
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def slow_on_twins(test: F) -> F:
+    """The ``slow`` marker on the pure-Python twins only, for a test whose smallest
+    meaningful instance still takes seconds there (ExpertBot's games, the planner's
+    search): ``pytest -m "not slow"`` leaves it to the whole suite there."""
+    return pytest.mark.slow(test) if ON_TWINS else test
 
 
 def _compiled() -> Any:
@@ -82,5 +110,7 @@ def compiled_engine() -> Any:
     if rollout._core is None:
         if compiled_required():
             pytest.fail("the compiled rollout engine is required here", pytrace=False)
-        pytest.skip("fivecrowns.rollout runs its Python twin here", allow_module_level=True)
+        pytest.skip("a test of the compiled engine: fivecrowns.rollout runs its Python twin "
+                    "here (FIVECROWNS_IMPLEMENTATION=python, or the compiled core is not "
+                    "built)", allow_module_level=True)
     return rollout._core
