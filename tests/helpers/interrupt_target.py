@@ -16,6 +16,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -142,6 +143,11 @@ def _cli_score(folder: Path, size: int) -> Callable[[], object]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Ctrl-C at a terminal reaches a program whose SIGINT is at its default. A child of a
+    # background job (a non-interactive shell's "&", nohup) inherits SIGINT ignored, and
+    # Python then raises no KeyboardInterrupt at all: restore the default, so the test
+    # checks the same thing wherever the suite is started from.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("call", choices=sorted(CALLS), help="the long call to run")
     parser.add_argument("folder", type=Path, help="where its inputs and outputs go")
