@@ -138,12 +138,6 @@ class Deck:
         self.reshuffles = reshuffles
         return self
 
-    def _redeal(self, draw: list[int], rng: np.random.Generator) -> None:
-        """Replace the draw pile (bottom card first) and the generator: the hidden part of
-        a determinized round (:meth:`fivecrowns.Round.determinize`)."""
-        self._draw = draw
-        self.rng = rng
-
     def _shuffled(self, cards: list[int]) -> list[int]:
         order = self.rng.permutation(len(cards))
         return [cards[i] for i in order.tolist()]
