@@ -33,7 +33,8 @@ def everything(s: Any) -> tuple[Any, ...]:
     """Every answer a state gives, the generator's state included."""
     n = s.n_players
     return (s.n_players, s.hand_size, s.wild, s.decks, s.max_turns, s.return_discard,
-            s.sudden_death, s.current, s.phase, s.turn, s.taken, s.went_out, s.final_left,
+            s.sudden_death, s.current, s.phase, s.turn, s.taken, s.drawn, s.went_out,
+            s.final_left,
             s.hit_max_turns, s.reshuffles, s.n_draw, s.n_pile, s.top_discard, s.can_draw,
             s.scores, s.hands().tobytes(), s.draw_pile(), s.discard_pile(),
             s.public_bytes(), s.legal_actions(), s.legal_mask().tobytes(), s.must_keep(),
@@ -80,6 +81,8 @@ def test_both_play_every_move_alike(compiled_state: Any,
                np.random.default_rng(seed))
     rng = np.random.default_rng(seed)
     moves = 0
+    history_a: list[Any] = []
+    history_b: list[Any] = []
     while a.phase != 2:
         assert everything(a) == everything(b), moves
         # the plain fields (what pickles hold) rebuild the same state, in either twin
@@ -90,7 +93,12 @@ def test_both_play_every_move_alike(compiled_state: Any,
             a, b = pickle.loads(pickle.dumps(a)), copy.copy(b)
         elif moves % 37 == 20:
             a, b = a.copy(), pickle.loads(pickle.dumps(b))
-        if action < 2:
+        if moves % 3 == 0:   # the move with its events and record (Round's)
+            made = a.play(action, history_a), b.play(action, history_b)
+            assert [vars(r) if r is not None else None for r in made] == [
+                vars(made[1]) if made[1] is not None else None] * 2, moves
+            assert history_a == history_b, moves
+        elif action < 2:
             assert a.draw(action == 1) == b.draw(action == 1)
         else:
             t, out = (action - 2) % 56, action >= 58
@@ -200,17 +208,62 @@ def test_a_copy_draws_what_the_original_would_have(compiled_state: Any, kind: An
         assert s.rng is rng and c.copy_with(rng).rng is rng
 
 
-def test_the_compiled_records_are_the_records(compiled_state: Any) -> None:
-    from fivecrowns import _rollout  # type: ignore[attr-defined]
+def test_play_makes_the_move_its_events_and_its_record(compiled_state: Any) -> None:
+    """play is draw or discard, plus the public events it appends and the record it
+    returns: the records are the dataclasses' own (equal, hashed, pickled, shown alike),
+    a refused move changes nothing, and the round's last move returns None."""
     from fivecrowns.actions import Source
-    from fivecrowns.cards import Card
-    from fivecrowns.records import DiscardRecord, DrawRecord
+    from fivecrowns.records import DiscardRecord, DrawRecord, Event, EventKind
+    for cls in (compiled_state, P):
+        s = cls.deal(2, 3, 3, 2, 1000, False, 0, False, np.random.default_rng(8))
+        history: list[Any] = []
+        before = everything(s)
+        for bad in (2, 58, -1, 114, 2**20):
+            with pytest.raises(ValueError):
+                s.play(bad, history)
+            assert everything(s) == before and history == []
+        top = s.top_discard
+        rec = s.play(1, history)
+        card = s.hand(1)  # the player at the dealer's left took the top discard
+        assert card[top] >= 1 and s.drawn == top and s.must_keep() == top
+        want = DrawRecord(1, Source.DISCARD, _card(top), 0, False)
+        assert rec == want and vars(rec) == vars(want) and hash(rec) == hash(want)
+        assert pickle.loads(pickle.dumps(rec)) == want and repr(rec) == repr(want)
+        assert history == [Event(1, EventKind.DRAW_DISCARD, _card(top))]
+        with pytest.raises(ValueError):
+            s.play(2 + top, history)          # the card just taken stays this turn
+        other = next(t for t in range(56) if s.hand(1)[t] and t != top)
+        rec = s.play(2 + other, history)
+        want_discard = DiscardRecord(1, _card(other), False, 0, False, None)
+        assert rec == want_discard and vars(rec) == vars(want_discard)
+        assert history[-1] == Event(1, EventKind.DISCARD, _card(other)) and s.drawn == -1
+        rec = s.play(0, history)
+        assert rec.source is Source.DECK and history[-1] == Event(0, EventKind.DRAW_DECK, None)
+        assert s.drawn == rec.card.index
+    for cls in (compiled_state, P):   # the last move: None, its events appended
+        s = cls.deal(2, 3, 3, 2, 1, False, 0, False, np.random.default_rng(8))
+        history = []
+        s.play(0, history)
+        t = next(t for t in range(56) if s.hand(1)[t])
+        assert s.play(2 + t, history) is None and s.phase == 2 and len(history) == 2
 
-    card = Card.parse("JK")
-    made = _rollout.draw_record(DrawRecord, 2, Source.DISCARD, card, 7, True)
-    want = DrawRecord(2, Source.DISCARD, card, 7, True)
-    assert made == want and vars(made) == vars(want) and hash(made) == hash(want)
-    assert pickle.loads(pickle.dumps(made)) == want and repr(made) == repr(want)
-    made = _rollout.discard_record(DiscardRecord, 1, card, False, 3, False, None)
-    want = DiscardRecord(1, card, False, 3, False, None)
-    assert made == want and vars(made) == vars(want)
+
+def _card(t: int) -> Any:
+    from fivecrowns.actions import _CARDS
+    return _CARDS[t]
+
+
+def test_set_drawn_is_checked(compiled_state: Any) -> None:
+    for cls in (compiled_state, P):
+        s = cls.deal(2, 3, 3, 2, 1000, False, 0, False, np.random.default_rng(8))
+        with pytest.raises(ValueError, match="cannot have drawn"):
+            s.set_drawn(s.top_discard)     # the draw phase
+        t, _ = s.draw(False)
+        absent = next(u for u in range(55) if not s.hand(1)[u])
+        for bad, match in ((absent, "cannot have drawn"), (56, "0..55"), (-2, "0..55")):
+            with pytest.raises(ValueError, match=match):
+                s.set_drawn(bad)
+        s.set_drawn(-1)
+        assert s.drawn == -1
+        s.set_drawn(t)
+        assert s.drawn == t and P.from_fields(s.fields()).drawn == t

@@ -21,7 +21,6 @@ first; every step here names the method it mirrors.
   rounds into arrays and calls them; nothing here checks its inputs again.
 """
 
-from cpython.object cimport PyObject_GenericSetAttr
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.math cimport INFINITY, exp
@@ -119,6 +118,7 @@ cdef struct Table:
     int phase
     int turn
     int taken                   # Round._taken: the type just taken from the pile, or -1
+    int drawn                   # the type the current player drew this turn, or -1
     int went_out                # -1: nobody yet
     int final_left
     int scores[MAX_PLAYERS]     # -1: not scored yet
@@ -273,6 +273,7 @@ cdef void draw_from(Table* T, bint from_pile) noexcept nogil:
         T.n_draw -= 1
         t = T.draw[T.n_draw]
     T.hands[T.current][t] += 1
+    T.drawn = t
     T.phase = DISCARD
     record(T, 1 if from_pile else 0)
 
@@ -307,6 +308,7 @@ cdef void discard_card(Table* T, int t, bint go_out) noexcept nogil:
     else:
         T.hidden[t] -= 1
     T.taken = -1
+    T.drawn = -1
     T.turn += 1
     T.chosen_card = NO_CHOICE
     record(T, (58 if go_out else 2) + t)
@@ -1072,6 +1074,7 @@ cdef void unpack(Table* T, const uint8_t* hands, const uint8_t* draw, const uint
     T.phase = state[S_PHASE]
     T.turn = state[S_TURN]
     T.taken = state[S_TAKEN]
+    T.drawn = -1
     T.went_out = state[S_WENT_OUT]
     T.final_left = state[S_FINAL_LEFT]
     T.n_draw = state[S_N_DRAW]
@@ -2275,17 +2278,14 @@ cdef class RoundState:
         finally:
             self.T.rng = NULL
 
-    def draw(self, bint from_pile):
-        """Draw for the current player; ``(card type, reshuffled)``. ``ValueError``
-        unless :meth:`check_draw` allows it."""
+    cdef int take(self, bint from_pile) except -1:
+        """:meth:`draw`'s move: the card type drawn."""
         cdef int code = draw_code(&self.T, from_pile)
         if code:
             raise ValueError(f"illegal draw (check code {code})")
         if from_pile or self.T.n_draw:
             draw_from(&self.T, from_pile)
-            if from_pile:
-                return self.T.pile[self.T.n_pile], False
-            return self.T.draw[self.T.n_draw], False
+            return self.T.drawn
         bits = self.rng.bit_generator
         self.T.rng = bitgen_of(bits)
         try:
@@ -2293,7 +2293,14 @@ cdef class RoundState:
                 draw_from(&self.T, False)
         finally:
             self.T.rng = NULL
-        return self.T.draw[self.T.n_draw], True
+        return self.T.drawn
+
+    def draw(self, bint from_pile):
+        """Draw for the current player; ``(card type, reshuffled)``. ``ValueError``
+        unless :meth:`check_draw` allows it."""
+        cdef int before = self.T.reshuffles
+        cdef int t = self.take(from_pile)
+        return t, self.T.reshuffles != before
 
     cpdef int check_discard(self, int t, bint go_out):
         """0 if the current player may discard card type ``t`` now (going out if
@@ -2301,15 +2308,60 @@ cdef class RoundState:
         check_type(t)
         return discard_code(&self.T, t, go_out)
 
-    def discard(self, int t, bint go_out):
-        """Discard ``t`` (going out if ``go_out``), ending the turn; True if that ended
-        the round. ``ValueError`` unless :meth:`check_discard` allows it."""
+    cdef bint put(self, int t, bint go_out) except -1:
+        """:meth:`discard`'s move."""
         check_type(t)
         cdef int code = discard_code(&self.T, t, go_out)
         if code:
             raise ValueError(f"illegal discard (check code {code})")
         discard_card(&self.T, t, go_out)
         return self.T.phase == OVER
+
+    def discard(self, int t, bint go_out):
+        """Discard ``t`` (going out if ``go_out``), ending the turn; True if that ended
+        the round. ``ValueError`` unless :meth:`check_discard` allows it."""
+        return self.put(t, go_out)
+
+    def play(self, int action, list history):
+        """Make the move of action code ``action``: append its events to ``history`` and
+        return its record, or None if it ended the round. See the twin's."""
+        cdef int p = self.T.current, t, before = self.T.reshuffles
+        cdef bint out
+        if 0 <= action < 2:
+            t = self.take(action)
+            if self.T.reshuffles != before:
+                history.append(_RESHUFFLE_EVENT)
+            history.append((<tuple>_TAKE_EVENTS[p])[t] if action else _BLIND_EVENTS[p])
+            return _make_record(_DrawRecord, {
+                "player": p, "source": _SOURCE_OF[action], "card": _CARD_OF[t],
+                "turn": self.T.turn, "reshuffled": self.T.reshuffles != before})
+        if not 2 <= action < 114:
+            raise ValueError(f"an action code must be 0..113, got {action}")
+        out = action >= 58
+        t = action - (58 if out else 2)
+        over = self.put(t, out)
+        history.append((<tuple>(_OUT_EVENTS if out else _DISCARD_EVENTS)[p])[t])
+        if over:
+            return None
+        return _make_record(_DiscardRecord, {
+            "player": p, "card": _CARD_OF[t], "go_out": out, "turn": self.T.turn - 1,
+            "round_over": False, "result": None})
+
+    @property
+    def drawn(self):
+        """The card type the current player drew this turn, or -1 (none, or not known)."""
+        return self.T.drawn
+
+    def set_drawn(self, int t):
+        """Say which card type the current player drew this turn (-1: not known):
+        ``ValueError`` unless the round is in its discard phase and the player holds
+        one."""
+        if t != -1:
+            check_type(t)
+            if self.T.phase != DISCARD or not self.T.hands[self.T.current][t]:
+                raise ValueError(f"the current player cannot have drawn card type {t}: "
+                                 f"not in the discard phase, or not in their hand")
+        self.T.drawn = t
 
     def deadwood_without(self, int t):
         """The current player's deadwood after discarding one ``t`` (which they hold)."""
@@ -2602,14 +2654,14 @@ cdef class RoundState:
                 bytes(self.hands().tobytes()), self.public_bytes(), self.draw_pile(),
                 self.discard_pile(), self.T.current, self.T.phase, self.T.turn,
                 self.T.taken, self.T.went_out, self.T.final_left, self.scores,
-                bool(self.T.hit_max_turns), self.T.reshuffles, self.rng, None)
+                bool(self.T.hit_max_turns), self.T.reshuffles, self.T.drawn, self.rng, None)
 
     @staticmethod
     def from_fields(fields):
         """The state :meth:`fields` gave."""
         (n, hand_size, wild, decks, max_turns, return_discard, sudden_death, hands,
          public, draw, pile, current, phase, turn, taken, went_out, final_left, scores,
-         hit, reshuffles, rng, snapshot) = fields
+         hit, reshuffles, drawn, rng, snapshot) = fields
         rows = np.frombuffer(hands, _uint8).reshape(n, N_TYPES)
         taken_rows = np.frombuffer(public[2], _uint8).reshape(n, N_TYPES)
         cdef RoundState s = RoundState.from_state(
@@ -2617,6 +2669,7 @@ cdef class RoundState:
             return_discard, sudden_death, current, phase, turn, taken, went_out,
             final_left, scores, reshuffles, rng if rng is not None else _ANY_RNG)
         s.T.hit_max_turns = hit
+        s.set_drawn(drawn)
         if rng is None:
             s._rng = None
             s._snapshot = snapshot
@@ -2649,6 +2702,7 @@ cdef void fill_start(Table* T, int current) noexcept nogil:
     T.phase = DRAW
     T.turn = 0
     T.taken = -1
+    T.drawn = -1
     T.went_out = -1
     T.final_left = 0
     T.hit_max_turns = False
@@ -2728,34 +2782,32 @@ def _raw_kinds():
 _RAW_KINDS = _raw_kinds()
 
 
-# -- records: fivecrowns.round's per-move results ------------------------------------------
+# -- records: the per-move results of RoundState.play ------------------------------------
+
+from . import records as _records  # noqa: E402
+from .actions import _CARDS, Source  # noqa: E402
+
+# Typed once: a module's Python globals are looked up by name at every use.
+cdef object _DrawRecord = _records.DrawRecord, _DiscardRecord = _records.DiscardRecord
+cdef object _RESHUFFLE_EVENT = _records._RESHUFFLE_EVENT
+cdef tuple _TAKE_EVENTS = _records._TAKE_EVENTS, _DISCARD_EVENTS = _records._DISCARD_EVENTS
+cdef tuple _OUT_EVENTS = _records._OUT_EVENTS, _BLIND_EVENTS = _records._BLIND_EVENTS
+cdef tuple _SOURCE_OF = (Source.DECK, Source.DISCARD), _CARD_OF = _CARDS
+
+
+cdef extern from "Python.h":
+    int PyObject_GenericSetDict(object o, object value, void* context) except -1
+
 
 cdef object _new_object = object.__new__
 
 
-def draw_record(cls, player, source, card, turn, reshuffled):
-    """``cls(player, source, card, turn, reshuffled)`` for a frozen dataclass ``cls``
-    (``records.DrawRecord``), its fields set without its ``__init__``'s checks: a
-    third of the cost, on the path of every move."""
+cdef object _make_record(cls, dict fields):
+    """A frozen dataclass ``cls`` holding ``fields`` (every field, in order) as
+    ``records._new_record`` makes it: its ``__init__`` would set each field through
+    ``object.__setattr__``, and every move makes a record."""
     rec = _new_object(cls)
-    PyObject_GenericSetAttr(rec, "player", player)
-    PyObject_GenericSetAttr(rec, "source", source)
-    PyObject_GenericSetAttr(rec, "card", card)
-    PyObject_GenericSetAttr(rec, "turn", turn)
-    PyObject_GenericSetAttr(rec, "reshuffled", reshuffled)
-    return rec
-
-
-def discard_record(cls, player, card, go_out, turn, round_over, result):
-    """``cls(player, card, go_out, turn, round_over, result)`` as :func:`draw_record`
-    (``records.DiscardRecord``)."""
-    rec = _new_object(cls)
-    PyObject_GenericSetAttr(rec, "player", player)
-    PyObject_GenericSetAttr(rec, "card", card)
-    PyObject_GenericSetAttr(rec, "go_out", go_out)
-    PyObject_GenericSetAttr(rec, "turn", turn)
-    PyObject_GenericSetAttr(rec, "round_over", round_over)
-    PyObject_GenericSetAttr(rec, "result", result)
+    PyObject_GenericSetDict(rec, fields, NULL)
     return rec
 
 

@@ -4,8 +4,10 @@
 :class:`~fivecrowns.Game`, the bots and the environments): the hands as counts, the draw
 pile in order, the discard pile, the public counts every player can keep, whose turn it
 is and in which phase, the final turns and the scores. Its methods are the rules of a
-round (docs/rules.rst, A round) and nothing else: :class:`~fivecrowns.Round` adds the
-argument checks, the messages, the records and the views.
+round (docs/rules.rst, A round) and nothing else, but for :meth:`RoundState.play`, which
+makes a move with its public events and record in one call (the compiled twin's is one C
+call a move): :class:`~fivecrowns.Round` adds the argument checks, the messages, the
+round's result and the views.
 
 The compiled twin, ``fivecrowns._rollout.RoundState``, is the same class over the
 rollout engine's C ``Table`` and its moves (``deal``, ``draw_from``, ``discard_card``,
@@ -43,7 +45,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import solver
+from . import records, solver
+from .actions import _CARDS, Source
 from .cards import JOKER_INDEX, N_TYPES
 from .seeding import _deepcopy_rng
 
@@ -101,6 +104,7 @@ class RoundState:
     phase: int
     turn: int
     taken: int
+    drawn: int
     went_out: int
     final_left: int
     hit_max_turns: bool
@@ -140,6 +144,7 @@ class RoundState:
     def _start(self, current: int) -> None:
         self.current, self.phase, self.turn = current, DRAW, 0
         self.taken = -1          # the type just taken from the pile, while the rules keep it
+        self.drawn = -1          # the type the current player drew this turn (-1: none)
         self.went_out = -1
         self.final_left = 0      # the final turns still to play once someone went out
         self._scores = [-1] * self.n_players
@@ -310,6 +315,7 @@ class RoundState:
                 reshuffled = True
             t = self._draw.pop()
         self._hands[p, t] += 1
+        self.drawn = t
         self.phase = DISCARD
         return t, reshuffled
 
@@ -376,6 +382,7 @@ class RoundState:
         else:
             self._hidden[t] -= 1
         self.taken = -1
+        self.drawn = -1
         self.turn += 1
         over = False
         if self.went_out < 0:
@@ -400,6 +407,49 @@ class RoundState:
             self.current = (p + 1) % self.n_players
             self.phase = DRAW
         return over
+
+    def play(self, action: int, history: list[Any]) -> Any:
+        """Make the move of action code ``action`` (:mod:`fivecrowns.actions`) as
+        :meth:`Round.apply_action <fivecrowns.Round.apply_action>` does: :meth:`draw` or
+        :meth:`discard`, then append the move's public events (a reshuffle's first) to
+        ``history`` and return its record (:class:`~fivecrowns.records.DrawRecord` or
+        :class:`~fivecrowns.records.DiscardRecord`); None for the discard that ends the
+        round, whose record holds the round's result, which the caller makes.
+        ``ValueError`` (and nothing changes) unless the move is legal.
+
+        The only method that knows records: a move, its events and its record are one
+        call, as the compiled twin makes them in one C call."""
+        p = self.current
+        if action in (0, 1):
+            t, reshuffled = self.draw(action == _ACTION_DRAW_DISCARD)
+            if reshuffled:
+                history.append(records._RESHUFFLE_EVENT)
+            history.append(records._TAKE_EVENTS[p][t] if action else records._BLIND_EVENTS[p])
+            return records._new_record(records.DrawRecord, {
+                "player": p, "source": Source(action), "card": _CARDS[t],
+                "turn": self.turn, "reshuffled": reshuffled})
+        if not (isinstance(action, int) and _ACTION_DISCARD <= action < 114):
+            raise ValueError(f"an action code must be 0..113, got {action}")
+        out = action >= _ACTION_GO_OUT
+        t = action - (_ACTION_GO_OUT if out else _ACTION_DISCARD)
+        over = self.discard(t, out)
+        history.append((records._OUT_EVENTS if out else records._DISCARD_EVENTS)[p][t])
+        if over:
+            return None
+        return records._new_record(records.DiscardRecord, {
+            "player": p, "card": _CARDS[t], "go_out": out, "turn": self.turn - 1,
+            "round_over": False, "result": None})
+
+    def set_drawn(self, t: int) -> None:
+        """Say which card type the current player drew this turn (-1: not known):
+        ``ValueError`` unless the round is in its discard phase and the player holds
+        one."""
+        if t != -1:
+            _check_type(t)
+            if self.phase != DISCARD or not self._hands[self.current, t]:
+                raise ValueError(f"the current player cannot have drawn card type {t}: "
+                                 f"not in the discard phase, or not in their hand")
+        self.drawn = int(t)
 
     def _finish(self, hit_max_turns: bool) -> None:
         """The round ends: whoever has no score yet scores the deadwood of their hand."""
@@ -579,7 +629,7 @@ class RoundState:
                 self.return_discard, self.sudden_death, self._hands.tobytes(),
                 self.public_bytes(), self.draw_pile(), self.discard_pile(), self.current,
                 self.phase, self.turn, self.taken, self.went_out, self.final_left,
-                self.scores, self.hit_max_turns, self.reshuffles, self._rng,
+                self.scores, self.hit_max_turns, self.reshuffles, self.drawn, self._rng,
                 self._snapshot)
 
     @classmethod
@@ -587,13 +637,14 @@ class RoundState:
         """The state :meth:`fields` gave."""
         (n, hand_size, wild, decks, max_turns, return_discard, sudden_death, hands,
          public, draw, pile, current, phase, turn, taken, went_out, final_left, scores,
-         hit, reshuffles, rng, snapshot) = fields
+         hit, reshuffles, drawn, rng, snapshot) = fields
         s = cls.from_state(np.frombuffer(hands, np.uint8).reshape(n, N_TYPES), draw, pile,
                            np.frombuffer(public[2], np.uint8).reshape(n, N_TYPES), wild,
                            hand_size, decks, max_turns, return_discard, sudden_death,
                            current, phase, turn, taken, went_out, final_left, scores,
                            reshuffles, rng if rng is not None else _ANY_RNG)
         s.hit_max_turns = bool(hit)
+        s.set_drawn(drawn)
         if rng is None:
             s._rng, s._snapshot = None, snapshot
         return s

@@ -54,7 +54,6 @@ class RoundPositions:
         _no_return: bool
         _state: RoundState
         _history: list[Event]
-        _drawn: int | None
         _frozen: Frozen | None
         _taken_rows: _TakenRows | None
 
@@ -281,7 +280,7 @@ class RoundPositions:
             -1 if went_out is None else went_out, final_left, scores, reshuffles,
             make_rng(seed))
         new._history = events
-        new._drawn = None if drawn is None else card_index(drawn)
+        new._state.set_drawn(-1 if drawn is None else card_index(drawn))
         new._frozen = new._taken_rows = None
         return new
 
@@ -407,9 +406,9 @@ class RoundPositions:
             row = np.bincount(pool[i:i + m], minlength=N_TYPES).astype(np.uint8)
             row += known
             world.set_hand(q, row)
-            if q == st.current and self._drawn is not None \
+            if q == st.current and st.drawn >= 0 \
                     and self._history[-1].kind is EventKind.DRAW_DECK:
-                new._drawn = int(pool[i + m - 1])   # uniform over their unknown cards
+                world.set_drawn(int(pool[i + m - 1]))   # uniform over their unknown cards
             i += m
         world.set_draw_pile(pool[i:][::-1].tolist())
         world.set_rng(_child(rng))

@@ -81,6 +81,7 @@ from .records import EventKind as EventKind
 from .records import Observation as Observation
 from .records import Phase as Phase
 from .records import RoundResult as RoundResult
+from .records import _new_record
 from .rules import Rules
 from .seeding import SeedLike, make_rng
 from .solver import MAX_HAND_SIZE
@@ -88,8 +89,8 @@ from .solver import MAX_HAND_SIZE
 __all__ = ["Round"]
 
 
-# The round state in use (compiled, or its twin) and the compiled engine (or None).
-_State, _rollout = _state.State, _state.rollout_core
+# The round state in use (compiled, or its twin).
+_State = _state.State
 
 _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 #: The state's phase numbers as Phases.
@@ -104,44 +105,6 @@ _OBS_FIELDS: dict[str, Any] = dict.fromkeys(
     [name for name in Observation.__dataclass_fields__
      if name not in ("discard_counts", "taken_counts", "unseen_counts")] + ["_tracked"])
 _CODES = _state_py.CHECK_CODES
-
-
-def _events(kind: EventKind) -> tuple[tuple[Event, ...], ...]:
-    # Events are immutable: each one is made once, and a move appends it to the history.
-    return tuple(tuple(Event(p, kind, c) for c in _CARDS) for p in range(14))
-
-
-_TAKE_EVENTS = _events(EventKind.DRAW_DISCARD)
-_DISCARD_EVENTS = _events(EventKind.DISCARD)
-_OUT_EVENTS = _events(EventKind.GO_OUT)
-_BLIND_EVENTS = tuple(Event(p, EventKind.DRAW_DECK, None) for p in range(14))
-_RESHUFFLE_EVENT = Event(-1, EventKind.RESHUFFLE, None)
-
-
-def _record(cls: type, **fields: Any) -> Any:
-    # A frozen dataclass's __init__ sets each field through object.__setattr__; filling
-    # __dict__ at once is much cheaper on the per-move path.
-    rec: Any = object.__new__(cls)
-    rec.__dict__.update(fields)
-    return rec
-
-
-def _draw_record(cls: type, player: int, source: Source, card: Card, turn: int,
-                 reshuffled: bool) -> Any:
-    return _record(cls, player=player, source=source, card=card, turn=turn,
-                   reshuffled=reshuffled)
-
-
-def _discard_record(cls: type, player: int, card: Card, go_out: bool, turn: int,
-                    round_over: bool, result: RoundResult | None) -> Any:
-    return _record(cls, player=player, card=card, go_out=go_out, turn=turn,
-                   round_over=round_over, result=result)
-
-
-# The records of a move, made by the compiled core when there is one (the same records).
-if _rollout is not None:
-    _draw_record = _rollout.draw_record
-    _discard_record = _rollout.discard_record
 
 
 class Round(_positions.RoundPositions):
@@ -221,7 +184,6 @@ class Round(_positions.RoundPositions):
                                   dealer, self.sudden_death, make_rng(seed))
         self._history: list[Event] = [Event(-1, EventKind.TURN_UP,
                                             _CARDS[self._state.top_discard])]
-        self._drawn: int | None = None
         self._result: RoundResult | None = None
         # The public counts of this moment, for observations (see _freeze).
         self._frozen: Frozen | None = None
@@ -368,16 +330,8 @@ class Round(_positions.RoundPositions):
         return self._draw(self._check_draw(source, player))
 
     def _draw(self, src: Source) -> DrawRecord:
-        st = self._state
-        p = st.current
-        t, reshuffled = st.draw(src is Source.DISCARD)
-        if reshuffled:
-            self._history.append(_RESHUFFLE_EVENT)
-        self._history.append(_TAKE_EVENTS[p][t] if src is Source.DISCARD
-                             else _BLIND_EVENTS[p])
-        self._drawn = t
-        self._frozen = None
-        return _draw_record(DrawRecord, p, src, _CARDS[t], st.turn, reshuffled)
+        rec: DrawRecord = self._play(src.value)
+        return rec
 
     # -- discarding --
 
@@ -429,16 +383,25 @@ class Round(_positions.RoundPositions):
         return self._discard(self._check_discard(card, go_out, player), bool(go_out))
 
     def _discard(self, t: int, go_out: bool) -> DiscardRecord:
-        st = self._state
-        p = st.current
-        over = st.discard(t, go_out)
-        self._history.append((_OUT_EVENTS if go_out else _DISCARD_EVENTS)[p][t])
-        self._drawn = None
+        return self._play((ACTION_GO_OUT if go_out else ACTION_DISCARD) + t)
+
+    def _play(self, action: int) -> Any:
+        """Make the legal move of an action code: the state makes the move, its events
+        and its record (apply_action repeats these lines: a call less per move)."""
+        rec = self._state.play(action, self._history)
         self._frozen = None
-        if over:
-            self._result = self._make_result()
-        return _discard_record(DiscardRecord, p, _CARDS[t], go_out, st.turn - 1, over,
-                               self._result)
+        return rec if rec is not None else self._last_record(action)
+
+    def _last_record(self, action: int) -> DiscardRecord:
+        """The record of the discard that ended the round, which holds its result."""
+        st = self._state
+        self._result = self._make_result()
+        out = action >= ACTION_GO_OUT
+        rec: DiscardRecord = _new_record(DiscardRecord, {
+            "player": st.current,
+            "card": _CARDS[action - (ACTION_GO_OUT if out else ACTION_DISCARD)],
+            "go_out": out, "turn": st.turn - 1, "round_over": True, "result": self._result})
+        return rec
 
     def _make_result(self) -> RoundResult:
         st = self._state
@@ -482,25 +445,18 @@ class Round(_positions.RoundPositions):
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:
         """Make the move of an action code (see :mod:`fivecrowns.actions`)."""
-        if action.__class__ is int and player is None:
-            # the fast path: decode_action's checks inline, and the state's own check of
-            # the move (a refused move changes nothing; then the sentence is made)
-            if 0 <= action < ACTION_DISCARD:
-                try:
-                    return self._draw(_SOURCES[action])
-                except ValueError as exc:
-                    refused = exc
-                self._check_draw(_SOURCES[action], None)   # raises the sentence
-                raise refused
-            if ACTION_DISCARD <= action < N_ACTIONS:
-                out = action >= ACTION_GO_OUT
-                t = action - (ACTION_GO_OUT if out else ACTION_DISCARD)
-                try:
-                    return self._discard(t, out)
-                except ValueError as exc:
-                    refused = exc
-                self._check_discard(t, out, None)
-                raise refused
+        if action.__class__ is int and player is None and 0 <= action < N_ACTIONS:
+            # the fast path: the state checks the move (a refused move changes nothing),
+            # then the sentence of why is made
+            try:
+                rec = self._state.play(action, self._history)
+            except ValueError as exc:
+                refused = exc
+            else:
+                self._frozen = None
+                return rec if rec is not None else self._last_record(action)
+            self.verify_action(action)    # raises the sentence
+            raise refused
         kind, what, out = decode_action(action)
         if kind == "draw":
             return self._draw(self._check_draw(what, player))  # type: ignore[arg-type]
@@ -538,7 +494,8 @@ class Round(_positions.RoundPositions):
         d = _OBS_FIELDS.copy()
         d["player"] = p
         d["counts"] = counts
-        d["drawn"] = _CARDS[self._drawn] if own and self._drawn is not None else None
+        drawn = st.drawn if own else -1
+        d["drawn"] = _CARDS[drawn] if drawn >= 0 else None
         d["top_discard"] = _CARDS[top] if top >= 0 else None
         d["draw_size"] = st.n_draw
         d["discard_size"] = st.n_pile
