@@ -1386,14 +1386,18 @@ def play_worlds(hands, draws, piles, states, scores, publics, int player, action
     return out
 
 
-cdef void play_game_seated(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
+cdef bint play_game_seated(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
                            int max_turns, bint no_return, const int8_t* rounds,
                            int n_rounds, int first_dealer, const int32_t* policies,
-                           int64_t* totals) noexcept nogil:
+                           int64_t* totals, Noting* noting) noexcept nogil:
     """``Game`` with seat q played by ``policies[q]`` (a policy per seat, so a duplicate
     match of policies plays at C speed): one generator for every deal and reshuffle, the
     deal passing left each round. A tie-break round (``Rules.tie_break``) only names a
-    winner and changes no total, so it is not played."""
+    winner and changes no total, so it is not played.
+
+    With ``noting`` (else NULL) the decisions of the seats it marks are noted (see
+    ``play_noted``) and the round scores written to its ``round_scores`` (n_rounds x
+    n_players): False, part-noted, when its notes have no room left for a decision."""
     cdef Table T
     cdef int k, q, size
     for q in range(n_players):
@@ -1404,9 +1408,15 @@ cdef void play_game_seated(bitgen_t* rng, bitgen_t* choices, int n_players, int 
         size = rounds[k] + 2
         deal(&T, n_players, size, size, decks, max_turns, no_return,
              (first_dealer + k) % n_players)
-        play_seated(&T, policies)
+        if noting == NULL:
+            play_seated(&T, policies)
+        elif not play_noted(&T, policies, noting, k, totals):
+            return False
         for q in range(n_players):
+            if noting != NULL:
+                noting.round_scores[k * n_players + q] = T.scores[q]
             totals[q] += T.scores[q]
+    return True
 
 
 cdef void play_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
@@ -1418,7 +1428,7 @@ cdef void play_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
     for q in range(n_players):
         policies[q] = policy
     play_game_seated(rng, choices, n_players, decks, max_turns, no_return, rounds, n_rounds,
-                     first_dealer, policies, totals)
+                     first_dealer, policies, totals, NULL)
 
 
 def _games_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int n_players,
@@ -1457,7 +1467,7 @@ def _games_seated_range(const uint64_t[::1] rngs, const uint64_t[::1] choices,
         for i in range(start, stop):
             play_game_seated(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
                              max_turns, no_return, &rounds[0], <int>rounds.shape[0],
-                             first_dealer, &policies[0], &out[i, 0])
+                             first_dealer, &policies[0], &out[i, 0], NULL)
 
 
 # -- whole games with their moves: players.play_game with built-in bots -------------------
@@ -1855,42 +1865,36 @@ cdef void note(Table* T, Notes* N, int game, int k, const int64_t* totals) noexc
     N.n = i + 1
 
 
-cdef bint note_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
-                    int max_turns, bint no_return, const int8_t* rounds, int n_rounds,
-                    int first_dealer, const int32_t* policies, const uint8_t* seats,
-                    int game, Notes* N, int32_t* round_scores) noexcept nogil:
-    """``play_game_seated``, noting every decision of the seats ``seats`` marks before it is
-    made and the action after; the round scores to ``round_scores`` (n_rounds x
-    n_players). False, part-noted, when ``N`` has no room for a decision."""
-    cdef Table T
-    cdef int k, q, size, p
+cdef struct Noting:
+    # What play_game_seated notes: the seats whose decisions it notes, the game's number
+    # among those noted, the notes, and where the round scores go.
+    const uint8_t* seats
+    int game
+    Notes* N
+    int32_t* round_scores
+
+
+cdef bint play_noted(Table* T, const int32_t* policies, Noting* noting, int k,
+                     const int64_t* totals) noexcept nogil:
+    """``play_seated`` of round ``k``, noting every decision of the seats ``noting`` marks
+    before it is made and the action after. False when the notes have no room."""
+    cdef int p
     cdef int16_t code = 0
-    cdef int64_t totals[MAX_PLAYERS]
-    for q in range(n_players):
-        totals[q] = 0
-    T.rng = rng
-    T.choices = choices
-    for k in range(n_rounds):
-        size = rounds[k] + 2
-        deal(&T, n_players, size, size, decks, max_turns, no_return,
-             (first_dealer + k) % n_players)
-        while T.phase != OVER:
-            p = T.current
-            if seats[p]:
-                if N.n >= N.room:
-                    return False
-                note(&T, N, game, k, totals)
-            # the move's code through the trace, one slot (deal leaves it NULL)
-            T.trace = &code
-            T.trace_room = 1
-            T.n_trace = 0
-            step(&T, policies[p])
-            T.trace = NULL
-            if seats[p]:
-                N.info[(N.n - 1) * N_DECISION + D_ACTION] = code
-        for q in range(n_players):
-            round_scores[k * n_players + q] = T.scores[q]
-            totals[q] += T.scores[q]
+    cdef Notes* N = noting.N
+    while T.phase != OVER:
+        p = T.current
+        if noting.seats[p]:
+            if N.n >= N.room:
+                return False
+            note(T, N, noting.game, k, totals)
+        # the move's code through the trace, one slot (deal leaves it NULL)
+        T.trace = &code
+        T.trace_room = 1
+        T.n_trace = 0
+        step(T, policies[p])
+        T.trace = NULL
+        if noting.seats[p]:
+            N.info[(N.n - 1) * N_DECISION + D_ACTION] = code
     return True
 
 
@@ -1906,6 +1910,8 @@ def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int 
     decisions from row 0 (their solver features too unless ``features`` is None); stops
     before a game that would not fit. (games done, rows)."""
     cdef Notes N
+    cdef Noting noting
+    cdef int64_t game_totals[MAX_PLAYERS]
     cdef Py_ssize_t i, before, done = 0
     N.info = &info[0, 0]
     N.hand = &hand[0, 0]
@@ -1920,10 +1926,14 @@ def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int 
     with nogil:
         for i in range(start, stop):
             before = N.n
-            if not note_game(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
-                             max_turns, no_return, &rounds[0], <int>rounds.shape[0],
-                             first_dealer, &policies[0], &seats[0], <int>(i - start), &N,
-                             &round_scores[i - start, 0, 0]):
+            noting.seats = &seats[0]
+            noting.game = <int>(i - start)
+            noting.N = &N
+            noting.round_scores = &round_scores[i - start, 0, 0]
+            if not play_game_seated(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players,
+                                    decks, max_turns, no_return, &rounds[0],
+                                    <int>rounds.shape[0], first_dealer, &policies[0],
+                                    game_totals, &noting):
                 N.n = before
                 break
             done += 1
