@@ -16,7 +16,7 @@ from the same distribution, only much slower.
 Examples
 --------
 >>> from fivecrowns import GreedyBot, play_game
->>> res = play_game([SearchBot(seed=1, worlds=16), GreedyBot()], seed=3, rounds=[1, 2])
+>>> res = play_game([SearchBot(seed=1, worlds=4), GreedyBot()], seed=3, rounds=[1, 2])
 >>> len(res.totals)
 2
 """
