@@ -219,8 +219,8 @@ def test_wilds_and_going_out() -> None:
     assert ExpertBot().choose_discard(obs) == (Card.parse("9T"), True)
     played = 0
     # ExpertBot's rounds up to the eleventh: minutes each on the pure-Python solver, where
-    # the first six (three to eight cards) check the same rules
-    for seed in range(sized(30, 6)):
+    # the first five (three to seven cards) check the same rules
+    for seed in range(sized(30, 5)):
         r = Round(3, 1 + seed % 11, seed=seed)
         bots = [ExpertBot()] * 3
         while not r.is_over:
