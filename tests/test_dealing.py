@@ -95,9 +95,12 @@ def test_numpy_integers_are_ints() -> None:
 def test_the_compiled_deal_is_the_python_one(decks: int, monkeypatch: pytest.MonkeyPatch
                                               ) -> None:
     import fivecrowns.dealing as dealing
-    if dealing._deal_hands is None:
+    try:  # whichever route this run takes (FIVECROWNS_IMPLEMENTATION), when it is built
+        from fivecrowns._rollout import deal_hands
+    except ImportError:
         pytest.skip("no compiled extension")
     cases = [(0, 5), (1, 3), (7, 13), (4096, 7), (5000, 13), (300, 0), (50, 58 * decks)]
+    monkeypatch.setattr(dealing, "_deal_hands", deal_hands)
     compiled = []
     for n, size in cases:
         rng = np.random.default_rng([n, size, decks])
@@ -107,3 +110,23 @@ def test_the_compiled_deal_is_the_python_one(decks: int, monkeypatch: pytest.Mon
         rng = np.random.default_rng([n, size, decks])
         assert (random_hands(n, size, decks=decks, seed=rng) == hands).all(), (n, size)
         assert rng.random() == after, "the generator is left in the same state"
+
+
+@pytest.mark.parametrize("route", ["python", "compiled", ""])
+def test_the_implementation_switch_chooses_the_deal(route: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    import fivecrowns.dealing as dealing
+    monkeypatch.setenv("FIVECROWNS_IMPLEMENTATION", route)
+    try:
+        importlib.reload(dealing)
+        if route == "python":
+            assert dealing._deal_hands is None
+        else:  # the compiled deal wherever it is built
+            built = importlib.util.find_spec("fivecrowns._rollout") is not None
+            assert (dealing._deal_hands is not None) == built
+        assert random_hands(3, 5, seed=2).sum() == 15
+    finally:
+        monkeypatch.undo()
+        importlib.reload(dealing)

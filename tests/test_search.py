@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -84,14 +85,17 @@ def test_play_out_strong_policy() -> None:
 
 @slow_on_twins  # ExpertBot's rounds, four times over: a minute or more on the twins
 def test_the_expert_policy_in_the_rollouts() -> None:
-    # round 8's expert play-out takes minutes on the twin with the pure-Python solver
+    # round 8's expert play-out takes minutes on the twin with the pure-Python solver,
+    # and there play_out is the Python play-out itself: checked once
     sizes = sized((3, 8), (1, 2))
     rounds = [Round(3, round_number=k, seed=k) for k in sizes]
     want = [_bot_scores(r, ExpertBot) for r in rounds]
     assert [tuple(s) for s in _python_play_out(rounds, "expert").tolist()] == want
-    assert [tuple(s) for s in play_out(rounds, policy="expert").tolist()] == want
-    worlds = _engine_py.play_worlds(rounds[0], [0, 1], 3, np.random.default_rng(1), "expert")
-    assert worlds.shape == (3, 2, 3)
+    if rollout.ROLLOUT_IMPLEMENTATION == "compiled":
+        assert [tuple(s) for s in play_out(rounds, policy="expert").tolist()] == want
+    worlds = _engine_py.play_worlds(rounds[0], [0, 1], sized(3, 1), np.random.default_rng(1),
+                                    "expert")
+    assert worlds.shape == (sized(3, 1), 2, 3)
 
 
 @pytest.mark.slow
@@ -188,10 +192,54 @@ def test_search_bot_takes_the_discard_that_goes_out() -> None:
     assert out and str(card) == "JD"
 
 
-def test_search_bot_with_a_time_limit() -> None:
+@pytest.mark.parametrize("name", ["compiled", "python"])
+def test_search_bot_with_a_time_limit_keeps_it(name: str) -> None:
+    # On the pure-Python twins one world of this round takes seconds (a first batch of
+    # 16 worlds took 49 s for a 0.02 s limit): the limit must cut inside a world there.
+    # The bound is loose for a loaded machine; the overrun is one move of the policy.
     r = Round(4, round_number=11, seed=1)
-    bot = SearchBot(seed=0, worlds=10_000, time_limit=0.02)
-    assert bot.choose_draw(r.observation(r.current_player)).name in ("DECK", "DISCARD")
+    with engine(name) as ran:
+        if not ran:
+            pytest.skip("the compiled rollout engine is not built")
+        bot = SearchBot(seed=0, worlds=10_000, time_limit=0.05)
+        start = time.perf_counter()
+        move = bot.choose_draw(r.observation(r.current_player))
+        spent = time.perf_counter() - start
+    assert move.name in ("DECK", "DISCARD")
+    assert spent < 5.0, f"a decision with time_limit=0.05 took {spent:.1f} s"
+
+
+def test_search_bot_keeps_the_default_when_no_world_ends_in_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    r = Round(2, round_number=5, seed=3)
+    obs = r.observation(r.current_player)
+    bot = SearchBot(seed=0, worlds=8, time_limit=1.0, confidence=0.0)
+    seen = []
+
+    def none_in_time(base: Round, actions: list[int], k: int,
+                     deadline: float | None = None) -> np.ndarray:
+        seen.append((k, deadline))
+        return np.zeros((0, len(actions), base.n_players), dtype=np.int32)
+    monkeypatch.setattr(bot, "_worlds", none_in_time)
+    assert bot._search(obs, [0, 1, 2]) == 0
+    assert len(seen) == 1 and seen[0][0] == 1 and seen[0][1] is not None
+
+
+def test_play_worlds_stops_at_its_deadline_on_the_python_twin() -> None:
+    r = Round(2, round_number=2, seed=4)
+    with engine("python"):
+        late = rollout.play_worlds(r, [0, 1], worlds=3, seed=2, deadline=time.perf_counter())
+        free = rollout.play_worlds(r, [0, 1], worlds=3, seed=2)
+        far = rollout.play_worlds(r, [0, 1], worlds=3, seed=2,
+                                  deadline=time.perf_counter() + 3600)
+    assert late.shape == (0, 2, 2) and late.dtype == free.dtype
+    assert free.shape == (3, 2, 2) and (far == free).all()
+    with engine("compiled") as ran:   # worlds of microseconds: all of them, deadline or not
+        if ran:
+            assert rollout.play_worlds(r, [0, 1], worlds=3, seed=2,
+                                       deadline=time.perf_counter()).shape == (3, 2, 2)
+    with pytest.raises(TypeError, match="deadline must be a time.perf_counter"):
+        rollout.play_worlds(r, [0], worlds=1, seed=0, deadline="soon")  # type: ignore[arg-type]
 
 
 @games_of_search

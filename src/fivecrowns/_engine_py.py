@@ -21,6 +21,7 @@ their twin in :func:`fivecrowns.players._play_on_game`.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -99,10 +100,18 @@ def _players(policy: str, n: int, choices: np.random.BitGenerator | None) -> lis
     return [bot() for _ in range(n)]
 
 
-def _play_round(r: Round, players: Sequence[object]) -> list[int]:
-    """Play ``r`` (changed) to its end; the moves, as action codes."""
+class _TimeUp(Exception):
+    """A play-out reached its deadline before the round's end."""
+
+
+def _play_round(r: Round, players: Sequence[object],
+                deadline: float | None = None) -> list[int]:
+    """Play ``r`` (changed) to its end; the moves, as action codes. Past ``deadline`` (a
+    ``time.perf_counter()`` moment) before the end, :class:`_TimeUp` is raised."""
     moves = []
     while not r.is_over:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _TimeUp
         p = r.current_player
         bot = players[p]
         obs = r.observation(p)
@@ -169,20 +178,26 @@ def play_games(seeds: Sequence[int], *, n_players: int, policies: Sequence[str],
 
 
 def play_worlds(round: Round, actions: Sequence[int], worlds: int, rng: np.random.Generator,
-                policy: str) -> npt.NDArray[np.int32]:
+                policy: str, deadline: float | None = None) -> npt.NDArray[np.int32]:
     """:func:`fivecrowns.rollout.play_worlds` on the Python engine: each world a
     :meth:`Round.determinize` of the current player's view drawn from ``rng``, each
     action played out by :func:`play_out`. The same distribution as the compiled
     engine's worlds, not the same samples (the engine draws them from a splitmix64
     generator of its own), and uniform worlds only (``discard_weight`` and
-    ``replay_draws`` are the compiled engine's)."""
+    ``replay_draws`` are the compiled engine's). Past ``deadline`` (a
+    ``time.perf_counter()`` moment) it stops at the next move, and the worlds finished
+    by then are all it returns (a world here takes seconds in the last rounds)."""
     p = round.current_player
-    rounds = []
-    for _ in range(worlds):
+    scores = np.zeros((worlds, len(actions), round.n_players), dtype=np.int32)
+    for w in range(worlds):
         world = round.determinize(p, rng)
-        for a in actions:
+        for i, a in enumerate(actions):
             r = world.clone()
             r.apply_action(a)
-            rounds.append(r)
-    scores = play_out(rounds, policy)
-    return scores.reshape(worlds, len(actions), round.n_players)
+            try:
+                _play_round(r, _players(policy, round.n_players, None), deadline)
+            except _TimeUp:
+                return scores[:w]
+            assert r.result is not None
+            scores[w, i] = r.result.scores
+    return scores

@@ -15,13 +15,14 @@ import numpy.typing as npt
 
 from ._checks import check_decks, check_int
 from ._deprecation import renamed_parameters
+from ._state import load_rollout
 from .cards import JOKER_INDEX, N_TYPES
 from .seeding import SeedLike, make_rng
 
-try:  # the same deal in C (the rollout engine links numpy's random library)
-    from ._rollout import deal_hands as _deal_hands
-except ImportError:  # a pure-Python install
-    _deal_hands = None  # type: ignore[assignment]
+# The same deal in C (the rollout engine links numpy's random library), unless the core
+# is not built or FIVECROWNS_IMPLEMENTATION=python chooses the twins (fivecrowns._state).
+_core = load_rollout()
+_deal_hands = None if _core is None else _core.deal_hands
 
 __all__ = ["random_hands"]
 
@@ -66,7 +67,8 @@ def random_hands(n: int, size: int, *, decks: int = 2, seed: SeedLike) -> npt.ND
     Hands are dealt in blocks with a partial Fisher-Yates shuffle of a small array of
     card types per hand (the deck's 116 or 232 cards as bytes), so memory stays at the
     result plus a few megabytes. The compiled extension runs the same draws and swaps in
-    C (about three times faster); a pure-Python install deals the very same hands.
+    C (about three times faster); a pure-Python install, or
+    ``FIVECROWNS_IMPLEMENTATION=python``, deals the very same hands in NumPy.
 
     Examples
     --------

@@ -65,9 +65,9 @@ blind it takes the top discard.
 Examples
 --------
 >>> from fivecrowns import LearnedBot, StrongBot, play_game
->>> result = play_game([LearnedBot(), StrongBot(), StrongBot()], seed=3)
->>> len(result.totals)
-3
+>>> result = play_game([LearnedBot(), StrongBot(), StrongBot()], seed=3, rounds=[1, 2, 3])
+>>> len(result.totals), len(result.rounds)
+(3, 3)
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from the same distribution, only much slower.
 Examples
 --------
 >>> from fivecrowns import GreedyBot, play_game
->>> res = play_game([SearchBot(seed=1, worlds=16), GreedyBot()], seed=3, rounds=[1, 2])
+>>> res = play_game([SearchBot(seed=1, worlds=4), GreedyBot()], seed=3, rounds=[1, 2])
 >>> len(res.totals)
 2
 """
@@ -155,9 +155,17 @@ class SearchBot:
         Standard errors of evidence needed to leave the default move (0: the best mean
         wins).
     time_limit : float, optional
-        Seconds per decision: stop sampling worlds when it is spent (at least one batch
-        of worlds). The moves then depend on the machine's speed, so the bot is no longer
-        seed-deterministic; ``None`` (the default) samples all ``worlds``.
+        Seconds per decision, from the moment the bot is asked: it samples worlds in
+        growing batches (the first of one world) until the limit is spent, a batch
+        would not fit in what is left, or ``worlds`` are played; on the pure-Python
+        twins a world is cut at the first move past the limit. A decision takes about
+        ``time_limit`` and at most that plus one move of ``policy`` (a millisecond or
+        less on the compiled engine; with StrongBot's policy on the pure-Python twins, up
+        to a few tenths of a second in the last rounds), plus the default move's own
+        time. When fewer than two worlds
+        end in time the default move is kept (one world suffices with
+        ``confidence=0``). The moves depend on the machine's speed, so the bot is no
+        longer seed-deterministic; ``None`` (the default) samples all ``worlds``.
 
     Examples
     --------
@@ -175,7 +183,7 @@ class SearchBot:
     DEFAULT_WORLDS = 64
     DEFAULT_BUDGET = deprecated_attribute("SearchBot.DEFAULT_BUDGET", "DEFAULT_WORLDS")
     budget = deprecated_attribute("SearchBot.budget", "worlds")
-    #: Worlds per engine call when a time limit is set.
+    #: The most worlds per engine call when a time limit is set.
     _BATCH = 16
 
     @renamed_parameters(budget="worlds")
@@ -218,6 +226,7 @@ class SearchBot:
     def choose_draw(self, obs: Observation) -> Source:
         """The deck or the discard pile, by search (the pile at once if it lets the bot
         go out)."""
+        start = time.perf_counter()
         top = obs.top_discard
         if top is None:
             return Source.DECK
@@ -230,11 +239,12 @@ class SearchBot:
             return Source.DISCARD
         default = self._default.choose_draw(obs)
         moves = [default, Source.DISCARD if default is Source.DECK else Source.DECK]
-        return moves[self._search(obs, [encode_draw(m) for m in moves])]
+        return moves[self._search(obs, [encode_draw(m) for m in moves], start)]
 
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
         """Go out if possible; else the searched discard (the least deadwood on a final
         turn)."""
+        start = time.perf_counter()
         row = np.array(obs.counts, dtype=np.uint8)
         barred = -1 if obs.must_keep is None else obs.must_keep.index
         dead, order = self._least(row, obs, barred)
@@ -246,7 +256,7 @@ class SearchBot:
         picks = [default] + [t for t in order[:self.candidates] if t != default]
         if len(picks) == 1:
             return Card.from_index(default), False
-        best = self._search(obs, [encode_discard(t) for t in picks])
+        best = self._search(obs, [encode_discard(t) for t in picks], start)
         return Card.from_index(picks[best]), False
 
     # -- the search --
@@ -267,30 +277,60 @@ class SearchBot:
             deads[k], -card_value(Card.from_index(held[k]), obs.wild), held[k]))
         return int(deads[order[0]]), [held[k] for k in order]
 
-    def _worlds(self, base: Round, actions: list[int], worlds: int) -> npt.NDArray[np.int32]:
+    def _worlds(self, base: Round, actions: list[int], worlds: int,
+                deadline: float | None = None) -> npt.NDArray[np.int32]:
         return _rollout.play_worlds(base, actions, worlds=worlds,
                                     seed=int(self.rng.integers(2**63)),
                                     policy=self.policy,  # type: ignore[arg-type]
                                     threads=1, discard_weight=self.discard_weight,
-                                    replay_draws=self.replay_draws)
+                                    replay_draws=self.replay_draws, deadline=deadline)
 
-    def _search(self, obs: Observation, actions: list[int]) -> int:
+    def _scores(self, base: Round, actions: list[int],
+                start: float) -> npt.NDArray[np.float64]:
+        """The worlds' scores: all ``worlds`` at once without a time limit; with one, in
+        batches sized to what is left of it (:meth:`_next_batch`), each call given the
+        deadline (the pure-Python twin stops at it inside a world: there one world of a
+        late round takes seconds). Perhaps no world at all."""
+        if self.time_limit is None:
+            return self._worlds(base, actions, self.worlds).astype(np.float64)
+        deadline = start + self.time_limit
+        parts = []
+        done, k = 0, 1
+        while k > 0:
+            began = time.perf_counter()
+            part = self._worlds(base, actions, k, deadline)
+            parts.append(part.astype(np.float64))
+            done += part.shape[0]
+            now = time.perf_counter()
+            k = 0 if part.shape[0] < k else self._next_batch(
+                k, (now - began) / k, deadline - now, self.worlds - done)
+        return np.concatenate(parts)
+
+    @classmethod
+    def _next_batch(cls, last: int, per_world: float, left: float, to_do: int) -> int:
+        """How many worlds to play next under a time limit (0: stop): at most twice the
+        last batch (up to ``_BATCH``) and what the time ``left`` fits at ``per_world``
+        seconds a world, so that the last batch ends near the deadline rather than a
+        whole batch past it (the compiled engine plays a batch without looking at the
+        clock; with ``policy="expert"`` a world takes about a millisecond)."""
+        if to_do <= 0 or left <= 0:
+            return 0
+        fits = to_do if per_world <= 0 else int(left / per_world)
+        return max(0, min(to_do, fits, 2 * last, cls._BATCH))
+
+    def _search(self, obs: Observation, actions: list[int],
+                start: float | None = None) -> int:
         """The index of the move to make: 0 (the default) unless another one's mean
-        objective is lower by ``confidence`` standard errors of the paired difference."""
-        start = time.perf_counter()
+        objective is lower by ``confidence`` standard errors of the paired difference.
+        ``start``: when the decision began (``time.perf_counter()``; default now), for the
+        time limit."""
+        if start is None:
+            start = time.perf_counter()
         base = Round.from_observation(obs, seed=self.rng)
         p = obs.player
-        parts = []
-        done = 0
-        step = self.worlds if self.time_limit is None else min(self.worlds, self._BATCH)
-        while done < self.worlds:
-            k = min(step, self.worlds - done)
-            parts.append(self._worlds(base, actions, k).astype(np.float64))
-            done += k
-            if self.time_limit is not None and \
-                    time.perf_counter() - start >= self.time_limit:
-                break
-        scores = np.concatenate(parts)
+        scores = self._scores(base, actions, start)
+        if scores.shape[0] == 0:  # the time limit spent before one world's end
+            return 0
         value = scores[:, :, p]
         if self.objective == "relative" and obs.n_players > 1:
             value = value - (scores.sum(axis=2) - value) / (obs.n_players - 1)
