@@ -228,18 +228,18 @@ def test_search_bot_keeps_the_default_when_no_world_ends_in_time(
 def test_play_worlds_stops_at_its_deadline_on_the_python_twin() -> None:
     r = Round(2, round_number=2, seed=4)
     with engine("python"):
-        late = rollout.play_worlds(r, [0, 1], worlds=3, seed=2, deadline=time.perf_counter())
+        late = rollout._play_worlds(r, [0, 1], worlds=3, seed=2, deadline=time.perf_counter())
         free = rollout.play_worlds(r, [0, 1], worlds=3, seed=2)
-        far = rollout.play_worlds(r, [0, 1], worlds=3, seed=2,
-                                  deadline=time.perf_counter() + 3600)
+        far = rollout._play_worlds(r, [0, 1], worlds=3, seed=2,
+                                   deadline=time.perf_counter() + 3600)
     assert late.shape == (0, 2, 2) and late.dtype == free.dtype
     assert free.shape == (3, 2, 2) and (far == free).all()
     with engine("compiled") as ran:   # worlds of microseconds: all of them, deadline or not
         if ran:
-            assert rollout.play_worlds(r, [0, 1], worlds=3, seed=2,
-                                       deadline=time.perf_counter()).shape == (3, 2, 2)
+            assert rollout._play_worlds(r, [0, 1], worlds=3, seed=2,
+                                        deadline=time.perf_counter()).shape == (3, 2, 2)
     with pytest.raises(TypeError, match="deadline must be a time.perf_counter"):
-        rollout.play_worlds(r, [0], worlds=1, seed=0, deadline="soon")  # type: ignore[arg-type]
+        rollout._play_worlds(r, [0], worlds=1, seed=0, deadline="soon")  # type: ignore[arg-type]
 
 
 @games_of_search

@@ -352,8 +352,7 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
 def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: SeedLike,
                 policy: Policy = "strong", threads: int | None = None,
                 discard_weight: float = 0.0, tries: int = 8,
-                replay_draws: int = 0,
-                deadline: float | None = None) -> npt.NDArray[np.int32]:
+                replay_draws: int = 0) -> npt.NDArray[np.int32]:
     """The current player's candidate moves, each played out in the same sampled worlds.
 
     ``worlds`` times, everything the current player cannot see in ``round`` is
@@ -408,16 +407,11 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: Seed
         ``min(k, replay_draws)`` such draws: they take the draw pile's top card and give
         back the natural card (never a wild, nor a card seen taken) whose loss leaves the
         least deadwood; the cards given back are shuffled into the draw pile again.
-    deadline : float, optional
-        A moment of ``time.perf_counter()``. The pure-Python twin, whose worlds take up
-        to seconds each, stops at its first move past it and returns only the worlds
-        finished by then (perhaps none); the compiled engine, whose worlds take
-        microseconds, plays them all. ``None`` (the default): no deadline.
 
     Returns
     -------
     ndarray of shape (worlds, len(actions), n_players), int32
-        Round scores (fewer rows only past a ``deadline``).
+        Round scores.
 
     Raises
     ------
@@ -438,6 +432,20 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: Seed
     >>> bool((play_worlds(r, [0, 1], worlds=8, seed=0, threads=2) == s).all())
     True
     """
+    return _play_worlds(round, actions, worlds=worlds, seed=seed, policy=policy,
+                        threads=threads, discard_weight=discard_weight, tries=tries,
+                        replay_draws=replay_draws)
+
+
+def _play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: SeedLike,
+                 policy: Policy = "strong", threads: int | None = None,
+                 discard_weight: float = 0.0, tries: int = 8, replay_draws: int = 0,
+                 deadline: float | None = None) -> npt.NDArray[np.int32]:
+    """:func:`play_worlds`, and for SearchBot's time limit a ``deadline`` (a moment of
+    ``time.perf_counter()``): the pure-Python twin, whose worlds take up to seconds each,
+    stops at its first move past it and returns only the worlds finished by then (perhaps
+    none); the compiled engine, whose worlds take microseconds, plays them all (so it is
+    not offered in the public signature: its answer would depend on the engine)."""
     (r,) = _round_list([round])
     code = _policy(policy)
     if code == _RANDOM:

@@ -279,11 +279,11 @@ class SearchBot:
 
     def _worlds(self, base: Round, actions: list[int], worlds: int,
                 deadline: float | None = None) -> npt.NDArray[np.int32]:
-        return _rollout.play_worlds(base, actions, worlds=worlds,
-                                    seed=int(self.rng.integers(2**63)),
-                                    policy=self.policy,  # type: ignore[arg-type]
-                                    threads=1, discard_weight=self.discard_weight,
-                                    replay_draws=self.replay_draws, deadline=deadline)
+        return _rollout._play_worlds(base, actions, worlds=worlds,
+                                     seed=int(self.rng.integers(2**63)),
+                                     policy=self.policy,  # type: ignore[arg-type]
+                                     threads=1, discard_weight=self.discard_weight,
+                                     replay_draws=self.replay_draws, deadline=deadline)
 
     def _scores(self, base: Round, actions: list[int],
                 start: float) -> npt.NDArray[np.float64]:
