@@ -95,7 +95,6 @@ _State = _state.State
 _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 #: The state's phase numbers as Phases.
 _PHASES = (_DRAW, _DISCARD, _OVER)
-_SOURCES = (Source.DECK, Source.DISCARD)
 _UINT8 = np.dtype(np.uint8)
 # The largest max_turns the state holds (a C int); no round gets near it.
 _TURN_LIMIT = 2**31 - 1
