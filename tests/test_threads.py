@@ -1,0 +1,128 @@
+"""Ctrl-C during threaded bulk work (``fivecrowns._threads``): wherever the signal lands,
+the call raises ``KeyboardInterrupt`` with every worker thread joined, and the SIGINT
+handler that was in place is back and has run.
+
+These send SIGINT to this process's main thread from inside a piece of work, at the moment
+the pool is starting its second thread: before 0.4's fix, about one call in three left
+a worker thread behind (the ``KeyboardInterrupt`` was raised inside ``Thread.start``, after
+the thread started and before the pool noted it). ``test_interrupt.py`` stops whole calls
+in a child process."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
+
+import pytest
+
+from fivecrowns._threads import run_threaded
+
+if sys.platform == "win32":  # pragma: no cover - no pthread_kill
+    pytest.skip("signals to a thread are POSIX", allow_module_level=True)
+
+MAIN = threading.main_thread().ident
+
+
+def _ctrl_c_at(piece: int, done: list[int]) -> Callable[[int, int], None]:
+    """Work that sends SIGINT to the main thread when it runs piece ``piece``."""
+    def work(a: int, b: int) -> None:
+        if a == piece:
+            assert MAIN is not None
+            signal.pthread_kill(MAIN, signal.SIGINT)
+        done.append(a)
+    return work
+
+
+@pytest.fixture
+def own_threads() -> Iterator[set[threading.Thread]]:
+    """The threads alive before the test, which it does not answer for."""
+    yield set(threading.enumerate())
+
+
+def test_ctrl_c_joins_every_worker_wherever_it_lands(
+        own_threads: set[threading.Thread]) -> None:
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # pragma: no cover
+        pytest.skip("the test runner handles SIGINT itself")
+    for trial in range(150):
+        done: list[int] = []
+        with pytest.raises(KeyboardInterrupt):
+            run_threaded(_ctrl_c_at(trial % 3, done), 64, 2, 1)
+        left = [t.name for t in threading.enumerate() if t not in own_threads]
+        assert left == [], (trial, left)
+        assert len(done) < 64  # it stopped: the pieces not started were dropped
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_handler_that_does_not_raise_runs_once_and_the_call_finishes(
+        own_threads: set[threading.Thread]) -> None:
+    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+        pytest.skip("the test runner is not on the main thread")
+    seen: list[int] = []
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        seen.append(signum)
+
+    previous = signal.signal(signal.SIGINT, note)
+    try:
+        done: list[int] = []
+        run_threaded(_ctrl_c_at(5, done), 64, 2, 1)
+        assert sorted(done) == list(range(64))
+        assert seen == [signal.SIGINT]
+        assert signal.getsignal(signal.SIGINT) is note
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert [t for t in threading.enumerate() if t not in own_threads] == []
+
+
+def test_a_handler_that_raises_its_own_error_stops_the_call() -> None:
+    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+        pytest.skip("the test runner is not on the main thread")
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Stop
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        done: list[int] = []
+        with pytest.raises(Stop):
+            run_threaded(_ctrl_c_at(1, done), 64, 2, 1)
+        assert len(done) < 64 and signal.getsignal(signal.SIGINT) is stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_off_the_main_thread_nothing_is_held() -> None:
+    """Only the main thread can set a SIGINT handler (and only it gets
+    ``KeyboardInterrupt``): elsewhere the work simply runs."""
+    done: list[int] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            run_threaded(lambda a, b: done.append(a), 64, 2, 1)
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    before = signal.getsignal(signal.SIGINT)
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert errors == [] and sorted(done) == list(range(64))
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_failing_piece_is_raised_and_the_handler_restored() -> None:
+    def work(a: int, b: int) -> None:
+        if a == 3:
+            raise ValueError("piece 3")
+
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(ValueError, match="piece 3"):
+        run_threaded(work, 64, 2, 1)
+    assert signal.getsignal(signal.SIGINT) is before
