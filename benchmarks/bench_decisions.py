@@ -31,12 +31,18 @@ import numpy as np
 
 from _harness import core_line, decision_times, parser
 from bench_expert import compiled_duplicate
-from fivecrowns import ExpertBot, Game, GreedyBot, LearnedBot, StrongBot, duplicate_match
-from fivecrowns.actions import encode_discard, encode_draw
+from fivecrowns import (
+    ExpertBot,
+    Game,
+    GreedyBot,
+    LearnedBot,
+    StrongBot,
+    duplicate_match,
+    player_action,
+)
 from fivecrowns.decisions import record_decisions
 from fivecrowns.duplicate import paired_gains
 from fivecrowns.envs.encoding import encode_observation
-from fivecrowns.records import Phase
 from fivecrowns.rollout import play_games
 from fivecrowns.seeding import game_seeds
 from fivecrowns.stats import mean_interval
@@ -59,11 +65,7 @@ def python_route(games: int, seed: int, policy: str, n_players: int) -> tuple[in
             obs = game.observation(p)
             encode_observation(obs)
             game.legal_action_mask()
-            if game.phase is Phase.DRAW:
-                game.apply_action(encode_draw(bots[p].choose_draw(obs)))
-            else:
-                card, out = bots[p].choose_discard(obs)
-                game.apply_action(encode_discard(card, go_out=out))
+            game.apply_action(player_action(bots[p], obs))
             n += 1
     return n, time.perf_counter() - start
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from _harness import CPU, WALL, core_line, parser, table
 from _harness import decision_times as harness_decision_times
-from fivecrowns import GreedyBot, Round, StrongBot, duplicate_match
+from fivecrowns import GreedyBot, Round, StrongBot, duplicate_match, player_action
 from fivecrowns.records import Phase
 from fivecrowns.registry import parse_bot
 from fivecrowns.rollout import ROLLOUT_IMPLEMENTATION, play_games, play_out, play_worlds
@@ -80,12 +80,7 @@ def _positions(n: int, seed: int) -> list[Round]:
         for _ in range(int(rng.integers(1, 8)) * 2):
             if r.is_over or r.went_out is not None:
                 break
-            obs = r.observation(r.current_player)
-            if r.phase is Phase.DRAW:
-                r.draw(bot.choose_draw(obs))
-            else:
-                card, out = bot.choose_discard(obs)
-                r.discard(card, go_out=out)
+            r.apply_action(player_action(bot, r.observation(r.current_player)))
         if not r.is_over and r.went_out is None and r.phase is Phase.DRAW:
             out.append(r)
     return out

@@ -60,11 +60,7 @@ def solo_round(player: str, seed: int, round_number: int, rules: Rules = DEFAULT
     bot = make_bot(player)
     actions = []
     while not r.is_over:
-        obs = r.observation(0)
-        if r.phase is fc.Phase.DRAW:
-            a = fc.encode_draw(bot.choose_draw(obs))
-        else:
-            a = fc.encode_discard(*bot.choose_discard(obs))
+        a = fc.player_action(bot, r.observation(0))
         r.apply_action(a)
         actions.append(a)
     res = r.result

@@ -60,7 +60,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
     sys.exit(f"this example needs torch (the fivecrowns[train] extra): {exc}")
 
 import fivecrowns
-from fivecrowns import Round, StrongBot, duplicate_match
+from fivecrowns import Round, StrongBot, duplicate_match, player_action
 from fivecrowns.decisions import iter_decisions, write_decisions
 from fivecrowns.learned import (
     CANDIDATE_FEATURES,
@@ -71,7 +71,6 @@ from fivecrowns.learned import (
     load_weights,
     recorded_view,
 )
-from fivecrowns.records import Phase
 from fivecrowns.seeding import game_seeds
 from fivecrowns.stats import mean_interval
 
@@ -200,12 +199,7 @@ def play_round(r: Round, agent: Any, seat: int) -> float:
     bots[seat] = agent
     while not r.is_over:
         p = r.current_player
-        obs = r.observation(p)
-        if r.phase is Phase.DRAW:
-            r.draw(bots[p].choose_draw(obs))
-        else:
-            card, out = bots[p].choose_discard(obs)
-            r.discard(card, go_out=out)
+        r.apply_action(player_action(bots[p], r.observation(p)))
     assert r.result is not None
     scores = r.result.scores
     return float(np.mean([s for q, s in enumerate(scores) if q != seat]) - scores[seat])

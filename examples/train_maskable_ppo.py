@@ -63,7 +63,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the message is the point
     sys.exit(f"this example needs the [train] extra (sb3-contrib and torch): {exc}")
 
-from fivecrowns import GreedyBot, encode_discard, encode_draw
+from fivecrowns import GreedyBot, player_action
 from fivecrowns.envs.features import BLOCKS, feature_size
 from fivecrowns.envs.gym import FiveCrownsEnv
 from fivecrowns.stats import mean_interval
@@ -191,11 +191,7 @@ def greedy_episodes(args: argparse.Namespace, seconds: float
         rewards: list[float] = []
         while True:
             view = game.observation(seat)
-            if view.phase.name == "DRAW":
-                a = encode_draw(teacher.choose_draw(view))
-            else:
-                card, out = teacher.choose_discard(view)
-                a = encode_discard(card, go_out=bool(out))
+            a = player_action(teacher, view)
             obs_rows.append(o["observation"])
             masks.append(o["action_mask"].astype(bool))
             actions.append(a)

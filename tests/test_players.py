@@ -1,4 +1,5 @@
-"""players.py: play_game, BotError for misbehaving players, and entrant factories."""
+"""players.py: play_game, player_action, BotError for misbehaving players, and entrant
+factories."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import numpy as np
 import pytest
 
 from fivecrowns import BotError
-from fivecrowns.actions import Source
+from fivecrowns.actions import Source, decode_action
 from fivecrowns.bots import GreedyBot, RandomBot
 from fivecrowns.cards import Card
-from fivecrowns.players import Player, entrant_factory, play_game
-from fivecrowns.records import Observation
+from fivecrowns.players import Player, entrant_factory, play_game, player_action
+from fivecrowns.records import Observation, Phase
+from fivecrowns.round import Round
 
 # -- misbehaving bots --
 
@@ -66,6 +68,54 @@ class Sloppy(GreedyBot):
 def test_bot_errors_name_the_seed(bot: Player, match: str) -> None:
     with pytest.raises(BotError, match=match):
         play_game([GreedyBot(), bot], seed=77, rounds=[1, 2])
+
+
+# -- player_action --
+
+def test_player_action_is_the_bots_own_choice_in_either_phase() -> None:
+    seen = {Phase.DRAW: 0, Phase.DISCARD: 0}
+    for seed in range(6):
+        r = Round(3, 4, seed=seed)
+        bot = GreedyBot()
+        while not r.is_over:
+            obs = r.observation(r.current_player)
+            kind, what, out = decode_action(player_action(bot, obs))
+            if obs.phase is Phase.DRAW:
+                assert (kind, what, out) == ("draw", Source(bot.choose_draw(obs)), False)
+            else:
+                card, going = bot.choose_discard(obs)
+                assert (kind, what, out) == ("discard", Card.parse(str(card)), going)
+            seen[obs.phase] += 1
+            r.apply_action(player_action(bot, obs))
+    assert min(seen.values()) > 10
+
+
+class Texty(GreedyBot):
+    """Answers in text and ints, as the Player protocol allows."""
+
+    def choose_draw(self, obs: Observation) -> str:
+        return "discard"
+
+    def choose_discard(self, obs: Observation) -> tuple[str, int]:  # type: ignore[override]
+        card, _ = super().choose_discard(obs)
+        return str(card), 0
+
+
+def test_player_action_takes_every_spelling_and_refuses_bad_answers() -> None:
+    r = Round(2, 3, seed=1)
+    assert player_action(Texty(), r.observation(r.current_player)) == 1
+    r.apply_action(1)
+    obs = r.observation(r.current_player)
+    assert decode_action(player_action(Texty(), obs))[2] is False
+    with pytest.raises(TypeError, match=r"choose_discard must return \(card, go_out\)"):
+        player_action(Sloppy(), obs)
+
+    class Misspelt(GreedyBot):
+        def choose_discard(self, obs: Observation) -> tuple[str, bool]:  # type: ignore[override]
+            return "5X", False
+
+    with pytest.raises(ValueError, match="5X"):
+        player_action(Misspelt(), obs)
 
 
 def test_play_game_rejects_non_players() -> None:

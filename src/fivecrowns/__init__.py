@@ -45,7 +45,7 @@ from .expert import ExpertBot
 from .game import Game, GameResult
 from .learned import LearnedBot
 from .melds import Discard, Meld, MeldKind, Solution
-from .players import Player, play_game
+from .players import Player, play_game, player_action
 from .records import (
     DiscardRecord,
     DrawRecord,
@@ -159,6 +159,7 @@ __all__ = [
     # players and bots
     "Player",
     "play_game",
+    "player_action",
     "simulate_games",
     "duplicate_match",
     "DuplicateReport",

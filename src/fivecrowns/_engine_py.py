@@ -29,12 +29,13 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from .actions import Source, encode_discard, encode_draw
+from ._player import player_action
+from .actions import Source
 from .bots import GreedyBot, StrongBot, _deck_drawable, _hand_row, _must_keep_index
 from .cards import Card
 from .expert import ExpertBot
 from .game import Game
-from .records import Observation, Phase
+from .records import Observation
 from .round import Round
 from .rules import Rules
 
@@ -113,13 +114,8 @@ def _play_round(r: Round, players: Sequence[object],
         if deadline is not None and time.perf_counter() > deadline:
             raise _TimeUp
         p = r.current_player
-        bot = players[p]
-        obs = r.observation(p)
-        if r.phase is Phase.DRAW:
-            a = encode_draw(bot.choose_draw(obs))  # type: ignore[attr-defined]
-        else:
-            card, out = bot.choose_discard(obs)  # type: ignore[attr-defined]
-            a = encode_discard(card, go_out=out)
+        bot: Any = players[p]
+        a = player_action(bot, r.observation(p))
         r.apply_action(a)
         moves.append(a)
     return moves
@@ -167,12 +163,7 @@ def play_games(seeds: Sequence[int], *, n_players: int, policies: Sequence[str],
         game = Game(n_players, seed=seed, rules=plain, rounds=plan, first_dealer=first_dealer)
         while not game.is_over:
             bot: Any = players[game.current_player]
-            obs = game.observation(game.current_player)
-            if game.phase is Phase.DRAW:
-                game.apply_action(encode_draw(bot.choose_draw(obs)))
-            else:
-                card, going = bot.choose_discard(obs)
-                game.apply_action(encode_discard(card, go_out=going))
+            game.apply_action(player_action(bot, game.observation(game.current_player)))
         out[g] = game.totals
     return out
 

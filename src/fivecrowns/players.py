@@ -1,5 +1,6 @@
-"""Players, one game between them (:func:`play_game`), and how an entrant of a simulation
-becomes a player (:func:`entrant_factory`).
+"""Players, one game between them (:func:`play_game`), a player's move as an action code
+(:func:`player_action`), and how an entrant of a simulation becomes a player
+(:func:`entrant_factory`).
 
 A player is any object with the two methods of :class:`Player`. It sees only an
 :class:`~fivecrowns.records.Observation`. A player that raises, or returns a move the
@@ -21,14 +22,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from . import _bot_games
 from ._deprecation import moved_names, takes_seed
-from .actions import CardArg, SourceLike
+from ._player import Player, player_action
 from .errors import BotError
 from .game import Game, GameResult, _check_game
-from .records import Observation, Phase
+from .records import Phase
 from .rules import Rules
 from .seeding import SeedLike
 
@@ -36,28 +37,9 @@ __all__ = [
     "Player",
     "PlayerFactory",
     "play_game",
+    "player_action",
     "entrant_factory",
 ]
-
-
-@runtime_checkable
-class Player(Protocol):
-    """What the game asks of a player.
-
-    Both methods get the player's :class:`~fivecrowns.records.Observation`. A player may
-    keep state between calls, but the observation holds all it may know.
-    """
-
-    def choose_draw(self, obs: Observation) -> SourceLike:
-        """Where to draw from: ``Source.DECK``/``0``/``"deck"`` or
-        ``Source.DISCARD``/``1``/``"discard"``."""
-        ...
-
-    def choose_discard(self, obs: Observation) -> tuple[CardArg, bool]:
-        """``(card, go_out)``: the card to discard from the n + 1 cards of
-        ``obs.counts``, and whether to go out (lay all the others down). With
-        ``obs.must_keep`` set, that card may not be discarded this turn."""
-        ...
 
 
 __getattr__ = moved_names(__name__, {"game_seeds": "fivecrowns.seeding"})

@@ -4,21 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from fivecrowns import Player, Round
-from fivecrowns.records import Phase
+from fivecrowns import Player, Round, player_action
 
 __all__ = ["bot_move", "play_until"]
 
 
 def bot_move(r: Round, bots: Sequence[Player]) -> None:
     """One move of ``r`` (changed) by the bot of the seat to move (``bots[seat]``)."""
-    bot = bots[r.current_player]
-    obs = r.observation(r.current_player)
-    if r.phase is Phase.DRAW:
-        r.draw(bot.choose_draw(obs))
-    else:
-        card, out = bot.choose_discard(obs)
-        r.discard(card, go_out=out)
+    r.apply_action(player_action(bots[r.current_player], r.observation(r.current_player)))
 
 
 def play_until(r: Round, bots: Sequence[Player],

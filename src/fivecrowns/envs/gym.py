@@ -47,7 +47,8 @@ with requires("rl", "fivecrowns.envs.gym (the Gymnasium environment)"):
     from gymnasium import spaces
 
 from .._checks import check_seat
-from ..actions import N_ACTIONS, encode_discard, encode_draw
+from .._player import player_action
+from ..actions import N_ACTIONS
 from ..bots import GreedyBot, RandomBot, StrongBot
 from ..game import Game
 from ..players import Player, entrant_factory
@@ -169,12 +170,7 @@ class FiveCrownsEnv(gymnasium.Env):
             s = game.current_player
             bot = self._bots[s]
             done = game.round_index
-            obs = game.observation(s)
-            if obs.phase is Phase.DRAW:
-                game.apply_action(encode_draw(bot.choose_draw(obs)), player=s)
-            else:
-                card, out = bot.choose_discard(obs)
-                game.apply_action(encode_discard(card, go_out=bool(out)), player=s)
+            game.apply_action(player_action(bot, game.observation(s)), player=s)
             if game.round_index > done:
                 reward -= game.results[-1].scores[self.seat]
         return reward
