@@ -1,6 +1,6 @@
-"""Ctrl-C during threaded bulk work (``fivecrowns._threads``): wherever the signal lands,
-the call raises ``KeyboardInterrupt`` with every worker thread joined, and the SIGINT
-handler that was in place is back and has run.
+"""Ctrl-C during threaded bulk work (``fivecrowns._threads``, ``fivecrowns._sigint``):
+wherever the signal lands, the call raises ``KeyboardInterrupt`` with every worker thread
+joined, and the SIGINT handler that was in place is back and has run.
 
 These send SIGINT to this process's main thread from inside a piece of work, at the moment
 the pool is starting its second thread: before 0.4's fix, about one call in three left
@@ -18,6 +18,7 @@ from types import FrameType
 
 import pytest
 
+from fivecrowns._sigint import sigint_held
 from fivecrowns._threads import run_threaded
 
 if sys.platform == "win32":  # pragma: no cover - no pthread_kill
@@ -126,3 +127,20 @@ def test_a_failing_piece_is_raised_and_the_handler_restored() -> None:
     with pytest.raises(ValueError, match="piece 3"):
         run_threaded(work, 64, 2, 1)
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_sigint_held_raises_at_the_end_of_the_block() -> None:
+    """The process pool of ``runner`` starts, takes chunks and stops inside such blocks."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # pragma: no cover
+        pytest.skip("the test runner handles SIGINT itself")
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with sigint_held():
+            signal.raise_signal(signal.SIGINT)
+            steps.append("after the signal")
+        steps.append("after the block")  # pragma: no cover - must not run
+    assert steps == ["after the signal"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with sigint_held():
+        steps.append("no signal")
+    assert steps[-1] == "no signal"

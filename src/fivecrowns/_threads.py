@@ -9,22 +9,17 @@ once, for two reasons an hour-long call cares about:
   between pieces. With bounded pieces the call stops within one piece's time: no new piece
   starts, the running ones finish, every worker thread is joined, then it re-raises.
 
-Where the ``KeyboardInterrupt`` is raised matters. Left to Python, it is raised wherever
-the main thread happens to be, which may be inside ``concurrent.futures`` or ``threading``:
-between a worker thread's start and the pool's note of it (the thread is then never
-joined), or with one of their locks held (the shutdown then waits for ever). So while the
-pool runs, SIGINT only notes that it came, and the handler it replaced runs at the points
-of this module's own loop, with no lock of the pool's held.
+While the pool runs, SIGINT is held (:mod:`fivecrowns._sigint`): the handler it replaced
+runs at the points of this module's own loop, never inside the pool's code.
 """
 
 from __future__ import annotations
 
-import signal
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from types import FrameType
-from typing import Any
+
+from ._sigint import HeldSigint, sigint_held
 
 __all__ = ["run_threaded", "MOST"]
 
@@ -36,40 +31,6 @@ _IN_FLIGHT = 2
 # How long the main thread waits for a piece before it looks for a noted SIGINT: the
 # longest a Ctrl-C waits beyond the pieces already running.
 _POLL = 0.05
-
-
-class _HeldSigint:
-    """While installed, SIGINT is noted, not handled; ``release`` runs the handler it
-    replaced for each noted signal, at a point the caller chooses.
-
-    Only the main thread can install a handler, and only there does a signal raise: in any
-    other thread this does nothing, and nothing needs it."""
-
-    def __init__(self) -> None:
-        self.noted: list[FrameType | None] = []
-        self.replaced: Any = None
-        try:
-            previous = signal.getsignal(signal.SIGINT)
-            if callable(previous):  # SIG_IGN and SIG_DFL raise nothing to hold back
-                signal.signal(signal.SIGINT, self._note)
-                self.replaced = previous
-        except ValueError:  # not the main thread of the main interpreter
-            pass
-
-    def _note(self, signum: int, frame: FrameType | None) -> None:
-        self.noted.append(frame)
-
-    def release(self) -> None:
-        """Run the replaced handler for the signals noted so far (the default one raises
-        ``KeyboardInterrupt`` here)."""
-        while self.noted and self.replaced is not None:
-            self.replaced(signal.SIGINT, self.noted.pop(0))
-
-    def restore(self) -> None:
-        """Put the replaced handler back, then run it for the signals still noted."""
-        if self.replaced is not None:
-            signal.signal(signal.SIGINT, self.replaced)
-            self.release()
 
 
 def _split_work(n: int, threads: int, most: int = MOST) -> Iterator[tuple[int, int]]:
@@ -102,15 +63,12 @@ def run_threaded(work: Callable[[int, int], object], n: int, threads: int,
         for a, b in pieces:  # Python checks for signals between pieces
             work(a, b)
         return
-    held = _HeldSigint()
-    try:
+    with sigint_held() as held:
         _run_pool(work, pieces, threads, held)
-    finally:
-        held.restore()
 
 
 def _run_pool(work: Callable[[int, int], object], pieces: Iterator[tuple[int, int]],
-              threads: int, held: _HeldSigint) -> None:
+              threads: int, held: HeldSigint) -> None:
     pool = ThreadPoolExecutor(max_workers=threads)
     pending: deque[Future[object]] = deque()
     try:
@@ -128,7 +86,7 @@ def _run_pool(work: Callable[[int, int], object], pieces: Iterator[tuple[int, in
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _wait_for_first(pending: deque[Future[object]], held: _HeldSigint) -> None:
+def _wait_for_first(pending: deque[Future[object]], held: HeldSigint) -> None:
     """Take the first pending piece once it is done (raising its exception), or come back
     after a moment; either way a noted SIGINT is handled first."""
     wait((pending[0],), timeout=_POLL, return_when=FIRST_COMPLETED)

@@ -22,6 +22,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Literal, TypeVar, overload
 
 from ._checks import check_int
+from ._sigint import sigint_held
 
 __all__ = ["Backend", "ProgressCallback", "run_in_order", "check_jobs", "chunked"]
 
@@ -102,7 +103,11 @@ def _local(fn: Callable[[list[T]], list[R]], chunks: Sequence[list[T]], jobs: in
             yield fn(chunk)
         return
     workers = min(jobs, len(chunks))
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_clean_start())
+    # Ctrl-C is held while the pool starts, takes a chunk or stops (a worker whose start
+    # it interrupted would be left running, unknown to the pool); it is raised right after.
+    # It is not held across a yield: the caller's code between chunks stays interruptible.
+    with sigint_held():
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_clean_start())
     # A few chunks per worker in flight, submitted as earlier ones are taken (map() would
     # submit them all at once: every chunk, pickled, in memory for the whole run).
     pending: deque[Future[list[R]]] = deque()
@@ -110,13 +115,16 @@ def _local(fn: Callable[[list[T]], list[R]], chunks: Sequence[list[T]], jobs: in
         for chunk in chunks:
             if len(pending) >= workers * 4:
                 yield pending.popleft().result()
-            pending.append(pool.submit(fn, chunk))
+            with sigint_held():
+                pending.append(pool.submit(fn, chunk))
         while pending:
             yield pending.popleft().result()
     except BaseException:  # Ctrl-C, an error, or the caller stopped iterating
-        _stop(pool)
+        with sigint_held():
+            _stop(pool)
         raise
-    pool.shutdown(wait=True)
+    with sigint_held():
+        pool.shutdown(wait=True)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
