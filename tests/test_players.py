@@ -116,6 +116,10 @@ def test_player_action_takes_every_spelling_and_refuses_bad_answers() -> None:
 
     with pytest.raises(ValueError, match="5X"):
         player_action(Misspelt(), obs)
+    with pytest.raises(TypeError, match="obs must be an Observation, got str"):
+        player_action(GreedyBot(), "obs")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="is not a Player: it has no choose_discard"):
+        player_action(object(), obs)  # type: ignore[arg-type]
 
 
 def test_play_game_rejects_non_players() -> None:

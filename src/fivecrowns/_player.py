@@ -45,8 +45,9 @@ def player_action(player: Player, obs: Observation) -> int:
     Raises
     ------
     TypeError
-        ``choose_discard`` did not return a ``(card, go_out)`` pair, or a choice is not a
-        draw source or a card.
+        ``obs`` is not an :class:`~fivecrowns.records.Observation`, ``player`` lacks the
+        method, ``choose_discard`` did not return a ``(card, go_out)`` pair, or a choice
+        is not a draw source or a card.
     ValueError
         A choice names no source or card (``"5X"``).
 
@@ -60,9 +61,15 @@ def player_action(player: Player, obs: Observation) -> int:
     >>> r.result.turns > 0
     True
     """
+    if not isinstance(obs, Observation):
+        raise TypeError(f"obs must be an Observation, got {type(obs).__name__}")
+    method = "choose_draw" if obs.phase is Phase.DRAW else "choose_discard"
+    choose = getattr(player, method, None)
+    if choose is None:
+        raise TypeError(f"{player!r} is not a Player: it has no {method}() method")
     if obs.phase is Phase.DRAW:
-        return encode_draw(player.choose_draw(obs))
-    choice = player.choose_discard(obs)
+        return encode_draw(choose(obs))
+    choice = choose(obs)
     if not isinstance(choice, tuple) or len(choice) != 2:
         raise TypeError(f"choose_discard must return (card, go_out), got {choice!r}")
     return encode_discard(choice[0], go_out=bool(choice[1]))
