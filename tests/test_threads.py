@@ -43,10 +43,18 @@ def own_threads() -> Iterator[set[threading.Thread]]:
     yield set(threading.enumerate())
 
 
+@pytest.fixture
+def default_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler, as at a terminal: a suite started in the background
+    inherits SIGINT ignored, and Python then installs none."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("default_sigint")
 def test_ctrl_c_joins_every_worker_wherever_it_lands(
         own_threads: set[threading.Thread]) -> None:
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # pragma: no cover
-        pytest.skip("the test runner handles SIGINT itself")
     for trial in range(150):
         done: list[int] = []
         with pytest.raises(KeyboardInterrupt):
@@ -59,8 +67,6 @@ def test_ctrl_c_joins_every_worker_wherever_it_lands(
 
 def test_a_handler_that_does_not_raise_runs_once_and_the_call_finishes(
         own_threads: set[threading.Thread]) -> None:
-    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
-        pytest.skip("the test runner is not on the main thread")
     seen: list[int] = []
 
     def note(signum: int, frame: FrameType | None) -> None:
@@ -79,8 +85,6 @@ def test_a_handler_that_does_not_raise_runs_once_and_the_call_finishes(
 
 
 def test_a_handler_that_raises_its_own_error_stops_the_call() -> None:
-    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
-        pytest.skip("the test runner is not on the main thread")
 
     class Stop(Exception):
         pass
@@ -129,10 +133,9 @@ def test_a_failing_piece_is_raised_and_the_handler_restored() -> None:
     assert signal.getsignal(signal.SIGINT) is before
 
 
+@pytest.mark.usefixtures("default_sigint")
 def test_sigint_held_raises_at_the_end_of_the_block() -> None:
     """The process pool of ``runner`` starts, takes chunks and stops inside such blocks."""
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # pragma: no cover
-        pytest.skip("the test runner handles SIGINT itself")
     steps = []
     with pytest.raises(KeyboardInterrupt):
         with sigint_held():
