@@ -10,16 +10,22 @@ in a child process."""
 
 from __future__ import annotations
 
+import os
 import signal
+import struct
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from types import FrameType
+from typing import Any
 
 import pytest
 
 from fivecrowns._sigint import sigint_held
 from fivecrowns._threads import run_threaded
+from fivecrowns.runner import _clean_start, _stop
 
 if sys.platform == "win32":  # pragma: no cover - no pthread_kill
     pytest.skip("signals to a thread are POSIX", allow_module_level=True)
@@ -147,3 +153,31 @@ def test_sigint_held_raises_at_the_end_of_the_block() -> None:
     with sigint_held():
         steps.append("no signal")
     assert steps[-1] == "no signal"
+
+
+# -- the process pool of run_in_order ----------------------------------------------------
+
+def _square(x: int) -> int:
+    return x * x
+
+
+@pytest.mark.skipif(hasattr(ProcessPoolExecutor, "terminate_workers"),
+                    reason="Python 3.14 stops the workers itself")
+def test_stopping_a_pool_with_half_a_result_in_its_pipe_ends() -> None:
+    """A worker terminated while it sends a large result leaves half a message in the
+    results pipe; the pool's thread then waited for the rest for ever, and Ctrl-C hung
+    ``simulate --jobs 2`` about one time in twenty. Half a message is written here by
+    hand: ``_stop`` must still end, with the pool's thread and workers gone."""
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=_clean_start())
+    assert pool.submit(_square, 7).result(timeout=60) == 49  # the worker and thread run
+    thread: Any = pool._executor_manager_thread
+    writer = pool._result_queue._writer  # type: ignore[attr-defined]
+    # the thread reads with recv(): a 4-byte length, then that many bytes
+    os.write(writer.fileno(), struct.pack("!i", 100_000) + b"half a result")
+    time.sleep(0.2)  # the thread is now waiting for the other 99,987 bytes
+    assert thread.is_alive()
+    stopping = threading.Thread(target=_stop, args=(pool,), daemon=True)
+    stopping.start()
+    stopping.join(timeout=60)
+    assert not stopping.is_alive(), "_stop waited for the rest of the message"
+    assert not thread.is_alive()

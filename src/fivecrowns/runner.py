@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -96,6 +98,14 @@ def _clean_start() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+def _worker_start() -> None:
+    # A terminal's Ctrl-C reaches every process of the group, the workers too. A worker
+    # stopped by it may be halfway through sending a result: the pool's thread then waits
+    # for the rest of it for ever, and the run never ends. The main process handles Ctrl-C
+    # and stops the workers itself (_stop).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _local(fn: Callable[[list[T]], list[R]], chunks: Sequence[list[T]], jobs: int
            ) -> Iterator[list[R]]:
     if jobs == 1:
@@ -107,7 +117,8 @@ def _local(fn: Callable[[list[T]], list[R]], chunks: Sequence[list[T]], jobs: in
     # it interrupted would be left running, unknown to the pool); it is raised right after.
     # It is not held across a yield: the caller's code between chunks stays interruptible.
     with sigint_held():
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_clean_start())
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_clean_start(),
+                                   initializer=_worker_start)
     # A few chunks per worker in flight, submitted as earlier ones are taken (map() would
     # submit them all at once: every chunk, pickled, in memory for the whole run).
     pending: deque[Future[list[R]]] = deque()
@@ -147,10 +158,31 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         process.join()
     if thread is not None:
-        thread.join()
+        _join_manager(thread)
     if calls is not None:  # its feeder thread can outlive the pool's thread by a moment
         calls.close()
         calls.join_thread()
+
+
+def _join_manager(thread: Any) -> None:
+    """Join the pool's thread once its workers are terminated.
+
+    A worker terminated halfway through sending a result (a large one takes several
+    writes) leaves part of a message in the results pipe, and the pool's thread waits for
+    the rest of it for ever. With every worker gone nothing else writes there, so zeros
+    are written until the thread has read a message it cannot unpickle: it then takes the
+    pool as broken and ends."""
+    results = getattr(thread, "result_queue", None)
+    writer = getattr(results, "_writer", None)
+    thread.join(0.5)
+    while thread.is_alive() and writer is not None:
+        try:
+            os.set_blocking(writer.fileno(), False)
+            os.write(writer.fileno(), bytes(1 << 16))
+        except OSError:  # the pipe is full (the thread reads it) or closed (it ended)
+            pass
+        thread.join(0.5)
+    thread.join()
 
 
 def run_in_order(fn: Callable[[T], R], items: Sequence[T], *, jobs: int = 1,
