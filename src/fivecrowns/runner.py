@@ -173,7 +173,8 @@ def _join_manager(thread: Any) -> None:
     are written until the thread has read a message it cannot unpickle: it then takes the
     pool as broken and ends."""
     results = getattr(thread, "result_queue", None)
-    writer = getattr(results, "_writer", None)
+    # a file descriptor to write to: a POSIX pipe (on Windows, a handle)
+    writer = getattr(results, "_writer", None) if os.name == "posix" else None
     thread.join(0.5)
     while thread.is_alive() and writer is not None:
         try:
