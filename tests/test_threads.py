@@ -181,3 +181,13 @@ def test_stopping_a_pool_with_half_a_result_in_its_pipe_ends() -> None:
     stopping.join(timeout=60)
     assert not stopping.is_alive(), "_stop waited for the rest of the message"
     assert not thread.is_alive()
+
+
+def test_a_piece_that_raises_timeout_error_is_not_taken_for_the_wait() -> None:
+    """The pool waits for a piece with a timeout; a piece's own TimeoutError is raised."""
+    def work(a: int, b: int) -> None:
+        if a == 2:
+            raise TimeoutError("piece 2")
+
+    with pytest.raises(TimeoutError, match="piece 2"):
+        run_threaded(work, 64, 2, 1)

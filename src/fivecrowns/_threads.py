@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 
 from ._sigint import HeldSigint, sigint_held
 
@@ -89,7 +90,13 @@ def _run_pool(work: Callable[[int, int], object], pieces: Iterator[tuple[int, in
 def _wait_for_first(pending: deque[Future[object]], held: HeldSigint) -> None:
     """Take the first pending piece once it is done (raising its exception), or come back
     after a moment; either way a noted SIGINT is handled first."""
-    wait((pending[0],), timeout=_POLL, return_when=FIRST_COMPLETED)
+    first = pending[0]
+    try:
+        first.result(timeout=_POLL)
+    except FuturesTimeout:
+        if first.done():  # the piece's own error, not the wait's
+            raise
+        held.release()
+        return
     held.release()
-    if pending[0].done():
-        pending.popleft().result()
+    pending.popleft()
