@@ -63,11 +63,12 @@ def player_action(player: Player, obs: Observation) -> int:
     """
     if not isinstance(obs, Observation):
         raise TypeError(f"obs must be an Observation, got {type(obs).__name__}")
-    method = "choose_draw" if obs.phase is Phase.DRAW else "choose_discard"
+    drawing = obs.phase is Phase.DRAW
+    method = "choose_draw" if drawing else "choose_discard"
     choose = getattr(player, method, None)
     if choose is None:
         raise TypeError(f"{player!r} is not a Player: it has no {method}() method")
-    if obs.phase is Phase.DRAW:
+    if drawing:
         return encode_draw(choose(obs))
     choice = choose(obs)
     if not isinstance(choice, tuple) or len(choice) != 2:
@@ -75,5 +76,5 @@ def player_action(player: Player, obs: Observation) -> int:
     return encode_discard(choice[0], go_out=bool(choice[1]))
 
 
-# Documented, pickled and shown in reprs as fivecrowns.players', as before 0.4.
+# Documented, pickled and shown in reprs in fivecrowns.players, as before 0.4.
 Player.__module__ = player_action.__module__ = "fivecrowns.players"
