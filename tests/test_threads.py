@@ -16,15 +16,17 @@ import struct
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from types import FrameType
 from typing import Any
 
 import pytest
 
-from fivecrowns._sigint import sigint_held
-from fivecrowns._threads import run_threaded
+from fivecrowns._sigint import HeldSigint, sigint_held
+from fivecrowns._threads import _wait_for_first, run_threaded
 from fivecrowns.runner import _clean_start, _stop
 
 if sys.platform == "win32":  # pragma: no cover - no pthread_kill
@@ -191,3 +193,37 @@ def test_a_piece_that_raises_timeout_error_is_not_taken_for_the_wait() -> None:
 
     with pytest.raises(TimeoutError, match="piece 2"):
         run_threaded(work, 64, 2, 1)
+
+
+class _DoneDuringTheWait(Future[object]):
+    """A piece that finishes just after the wait for it timed out: the race of a loaded
+    machine, made certain."""
+
+    def result(self, timeout: float | None = None) -> object:
+        if timeout is not None and not self.done():
+            self.set_result("piece")
+            raise FuturesTimeout()
+        return super().result(timeout)
+
+
+def test_a_piece_done_just_after_the_wait_timed_out_is_taken() -> None:
+    """Before 0.5 the wait's own TimeoutError was raised as the piece's."""
+    late = _DoneDuringTheWait()
+    pending: deque[Future[object]] = deque([late])
+    held = HeldSigint()
+    try:
+        _wait_for_first(pending, held)
+    finally:
+        held.restore()
+    assert not pending
+
+
+def test_a_piece_that_raises_timeout_error_is_raised_by_the_wait() -> None:
+    failed: Future[object] = Future()
+    failed.set_exception(TimeoutError("piece 1"))
+    held = HeldSigint()
+    try:
+        with pytest.raises(TimeoutError, match="piece 1"):
+            _wait_for_first(deque([failed]), held)
+    finally:
+        held.restore()

@@ -94,9 +94,12 @@ def _wait_for_first(pending: deque[Future[object]], held: HeldSigint) -> None:
     try:
         first.result(timeout=_POLL)
     except FuturesTimeout:
-        if first.done():  # the piece's own error, not the wait's
-            raise
-        held.release()
-        return
+        if not first.done():
+            held.release()
+            return
+        # Done: either the piece raised its own TimeoutError, or it finished between the
+        # wait's timeout and this check. Ask the piece itself (no wait now): its result,
+        # or its own exception, never the wait's timeout.
+        first.result()
     held.release()
     pending.popleft()
