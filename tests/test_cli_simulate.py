@@ -514,3 +514,17 @@ def test_simulate_duplicate_records(capsys: pytest.CaptureFixture[str], tmp_path
     assert "strong" in records[1]["players"] and "1:greedy" in records[0]["players"]
     for r in records:
         assert list(Game.replay(r).totals) == r["totals"]
+
+
+@pytest.mark.parametrize("argv", [
+    ("simulate", "--games", "10000000000", "--rounds", "1", "--bots", "greedy,greedy"),
+    ("simulate", "--games", "99999999999999999999", "--duplicate", "greedy"),
+    ("solitaire", "--games", "5000000000"),
+])
+def test_too_many_games_is_one_line(capsys: pytest.CaptureFixture[str],
+                                    argv: tuple[str, ...]) -> None:
+    # 0.4: NumPy's _ArrayMemoryError traceback (every seed made up front), or "Maximum
+    # allowed dimension exceeded" without naming --games
+    code, out, err = run(capsys, *argv, "--quiet")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"error: --games {int(argv[2]):,} is too many" in err

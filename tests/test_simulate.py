@@ -139,3 +139,64 @@ def test_ctrl_c_keeps_the_report_of_the_games_finished(duplicate: object) -> Non
     finally:
         _StopsAtGame.STOP = 13
     assert info.value.partial is None
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_seeds_made_block_by_block_are_the_same_games(duplicate: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # The seeds are made as the games are played, a block at a time: blocks of 3 here, so
+    # that 8 games cross two block boundaries. Every game is still dealt from
+    # game_seeds(seed, games)[g], as before, and its record replays.
+    from fivecrowns.duplicate import DuplicateReport
+    from fivecrowns.game import Game
+    from fivecrowns.seeding import GameSeeds
+    from fivecrowns.simulate import duplicate_match
+
+    monkeypatch.setattr(GameSeeds, "BLOCK", 3)
+    records: list[dict[str, Any]] = []
+    report: Any
+    if duplicate:
+        report = duplicate_match(GreedyBot, RandomBot, [GreedyBot], 8, seed=11, rounds=[1],
+                                 on_record=records.append)
+        assert isinstance(report, DuplicateReport)
+        scores = report.scores
+    else:
+        report = simulate_games([GreedyBot, GreedyBot], 8, seed=11, rounds=[1],
+                                on_record=records.append)
+        scores = report.scores
+    assert report.seeds == tuple(game_seeds(11, 8))
+    for g, seed in enumerate(report.seeds):
+        totals = play_game([GreedyBot()] * 2, seed=seed, rounds=[1]).totals
+        assert scores[g].tolist() == [totals[(e - g) % 2] for e in range(2)]
+    bots = records[::2] if duplicate else records
+    assert [r["seed"] for r in bots] == list(report.seeds)
+    for r in records:
+        Game.replay(r)
+
+
+def test_game_seeds_sequence_is_game_seeds() -> None:
+    from fivecrowns.seeding import GameSeeds
+
+    every = game_seeds(3, 10_000)
+    seeds = GameSeeds(3, 10_000)
+    assert len(seeds) == 10_000 and list(seeds) == every
+    assert seeds[4095:4100] == every[4095:4100] and seeds[-1] == every[-1]
+    assert seeds[::1000] == every[::1000] and seeds[9000] == every[9000]
+    with pytest.raises(IndexError):
+        seeds[10_000]
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+@pytest.mark.parametrize("games", [10**10, 10**20])
+def test_too_many_games_is_refused_before_any_is_played(duplicate: bool, games: int) -> None:
+    # 0.4 made every game's seed up front: NumPy's MemoryError (74.5 GiB for 10**10), or
+    # "Maximum allowed dimension exceeded" without a word about games
+    from fivecrowns.runner import TooManyGames
+    from fivecrowns.simulate import duplicate_match
+
+    with pytest.raises(TooManyGames, match=r"games [\d,]+ is too many for one run") as info:
+        if duplicate:
+            duplicate_match(GreedyBot, RandomBot, [GreedyBot], games, seed=1)
+        else:
+            simulate_games([GreedyBot, GreedyBot], games, seed=1)
+    assert isinstance(info.value, ValueError) and info.value.games == games

@@ -145,3 +145,21 @@ def test_simulate_solitaire_argument_errors(kwargs: dict[str, object], error: ty
     args.update(kwargs)
     with pytest.raises(error, match=message):
         simulate_solitaire(**args)  # type: ignore[arg-type]
+
+
+def test_seeds_made_as_the_games_are_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    # blocks of 3 seeds: 7 games cross two block boundaries and are the same games
+    from fivecrowns.seeding import GameSeeds
+
+    monkeypatch.setattr(GameSeeds, "BLOCK", 3)
+    report = simulate_solitaire("greedy", 7, seed=4)
+    assert list(report.results) == [play_solitaire("greedy", seed=s) for s in game_seeds(4, 7)]
+
+
+@pytest.mark.parametrize("games", [5 * 10**9, 10**20])
+def test_too_many_games_is_refused_before_any_is_played(games: int) -> None:
+    # 0.4 made every seed up front: NumPy's MemoryError, or its "Maximum allowed dimension"
+    from fivecrowns.runner import TooManyGames
+
+    with pytest.raises(TooManyGames, match=r"games [\d,]+ is too many for one run"):
+        simulate_solitaire("greedy", games, seed=1)

@@ -26,7 +26,8 @@ from typing import Any, Literal, TypeVar, overload
 from ._checks import check_int
 from ._sigint import sigint_held
 
-__all__ = ["Backend", "ProgressCallback", "run_in_order", "check_jobs", "chunked"]
+__all__ = ["Backend", "ProgressCallback", "run_in_order", "check_jobs", "chunked",
+           "TooManyGames", "check_fits"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -44,6 +45,50 @@ def check_jobs(jobs: object, name: str = "jobs") -> int:
     2
     """
     return check_int(jobs, name, 1)
+
+
+class TooManyGames(ValueError):
+    """A run of more games than this machine's memory can hold the report of."""
+
+    def __init__(self, games: int, per_game: int, memory: int | None) -> None:
+        self.games, self.per_game, self.memory = games, per_game, memory
+        super().__init__(self.message("games"))
+
+    def message(self, name: str) -> str:
+        """The error's text, the count named ``name`` (the command line's ``--games``)."""
+        need = self.games * self.per_game
+        have = ("" if self.memory is None else
+                f", and this machine has {self.memory / 2**30:,.1f} GiB")
+        return (f"{name} {self.games:,} is too many for one run: its report keeps about "
+                f"{self.per_game} bytes a game, {need / 2**30:,.0f} GiB in all{have} (run "
+                f"fewer games)")
+
+
+def _memory() -> int | None:
+    """This machine's physical memory in bytes, or ``None`` where it cannot be read."""
+    try:
+        size = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows) or no such name
+        return None
+    return size if size > 0 else None
+
+
+def check_fits(games: int, per_game: int) -> None:
+    """Raise :class:`TooManyGames` when the report of ``games`` games, ``per_game`` bytes
+    each, needs more than this machine's physical memory (or than any address space): a
+    run that could only end in a ``MemoryError``, perhaps hours in, is refused before it
+    starts.
+
+    >>> check_fits(10**6, 48)
+    >>> check_fits(10**20, 48)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fivecrowns.runner.TooManyGames: games 100,000,000,000,000,000,000 is too many for one run: ...
+    """
+    memory = _memory()
+    need = games * per_game
+    if need >= 2**63 or (memory is not None and need > memory):
+        raise TooManyGames(games, per_game, memory)
 
 
 def chunked(items: Sequence[T], size: int) -> list[list[T]]:

@@ -34,8 +34,8 @@ from .game import _check_game
 from .players import PlayerFactory, entrant_factory, play_game
 from .replay import GameRecord
 from .rules import Rules
-from .runner import Backend, ProgressCallback, run_in_order
-from .seeding import SeedLike, bot_seeds, game_seeds, int_seed
+from .runner import Backend, ProgressCallback, check_fits, run_in_order
+from .seeding import GameSeeds, SeedLike, bot_seeds, int_seed
 
 if TYPE_CHECKING:
     from typing_extensions import deprecated as _deprecated
@@ -305,6 +305,11 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
     ------
     TypeError
         An entrant that is not a Player class or a callable as described.
+    ValueError
+        Fewer than 2 or too many entrants, ``games`` below 1, or
+        :class:`~fivecrowns.runner.TooManyGames`: more games than this machine's memory
+        holds the report of (each game's seed is made as it is played; the report keeps
+        every game's seed, scores and wins).
     BotError
         A player raised or chose an illegal move (the message names the game's seed).
     Interrupted
@@ -348,6 +353,12 @@ def _checked(entrants: Sequence[Any], games: object, rules: Rules | None,
     return factories, games, [str(n) for n in names]
 
 
+#: Bytes a game keeps in a report besides its scores and wins (8 + 8 an entrant, twice
+#: that in a duplicate match): its seed, a Python int in a tuple, and the float copy of one
+#: entrant's scores made for its interval.
+_REPORT_BYTES = 56
+
+
 def _simulate(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int,
               progress: ProgressCallback | None, rules: Rules | None,
               rounds: Sequence[int] | None, names: Sequence[str] | None,
@@ -355,7 +366,8 @@ def _simulate(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int,
               ray_address: str | None) -> GamesReport:
     factories, games, names = _checked(entrants, games, rules, names)
     seed = int_seed(seed)
-    seeds = game_seeds(seed, games)
+    check_fits(games, _REPORT_BYTES + 16 * len(factories))
+    seeds = GameSeeds(seed, games)  # each block's made as it is played
     record_names = names if on_record is not None else None
     size = _block_size(factories, games, jobs, backend)
     threads = _engine_threads(jobs, backend)
@@ -386,7 +398,7 @@ def _simulate(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int,
         g = done[0]
         raise Interrupted(_games_report(names, seeds[:g], scores[:g], wins[:g], done[1])
                           if g else None) from exc
-    return _games_report(names, seeds, scores, wins, done[1])
+    return _games_report(names, seeds[:games], scores, wins, done[1])
 
 
 def _games_report(names: Sequence[str], seeds: Sequence[int], scores: npt.NDArray[np.int64],
@@ -489,7 +501,8 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
     TypeError
         An entrant that is not a Player class or a callable as described.
     ValueError
-        An empty field, or too many seats for the rules.
+        An empty field, too many seats for the rules, or
+        :class:`~fivecrowns.runner.TooManyGames` (as for :func:`simulate_games`).
     BotError
         A player raised or chose an illegal move (the message names the game's seed).
     Interrupted
@@ -519,7 +532,8 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
     factories, games, names = _checked([bot, *field], games, rules, names)
     reference_factory = entrant_factory(reference)
     seed = int_seed(seed)
-    seeds = game_seeds(seed, games)
+    check_fits(games, _REPORT_BYTES + 32 * len(factories))
+    seeds = GameSeeds(seed, games)  # each block's made as it is played
     record_names = names if on_record is not None else None
     n, k = len(seeds), len(factories)
     size = _block_size([*factories, reference_factory], n, jobs, backend)

@@ -50,6 +50,7 @@ from ..duplicate import DuplicateReport
 from ..errors import BotError, FiveCrownsError, Interrupted
 from ..registry import BotSpec, describe_bots
 from ..rules import N_ROUNDS, Rules
+from ..runner import TooManyGames
 from ..solitaire import STRATEGIES
 from ..solver import best_discard, solve
 from . import _common, _engine
@@ -576,7 +577,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a bot's own failure is its author's to debug: say how to see where it raised
         hint = " (--traceback shows where)" if isinstance(exc, BotError) and \
             not args.traceback else ""
-        print(f"{PROG} {args.command}: error: {exc}{hint}", file=sys.stderr)
+        text = exc.message("--games") if isinstance(exc, TooManyGames) else str(exc)
+        print(f"{PROG} {args.command}: error: {text}{hint}", file=sys.stderr)
         return 2
     except EOFError:
         print("\nEnd of input: goodbye.", file=out)

@@ -23,8 +23,8 @@ import numpy as np
 
 from ..errors import BotError
 from ..rules import Rules
-from ..runner import Backend, ProgressCallback, check_jobs, run_in_order
-from ..seeding import SeedLike, game_seeds, int_seed, solitaire_streams
+from ..runner import Backend, ProgressCallback, check_fits, check_jobs, run_in_order
+from ..seeding import GameSeeds, SeedLike, int_seed, solitaire_streams
 from ..stats import mean_interval, wilson_interval
 from .game import Solitaire, SolitaireResult, _check_rules
 from .strategies import SolitaireStrategy, make_strategy
@@ -147,6 +147,11 @@ class SolitaireReport:
         ])
 
 
+#: Bytes a game keeps in a report: its SolitaireResult (about 100 with its tuple slot),
+#: the list the runner collects, and the lists of piles and turns of the intervals.
+_REPORT_BYTES = 160
+
+
 def _play_seed(player: SolitaireStrategy, rules: Rules, seed: int) -> SolitaireResult:
     return play_solitaire(player, seed=seed, rules=rules)
 
@@ -192,7 +197,8 @@ def simulate_solitaire(strategy: str | SolitaireStrategy, games: int, *, seed: S
         An argument of the wrong type.
     ValueError
         ``games`` or ``jobs`` below 1, a negative ``seed``, an unknown strategy name or
-        backend.
+        backend, or :class:`~fivecrowns.runner.TooManyGames`: more games than this
+        machine's memory holds the report of (the seeds are made as the games are played).
     BotError
         The strategy raised or chose an illegal move.
 
@@ -212,8 +218,10 @@ def simulate_solitaire(strategy: str | SolitaireStrategy, games: int, *, seed: S
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable taking the number of games just "
                         f"finished, or None, got {type(progress).__name__}")
+    check_fits(games, _REPORT_BYTES)
     work: Callable[[int], SolitaireResult] = functools.partial(_play_seed, player, rules)
-    results = run_in_order(work, game_seeds(seed, games), jobs=jobs, progress=progress,
+    # each game's seed made as it is played: memory is the report's alone
+    results = run_in_order(work, GameSeeds(seed, games), jobs=jobs, progress=progress,
                            backend=backend, ray_address=ray_address)
     wins = sum(r.won for r in results)
     piles_mean, piles_ci = mean_interval([r.piles_closed for r in results], floor=0.0)
