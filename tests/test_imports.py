@@ -169,3 +169,25 @@ def test_no_import_circles() -> None:
     found = cycles(graph)
     assert not found, "import circles (every arrow must point down):\n" + "\n".join(
         _circle(graph, c) for c in found)
+
+
+def test_the_missing_core_warning_says_how_slow_and_how_to_get_it() -> None:
+    # the compiled core hidden in a fresh interpreter, the variable unset: the warning a
+    # user without a C compiler sees must give the cost in time, not only a ratio
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, warnings\n"
+            "sys.modules['fivecrowns._solver'] = None\n"
+            "with warnings.catch_warnings(record=True) as seen:\n"
+            "    warnings.simplefilter('always')\n"
+            "    import fivecrowns\n"
+            "print('\\n'.join(str(w.message) for w in seen if w.category is RuntimeWarning))\n")
+    env = {k: v for k, v in os.environ.items() if k != "FIVECROWNS_IMPLEMENTATION"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "hundreds of times slower" in text and "about 2 hours" in text
+    assert "install a C compiler and reinstall fivecrowns" in text
