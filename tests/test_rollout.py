@@ -353,3 +353,16 @@ def test_bad_arguments() -> None:
         play_games(1, seed=0, first_dealer=4)
     assert play_out([]).shape == (0, 0)
     assert play_games(0, seed=1).shape == (0, 4)
+
+
+def test_no_pyx_sets_its_own_cython_directives() -> None:
+    """setup.py is the directives' one home: a header in a .pyx would override the debug
+    build's bounds checks there (0.4's _rollout.pyx and _textcounts.pyx did)."""
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[1] / "src" / "fivecrowns"
+    pyx = sorted(src.glob("*.pyx"))
+    if not pyx:
+        pytest.skip("no .pyx sources beside the tests")
+    headers = {p.name: [line for line in p.read_text(encoding="utf-8").splitlines()
+                        if line.startswith("# cython:")] for p in pyx}
+    assert {name: h for name, h in headers.items() if h} == {}

@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# cython: initializedcheck=False
 """The compiled rollout engine: rounds and whole games played to the end in C.
 
 A twin of ``round.Round``, ``game.Game`` and ``deck.Deck`` driven by a fixed policy:

@@ -1,5 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# cython: initializedcheck=False
 """Hands' text to rows of counts, compiled: the fast path of :mod:`fivecrowns.files`.
 
 ``fivecrowns.files._text_counts_numpy`` is its twin (the fallback, and the reference the
