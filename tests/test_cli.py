@@ -44,10 +44,14 @@ def test_the_cli_is_a_package_of_small_modules() -> None:
     assert not re.search(r"try:\n\s+from \.\.?\w* import [^\n]*\n\s+except ImportError", text)
 
 
-def test_no_arguments_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys)
-    assert code == 0
-    assert out.startswith("usage: fivecrowns") and all(c in out for c in SUBCOMMANDS)
+def test_no_arguments_prints_help_and_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # 0.4 printed the help on stdout and exited 0, so a script calling `fivecrowns` without
+    # its command went on as if it had worked; argparse's usage errors exit 2
+    code, out, err = run(capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: fivecrowns") and all(c in err for c in SUBCOMMANDS)
+    assert err.splitlines()[-1].startswith("fivecrowns: error: choose a command")
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)
@@ -216,15 +220,21 @@ compiled / pure-Python speed, 13 cards      x1,234
 slowest hand of the adversarial set         12.5 us                            hand 7"""
 
 
-def fake_bench(monkeypatch: pytest.MonkeyPatch, report: object) -> None:
+def fake_bench(monkeypatch: pytest.MonkeyPatch, report: object,
+               report_data: object = None) -> None:
     fake = types.ModuleType("fivecrowns.bench")
     fake.report = report  # type: ignore[attr-defined]
+    fake.report_data = report_data  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "fivecrowns.bench", fake)
 
 
 def test_bench_prints_the_table_or_json(capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    fake_bench(monkeypatch, lambda quick: BENCH_TABLE if quick else "TABLE")
+    rows = [{"name": "slowest hand of the adversarial set", "value": "12.5 us",
+             "note": "hand 7", "seconds": 1.25e-05, "hand": 7}]
+    fake_bench(monkeypatch, lambda quick: BENCH_TABLE if quick else "TABLE",
+               lambda quick: {"title": BENCH_TABLE.splitlines()[0], "table": BENCH_TABLE,
+                              "rows": rows})
     code, out, _ = run(capsys, "bench")
     assert code == 0 and out == "TABLE\n"
     code, out, _ = run(capsys, "bench", "--quick", "--json")
@@ -232,27 +242,34 @@ def test_bench_prints_the_table_or_json(capsys: pytest.CaptureFixture[str],
     summary = json.loads(out)
     assert summary["command"] == "bench" and summary["quick"] is True
     assert summary["title"].startswith("fivecrowns compiled core")
-    assert summary["rows"] == [
-        {"name": "deadwood_many, 13 cards, K wild, 1 thread",
-         "value": "3,000,000 /s  (333 ns each)", "note": "hands"},
-        {"name": "compiled / pure-Python speed, 13 cards", "value": "x1,234", "note": ""},
-        {"name": "slowest hand of the adversarial set", "value": "12.5 us", "note": "hand 7"},
-    ]
+    assert summary["rows"] == rows
 
 
-def test_bench_json_reads_the_real_table(capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bench_json_gives_the_figures_as_numbers(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # 0.4's rows were the table's text only ("5,874,693 /s  (170 ns each)"): every figure
+    # is now a number too. The timers are stood in for, so the numbers are known.
     from fivecrowns import bench
 
-    widths = [("deadwood_many, 13 cards, K wild, 2 threads", "1,500,000 /s  (666 ns each)",
-               "x1.80 vs 1 thread"), ("draw_table per call, 13 cards", "70,000 /s", "calls")]
-    width = max(len(r[0]) for r in widths)
-    text = "\n".join(["title", ""] + [f"{n:<{width}}  {v:<34} {c}".rstrip()
-                                      for n, v, c in widths])
-    monkeypatch.setattr(bench, "report", lambda quick: text)
-    code, out, _ = run(capsys, "bench", "--json")
+    monkeypatch.setattr(bench, "_best", lambda fn, repeats: 0.002)
+    monkeypatch.setattr(bench, "_best_pair", lambda fa, fb, repeats: (0.004, 0.002))
+    monkeypatch.setattr(bench, "peak_memory", lambda fn: (0.1, 3 * 2**20))
+    monkeypatch.setattr(bench, "slowest_hand", lambda c, w, repeats=3: (12.5e-6, 7))
+    code, out, _ = run(capsys, "bench", "--quick", "--json")
     assert code == 0
-    assert [tuple(r.values()) for r in json.loads(out)["rows"]] == widths
+    rows = {r["name"]: r for r in json.loads(out)["rows"]}
+    two = rows["deadwood_many, 13 cards, K wild, 2 threads"]
+    assert two["value"] == "50,000,000 /s  (20 ns each)" and two["note"] == "x2.00 vs 1 thread"
+    assert (two["items"], two["seconds"], two["speedup"]) == (100_000, 0.002, 2.0)
+    assert two["per_second"] == 100_000 / 0.002 and two["seconds_each"] == 0.002 / 100_000
+    assert rows["slowest hand of the adversarial set"] == {
+        "name": "slowest hand of the adversarial set", "value": "12.5 us", "note": "hand 7",
+        "seconds": 12.5e-6, "hand": 7}
+    assert rows["random_hands, 13 cards"]["peak_bytes"] == 3 * 2**20
+    for row in rows.values():  # every row has its figures, and only numbers beside the text
+        figures = {k: v for k, v in row.items() if k not in ("name", "value", "note")}
+        assert figures and all(type(v) in (int, float) for v in figures.values()), row
+    assert bench.report(quick=True) == bench.report_data(quick=True)["table"]
 
 
 def test_bench_errors_exit_2(capsys: pytest.CaptureFixture[str],

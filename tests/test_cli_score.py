@@ -174,3 +174,15 @@ def test_score_missing_output_folder(capsys: pytest.CaptureFixture[str], tmp_pat
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert f"no such folder '{gone}'" in err and "Errno" not in err
     assert not (tmp_path / "o.npy").exists()
+
+
+def test_column_with_a_npy_input_is_refused(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    # 0.4 ignored --column for a .npy input without a word: the user's column of hands was
+    # never read, the file's counts were
+    np.save(tmp_path / "h.npy", ROWS)
+    code, out, err = run_cli(capsys, "score", str(tmp_path / "h.npy"), str(tmp_path / "o.npy"),
+                             "--wild", "9", "--column", "cards", "--quiet")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "--column" in err and ".npy input has no columns" in err
+    assert not (tmp_path / "o.npy").exists()

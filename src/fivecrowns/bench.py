@@ -16,6 +16,7 @@ import tracemalloc
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
+from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -25,9 +26,12 @@ from ._deprecation import keyword_only
 from .cards import N_TYPES
 from .dealing import random_hands
 
-__all__ = ["adversarial_hands", "report", "core", "Row", "peak_memory", "slowest_hand"]
+__all__ = ["adversarial_hands", "report", "report_data", "core", "Row", "peak_memory",
+           "slowest_hand"]
 
 Row = tuple[str, str, str]
+#: A row's measured figures as numbers (the ``--json`` of ``fivecrowns bench``).
+Figures = dict[str, Union[int, float]]
 
 
 def adversarial_hands(n: int, seed: int = 0) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8]]:
@@ -124,16 +128,34 @@ def slowest_hand(counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8],
     return worst, where
 
 
+def _rate_figures(n: int, seconds: float, **more: float) -> Figures:
+    """A rate row's numbers: the items, the best time, and what the table shows rounded."""
+    return {"items": n, "seconds": seconds, "per_second": n / seconds,
+            "seconds_each": seconds / n, **more}
+
+
 @keyword_only("quick")
 def report(*, quick: bool = False) -> str:
     """Run the benchmark and return its table as text.
 
     ``quick`` uses smaller workloads (a few seconds in all); the figures are then rougher.
     """
+    return report_data(quick=quick)["table"]
+
+
+@keyword_only("quick")
+def report_data(*, quick: bool = False) -> dict[str, Any]:
+    """Run the benchmark; its table as data: ``title``, ``table`` (the text of
+    :func:`report`) and ``rows``, each with the ``name``, ``value`` and ``note`` the table
+    shows and the figures behind them as numbers (``items``, ``seconds``, ``per_second``,
+    ``seconds_each`` for a rate; ``speedup``, ``peak_bytes``, ``dealing_time_ratio``,
+    ``hand`` where the note gives them).
+    """
     scale = 0.1 if quick else 1.0
     reps = 3 if quick else 5
     n_bulk = int(200_000 * scale)
     rows: list[Row] = []
+    figures: list[Figures] = []
     try:
         compiled: solver.Implementation | None = solver.implementation("compiled")
     except ImportError:
@@ -156,31 +178,40 @@ def report(*, quick: bool = False) -> str:
     rows.append(("deadwood_many, 13 cards, K wild, 1 thread", _rate(n_long, t1), "hands"))
     rows.append(("deadwood_many, 13 cards, K wild, 2 threads", _rate(n_long, t2),
                  f"x{t1 / t2:.2f} vs 1 thread"))
+    figures += [_rate_figures(n_long, t1), _rate_figures(n_long, t2, speedup=t1 / t2)]
     t7 = bulk(h7, 7, 1)
     rows.append(("deadwood_many, 7 cards, 7s wild, 1 thread", _rate(n_bulk, t7), "hands"))
+    figures.append(_rate_figures(n_bulk, t7))
     ta = bulk(adv, adv_wild, 1)
     rows.append(("deadwood_many, adversarial set, 1 thread", _rate(adv.shape[0], ta), "hands"))
+    figures.append(_rate_figures(adv.shape[0], ta))
 
     n_call = int(50_000 * scale)
     sample = [h13[i] for i in range(n_call)]
     tc = _best(lambda: [solver.deadwood(r, 13) for r in sample], reps)
     rows.append(("deadwood per call (uint8 row), 13 cards", _rate(n_call, tc), "calls"))
+    figures.append(_rate_figures(n_call, tc))
     text_hands = [" ".join(str(c) for c in solver.solve(h13[i], 13).cards)
                   for i in range(min(n_call, 2_000))]
     ts = _best(lambda: [solver.deadwood(h, 13) for h in text_hands], reps)
     rows.append(("deadwood per call (text hand), 13 cards", _rate(len(text_hands), ts), "calls"))
+    figures.append(_rate_figures(len(text_hands), ts))
 
     n_bd = h14.shape[0]
     tb = _best(lambda: solver.discard_deadwood_many(h14, 13, threads=1), reps)
     rows.append(("discard_deadwood_many, 14 cards, K wild", _rate(n_bd, tb), "hands"))
+    figures.append(_rate_figures(n_bd, tb))
     bd_sample = [h14[i] for i in range(min(n_bd, 5_000))]
     tbc = _best(lambda: [solver.best_discard(r, 13) for r in bd_sample], reps)
     rows.append(("best_discard per call, 14 cards", _rate(len(bd_sample), tbc), "calls"))
+    figures.append(_rate_figures(len(bd_sample), tbc))
     tsv = _best(lambda: [solver.solve(r, 13) for r in bd_sample], reps)
     rows.append(("solve per call (partition), 14 cards", _rate(len(bd_sample), tsv), "calls"))
+    figures.append(_rate_figures(len(bd_sample), tsv))
     dt_sample = [h13[i] for i in range(int(2_000 * scale))]
     tdt = _best(lambda: [solver.draw_table(r, 13) for r in dt_sample], reps)
     rows.append(("draw_table per call, 13 cards", _rate(len(dt_sample), tdt), "calls"))
+    figures.append(_rate_figures(len(dt_sample), tdt))
 
     # Dealing against scoring the same hands: dealing should cost no more, in little memory.
     # Times without tracemalloc (it slows numpy's many small allocations), peaks with it.
@@ -194,23 +225,31 @@ def report(*, quick: bool = False) -> str:
                  f"peak {peak_deal / 2**20:,.0f} MB"))
     rows.append(("deadwood_many of those hands, 1 thread", _rate(n_deal, t_score),
                  f"peak {peak_score / 2**20:,.0f} MB; dealing x{t_deal / t_score:.2f}"))
+    figures += [_rate_figures(n_deal, t_deal, peak_bytes=peak_deal),
+                _rate_figures(n_deal, t_score, peak_bytes=peak_score,
+                              dealing_time_ratio=t_deal / t_score)]
 
     worst, where = slowest_hand(adv, adv_wild, repeats=3)
     rows.append(("slowest hand of the adversarial set", f"{worst * 1e6:,.1f} us",
                  f"hand {where}"))
+    figures.append({"seconds": worst, "hand": where})
 
     py_n = int(2_000 * scale) or 1
     py = solver.implementation("python")
     w13 = np.full(py_n, 13, dtype=np.int8)
     tp = _best(lambda: py.deadwood_many(h13[:py_n], w13, threads=1), 1)
     rows.append(("pure-Python twin, deadwood, 13 cards", _rate(py_n, tp), "hands"))
+    figures.append(_rate_figures(py_n, tp))
     if compiled is not None:
         tcp = _best(lambda: compiled.deadwood_many(h13[:py_n], w13, threads=1), reps)
         rows.append(("compiled / pure-Python speed, 13 cards", f"x{tp / tcp:,.0f}", ""))
+        figures.append({"speedup": tp / tcp})
 
     width = max(len(r[0]) for r in rows)
     lines = [f"fivecrowns {solver.IMPLEMENTATION} core, {platform.python_implementation()} "
              f"{platform.python_version()}, {platform.machine()}, "
              f"{os.cpu_count()} CPUs{' (quick run)' if quick else ''}", ""]
     lines += [f"{name:<{width}}  {rate:<34} {note}".rstrip() for name, rate, note in rows]
-    return "\n".join(lines)
+    return {"title": lines[0], "table": "\n".join(lines),
+            "rows": [{"name": name, "value": value, "note": note, **numbers}
+                     for (name, value, note), numbers in zip(rows, figures, strict=True)]}

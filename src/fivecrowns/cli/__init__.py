@@ -180,30 +180,17 @@ def _cmd_solitaire(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def _bench_summary(text: str, quick: bool) -> dict[str, Any]:
-    """The benchmark table as data: its title line, and one entry per row."""
-    lines = text.splitlines()
-    rows = [line for line in lines[1:] if line.strip()]
-    width = max((len(line.split("  ", 1)[0]) for line in rows), default=0)
-    entries = []
-    for line in rows:
-        name, rest = line[:width].strip(), line[width:].strip()
-        value, _, note = rest.partition("   ")  # the value column is padded to 34
-        value = value.strip() if note else rest[:34].strip()
-        note = note.strip() if note else rest[34:].strip()
-        entries.append({"name": name, "value": value, "note": note})
-    return {"command": "bench", "quick": quick, "title": lines[0] if lines else "",
-            "rows": entries}
-
-
 def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
+    if args.json:
+        from ..bench import report_data
+
+        data = report_data(quick=args.quick)
+        print(json.dumps({"command": "bench", "quick": args.quick, "title": data["title"],
+                          "rows": data["rows"]}), file=out)
+        return 0
     from ..bench import report
 
-    text = report(quick=args.quick)
-    if args.json:
-        print(json.dumps(_bench_summary(text, args.quick)), file=out)
-    else:
-        print(text, file=out)
+    print(report(quick=args.quick), file=out)
     return 0
 
 
@@ -542,9 +529,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error (already printed)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    if args.command is None:
-        parser.print_help(out)
-        return 0
+    if args.command is None:  # a usage error, as argparse's own: the help, on stderr
+        parser.print_help(sys.stderr)
+        print(f"{PROG}: error: choose a command (run `{PROG} COMMAND --help` for its "
+              f"options)", file=sys.stderr)
+        return 2
     try:
         if args.command == "solve":
             return _cmd_solve(args, out)

@@ -66,6 +66,10 @@ def _wild(text: str) -> int | str:
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``fivecrowns score``."""
     check_backend(args.backend, args.ray_address, args.ray_timeout)
+    if args.column is not None and Path(args.src).suffix.lower() == ".npy":
+        raise CommandError(f"--column names a text column of hands, and a .npy input has no "
+                           f"columns (it is an (N, 56) array of card counts): drop "
+                           f"--column {args.column}")
     from ..files import count_rows, score_file
 
     try:
