@@ -1,8 +1,11 @@
-"""Write tests/data/compat_0.3.json: games, rounds and simulations as fivecrowns 0.3 plays
-them, for tests/test_compat.py to check that later versions play them identically.
+"""Write tests/data/compat_<version>.json: games, rounds and simulations as this version of
+fivecrowns plays them, for tests/test_compat.py to check that later versions play them
+identically.
 
-Run it from a checkout of 0.3 (commit 1ad0f08), never from a later version: the corpus
-is the old behaviour. ``PYTHONPATH=src python benchmarks/make_compat_corpus.py``.
+Run it from a checkout of the version it records, never from a later one: the corpus is the
+old behaviour. ``compat_0.3.json`` was written at commit 1ad0f08, ``compat_0.4.json`` at
+cc37e60 (0.4's last commit), each with the compiled core built in place:
+``python setup.py build_ext --inplace && PYTHONPATH=src python benchmarks/make_compat_corpus.py``.
 
 What it holds (each entry names its players and arguments, so the test plays it again):
 
@@ -14,12 +17,27 @@ What it holds (each entry names its players and arguments, so the test plays it 
   and the result;
 - ``simulations``: :func:`simulate_games` scores per game, duplicate matches' too;
 - ``play_games``: the compiled engine's totals, per policy.
+
+From 0.4 on, also (:func:`since_0_4`):
+
+- ``learned_games``: records of games with LearnedBot (replayed from their records only:
+  LearnedBot's shipped weights may be remade);
+- ``pickles``: rounds pickled mid-play, with the moves StrongBot then makes and the result;
+- ``play_out``: the compiled engine's moves for a round, per policy;
+- ``play_worlds``: a search's values for every legal move of a position;
+- ``decisions``: a digest of every array :func:`record_decisions` gives, and a small
+  :func:`write_decisions` file (base64) for :func:`load_decisions`.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import pickle
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +45,8 @@ import fivecrowns as fc
 from fivecrowns.rules import Rules
 
 DEFAULT = Rules()
-OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "compat_0.3.json"
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "data" / f"compat_{'.'.join(fc.__version__.split('.')[:2])}.json"
 
 
 def make_bot(spec: str) -> Any:
@@ -36,7 +55,8 @@ def make_bot(spec: str) -> Any:
         return fc.RandomBot(seed=int(args[0]))
     if kind == "search":
         return fc.SearchBot(int(args[0]), int(args[1]))
-    return {"greedy": fc.GreedyBot, "strong": fc.StrongBot, "expert": fc.ExpertBot}[kind]()
+    return {"greedy": fc.GreedyBot, "strong": fc.StrongBot, "expert": fc.ExpertBot,
+            "learned": fc.LearnedBot}[kind]()
 
 
 def rules_dict(rules: Rules) -> dict[str, Any]:
@@ -96,6 +116,91 @@ def simulation(entrants: list[str], games: int, seed: int, rules: Rules = DEFAUL
         out["scores"] = rep.scores.tolist()
         out["reference_scores"] = rep.reference_scores.tolist()
     return out
+
+
+def digest(a: Any) -> str:
+    """The dtype, shape and bytes of an array, as one hex digest."""
+    import numpy as np
+
+    a = np.ascontiguousarray(a)
+    h = hashlib.sha256(f"{a.dtype.str}{a.shape}".encode())
+    h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def play_some(r: Any, moves: int) -> int:
+    """Up to ``moves`` of StrongBot's moves, stopping short of the round's end: how many."""
+    bot = fc.StrongBot()
+    for done in range(moves):
+        r2 = r.clone()
+        r2.apply_action(fc.player_action(bot, r2.observation(r2.current_player)))
+        if r2.is_over:
+            return done
+        r.apply_action(fc.player_action(bot, r.observation(r.current_player)))
+    return moves
+
+
+def since_0_4() -> dict[str, Any]:
+    """What 0.4 added: LearnedBot, pickled rounds, the engine's entrances, decision data."""
+    from fivecrowns import decisions, rollout
+
+    learned = [game(["learned", "strong", "expert", "greedy"], seed=30, rounds=[3, 10]),
+               game(["learned", "learned"], seed=31, rounds=[5, 11])]
+    pickles = []
+    for seed, n, rnd, moves in ((40, 4, 5, 3), (41, 2, 11, 6), (42, 3, 1, 0), (43, 6, 8, 10),
+                                 (44, 4, 7, 200)):
+        r = fc.Round(n, rnd, seed=seed)
+        moves = play_some(r, moves)
+        bot = fc.StrongBot()
+        blob = base64.b64encode(pickle.dumps(r)).decode()
+        actions = []
+        while not r.is_over:
+            a = fc.player_action(bot, r.observation(r.current_player))
+            r.apply_action(a)
+            actions.append(a)
+        assert r.result is not None
+        pickles.append({"seed": seed, "n_players": n, "round_number": rnd, "moves": moves,
+                        "pickle": blob, "actions": actions,
+                        "scores": list(r.result.scores), "turns": r.result.turns})
+    outs = []
+    for seed, n, rnd, policy in ((50, 3, 4, "greedy"), (51, 4, 9, "strong"),
+                                 (52, 2, 11, "expert"), (53, 5, 6, "random")):
+        r = fc.Round(n, rnd, seed=seed)
+        outs.append({"seed": seed, "n_players": n, "round_number": rnd, "policy": policy,
+                     "play_seed": 7,
+                     "actions": rollout.play_out_actions(r, policy=policy, seed=7)})
+    worlds = []
+    for seed, n, rnd, moves, policy in ((60, 4, 6, 9, "strong"), (61, 2, 10, 4, "greedy"),
+                                        (62, 3, 3, 13, "expert")):
+        r = fc.Round(n, rnd, seed=seed)
+        moves = play_some(r, moves)
+        legal = [int(a) for a in r.legal_actions()]
+        values = rollout.play_worlds(r, legal, worlds=16, seed=seed, policy=policy)
+        worlds.append({"seed": seed, "n_players": n, "round_number": rnd, "moves": moves,
+                       "policy": policy, "worlds": 16, "actions": legal,
+                       "values": values.tolist()})
+    runs = []
+    for games, seed, policy, n, features, rounds in ((3, 70, "expert", 4, True, None),
+                                                    (2, 71, "strong", 2, False, [1, 11]),
+                                                    (2, 72, ["greedy", "random", "strong"], 3,
+                                                     True, [6])):
+        d = decisions.record_decisions(games, seed=seed, policy=policy, n_players=n,
+                                       features=features, rounds=rounds)
+        arrays = {name: digest(getattr(d, name)) for name in
+                  ("obs", "features", "mask", "action", "game", "round", "player", "turn",
+                   "round_score", "game_total", "reward", "round_end", "episode_end")
+                  if getattr(d, name) is not None}
+        runs.append({"games": games, "seed": seed, "policy": policy, "n_players": n,
+                     "features": features, "rounds": rounds, "decisions": len(d.action),
+                     "digests": arrays})
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "small.npz"
+        decisions.write_decisions(path, 1, seed=73, policy="strong", n_players=2,
+                                  rounds=[2], features=True)
+        small = {"games": 1, "seed": 73, "policy": "strong", "n_players": 2, "rounds": [2],
+                 "features": True, "npz": base64.b64encode(path.read_bytes()).decode()}
+    return {"learned_games": learned, "pickles": pickles, "play_out": outs,
+            "play_worlds": worlds, "decisions": runs, "decision_file": small}
 
 
 def main() -> None:
@@ -171,8 +276,12 @@ def main() -> None:
         totals.append({"policy": policy, "games": 5, "seed": 17, "n_players": n,
                        "rules": rules_dict(extra.get("rules", Rules())),
                        "rounds": extra.get("rounds"), "totals": t.tolist()})
-    corpus = {"version": fc.__version__, "commit": "1ad0f08", "games": games,
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    corpus = {"version": fc.__version__, "commit": commit, "games": games,
               "rounds": rounds, "simulations": sims, "play_games": totals}
+    if tuple(int(x) for x in fc.__version__.split(".")[:2]) >= (0, 4):
+        corpus.update(since_0_4())
     OUT.write_text(json.dumps(corpus, separators=(",", ":")) + "\n")
     print(f"{OUT}: {OUT.stat().st_size} bytes, {len(games)} games, {len(rounds)} rounds, "
           f"{len(sims)} simulations, {len(totals)} play_games")
