@@ -186,3 +186,48 @@ def test_column_with_a_npy_input_is_refused(capsys: pytest.CaptureFixture[str],
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert "--column" in err and ".npy input has no columns" in err
     assert not (tmp_path / "o.npy").exists()
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["h.csv", "h.csv"], "IN and OUT are the same file"),
+    (["h.csv", "o.csv", "--skip-bad", "o.csv"], "OUT and --skip-bad are the same file"),
+    (["h.csv", "o.csv", "--skip-bad", "h.csv"], "IN and --skip-bad are the same file"),
+    (["h.csv", "o.csv", "--skip-bad", "kb.npy"], "--skip-bad 'kb.npy' must be a .parquet or "
+                                                 ".csv file"),
+    (["h.txt", "o.csv"], "IN 'h.txt' must end in .parquet, .csv or .npy"),
+    (["h.csv", "o.txt"], "OUT 'o.txt' must end in .parquet, .csv or .npy"),
+])
+def test_path_errors_speak_the_commands_words(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              argv: list[str], said: str) -> None:
+    # 0.4 gave the API's words: "src, dst and skip_bad must be three different files" with
+    # no --skip-bad given, "skip_bad must be ...", "src 'h.txt' must end in ..."
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "h.csv").write_text("hand\n5C 6C 7C\n")
+    code, out, err = run_cli(capsys, "score", *argv, "--wild", "K", "--quiet")
+    assert (code, out) == (2, "") and err.count("\n") == 1 and said in err
+    for api in ("src", "dst", "skip_bad"):
+        assert not re.search(rf"\b{api}\b", err)
+    assert (tmp_path / "h.csv").read_text() == "hand\n5C 6C 7C\n"
+
+
+@pytest.mark.parametrize("content", [bytes(range(256)) * 4, b"hand\n\x00\x01\x02,\xff\xfe\n",
+                                     b"\xc3\x28garbage,\x1b[2J\n"])
+def test_binary_csv_is_not_echoed(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                  content: bytes) -> None:
+    # 0.4 quoted pyarrow's message, which holds the first bad line's raw bytes, to the
+    # terminal (escape sequences and all)
+    need("pyarrow")
+    (tmp_path / "junk.csv").write_bytes(content)
+    code, out, err = run_cli(capsys, "score", str(tmp_path / "junk.csv"),
+                             str(tmp_path / "o.csv"), "--wild", "K", "--quiet")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err == ("fivecrowns score: error: junk.csv: not a text CSV file (its first bytes "
+                   "are binary data, not UTF-8 text)\n")
+
+
+def test_a_quoted_line_is_printable(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # UTF-8 text, so no binary file, but a ragged line with an escape sequence: pyarrow's
+    # message quotes it; the terminal gets it escaped
+    code, _, err = score_csv(capsys, tmp_path, "hand\n5C 6C 7C\n5C,\x1b[2J,x\n", "--wild", "K")
+    assert code == 2 and err.count("\n") == 1 and "\x1b" not in err and "\\x1b[2J" in err

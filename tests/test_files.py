@@ -100,8 +100,12 @@ def test_arguments_checked(tmp_path: Path) -> None:
     src = tmp_path / "h.npy"
     with pytest.raises(ValueError, match=r"dst '.*o\.txt' must end in \.parquet, \.csv or"):
         score_file(src, tmp_path / "o.txt", wild=7)
-    with pytest.raises(ValueError, match="three different files"):
+    # without skip_bad the message names the two files there are (0.4: "src, dst and
+    # skip_bad must be three different files")
+    with pytest.raises(ValueError, match="^src and dst must be two different files$"):
         score_file(src, src, wild=7)
+    with pytest.raises(ValueError, match="three different files"):
+        score_file(src, tmp_path / "o.npy", wild=7, skip_bad=tmp_path / "o.npy")
     with pytest.raises(ValueError, match="wild must be a rank 3..13, got 2"):
         score_file(src, tmp_path / "o.npy", wild=2)
     with pytest.raises(ValueError, match="batch_size must be at least 1"):

@@ -23,6 +23,7 @@ Rows are numbered from 0 (the first data row) in messages.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import os
 import time
@@ -125,9 +126,38 @@ def _read_parquet(src: Path, batch_size: int) -> tuple[Any, Iterator[Any]]:
     return pf.schema_arrow, pf.iter_batches(batch_size=batch_size)
 
 
+#: Bytes of a CSV file looked at to tell text from binary data.
+_TEXT_PROBE = 1 << 16
+
+
+def _check_text(src: Path) -> None:
+    """A ``ValueError`` for a ``.csv`` whose first bytes are not UTF-8 text (as pyarrow
+    reads CSV): its error would quote the bytes of the first bad line to the terminal."""
+    with open(src, "rb") as f:
+        head = f.read(_TEXT_PROBE)
+    try:  # incremental: a character cut at the end of the probe is not an error
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        binary = True
+    else:
+        binary = b"\0" in head
+    if binary:
+        raise ValueError(f"{src.name}: not a text CSV file (its first bytes are binary data, "
+                         f"not UTF-8 text)")
+
+
+def _printable(text: str, most: int = 200) -> str:
+    """``text`` with control characters escaped and cut to ``most`` characters: a library's
+    message may quote a line of the file, which must not reach a terminal raw."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 def _read_csv(src: Path, column: str | None, wild: int | str) -> tuple[Any, Iterator[Any]]:
     with requires("io", IO_WHAT):
         import pyarrow.csv as pacsv
+
+    _check_text(src)
 
     reader = pacsv.open_csv(
         src, read_options=pacsv.ReadOptions(block_size=1 << 22),
@@ -567,7 +597,8 @@ def score_file(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, wild
     _format(dst_p, "dst")
     if src_p.resolve() == dst_p.resolve() or (skip_p is not None and skip_p.resolve()
                                                in (src_p.resolve(), dst_p.resolve())):
-        raise ValueError("src, dst and skip_bad must be three different files")
+        raise ValueError("src and dst must be two different files" if skip_p is None else
+                         "src, dst and skip_bad must be three different files")
     batch_size = check_int(batch_size, "batch_size", 1)
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
@@ -612,7 +643,7 @@ def score_file(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, wild
             raise
         # pyarrow's own errors (a file that is no Parquet, a ragged CSV line...): one line
         # that names the file, as ValueError, or OSError for input and output failures.
-        text = f"{src_p.name}: {str(exc).strip().splitlines()[0]}"
+        text = f"{src_p.name}: {_printable(str(exc).strip().splitlines()[0])}"
         raise (OSError(text) if isinstance(exc, OSError) else ValueError(text)) from exc
     return ScoreSummary(str(src_p), str(dst_p), rows, scored, skipped,
                         str(skip_p) if skip_p is not None else None,

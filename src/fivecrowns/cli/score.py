@@ -63,9 +63,30 @@ def _wild(text: str) -> int | str:
         return text
 
 
+def _check_paths(src: str, dst: str, skip: str | None) -> None:
+    """The checks score_file makes of its paths, in the command's words: IN, OUT and
+    ``--skip-bad`` (the library's name them ``src``, ``dst`` and ``skip_bad``)."""
+    from ..files import FORMATS
+
+    named = [("IN", src), ("OUT", dst)] + ([("--skip-bad", skip)] if skip is not None else [])
+    for name, path in named:
+        if Path(path).suffix.lower() not in FORMATS:
+            raise CommandError(f"{name} {path!r} must end in .parquet, .csv or .npy")
+    if skip is not None and Path(skip).suffix.lower() == ".npy":
+        raise CommandError(f"--skip-bad {skip!r} must be a .parquet or .csv file (it keeps "
+                           f"the bad rows with an 'error' column), not .npy")
+    where = [(name, Path(path).resolve()) for name, path in named]
+    for i, (name, path) in enumerate(where):
+        for other, there in where[:i]:
+            if path == there:
+                raise CommandError(f"{other} and {name} are the same file ({str(path)!r}): "
+                                   f"give {name} a file of its own")
+
+
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``fivecrowns score``."""
     check_backend(args.backend, args.ray_address, args.ray_timeout)
+    _check_paths(args.src, args.dst, args.skip_bad)
     if args.column is not None and Path(args.src).suffix.lower() == ".npy":
         raise CommandError(f"--column names a text column of hands, and a .npy input has no "
                            f"columns (it is an (N, 56) array of card counts): drop "
