@@ -170,3 +170,32 @@ def test_suggested_discard_is_never_the_card_just_taken(
         code, out, _ = run(capsys, "play", "--players", "2", "--seed", str(seed), "--rounds",
                            "1-4", "--ascii")
         assert code == 0 and "You took" in out and "cannot discard" not in out
+
+
+def test_help_prompt_and_enter_agree_on_the_draw(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # 0.4: the help said Enter draws from the deck, the prompt said "(Enter = p)" when the
+    # pile was the hint, and Enter took the pile; a "Suggested" line showed for the pile only
+    feed(monkeypatch, "h\n" + "\n" * 3000)
+    code, out, _ = run(capsys, "play", "--players", "2", "--seed", "3", "--rounds", "1-4",
+                       "--ascii")
+    assert code == 0
+    assert "(d, or just Enter)" not in out
+    assert 'just Enter does what the "Suggested" line says' in out
+    lines = out.splitlines()
+    turns = [i for i, line in enumerate(lines) if "Draw from the deck [d]" in line]
+    assert turns
+    seen = set()
+    for i in turns:
+        said = [line for line in lines[:i] if line.startswith("Suggested: ")][-1]
+        letter = re.search(r"\(Enter = (\w)\)", lines[i]).group(1)  # type: ignore[union-attr]
+        # stdin is not echoed: the answer follows the prompt on its line
+        done = next(m.group(1) for line in lines[i:]
+                    if (m := re.search(r"You (drew|took) ", line)))
+        if said.startswith("Suggested: take "):
+            assert (letter, done) == ("p", "took")
+        else:
+            assert said.startswith("Suggested: draw from the deck")
+            assert (letter, done) == ("d", "drew")
+        seen.add(letter)
+    assert seen == {"d", "p"}  # both suggestions were shown

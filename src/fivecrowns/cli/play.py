@@ -64,8 +64,9 @@ class _Terminal:
 
 
 _PLAY_HELP = """\
-How to play: on your turn, draw from the deck (d, or just Enter) or take the top card of the
-discard pile (p). Then discard a card: type it (5C, 10H, QS, JK; suits C D H S T) or its
+How to play: on your turn, draw from the deck (d) or take the top card of the discard pile
+(p); just Enter does what the "Suggested" line says (the prompt shows its letter). Then
+discard a card: type it (5C, 10H, QS, JK; suits C D H S T) or its
 number in the list, or press Enter for the suggested discard. Add "out" (e.g. "KD out") to go
 out: every other card must meld. Type q to quit."""
 
@@ -97,12 +98,18 @@ def _human_turn(game: Any, seat: int, term: _Terminal) -> None:
         term.say("Someone has gone out: this is your last turn.")
     top_text = term.card(top) if top is not None else "-"
     suggested = "deck"
-    if top is not None:  # GreedyBot's rule: take the card if it lowers the best discard
+    if top is None:
+        term.say("Suggested: draw from the deck (the discard pile is empty).")
+    else:  # GreedyBot's rule: take the card if it lowers the best discard
         with_top = best_discard(list(hand) + [top], wild, decks=obs.decks).deadwood
         if with_top < sol.deadwood:
             suggested = "discard"
             term.say(f"Suggested: take {top_text} (your best discard then leaves deadwood "
                      f"{with_top}).")
+        else:
+            term.say(f"Suggested: draw from the deck ({top_text} would leave deadwood "
+                     f"{with_top} after your best discard, no better than {sol.deadwood} "
+                     f"now).")
     while True:
         answer = term.ask(f"Draw from the deck [d] or take {top_text} from the pile [p]? "
                           f"(Enter = {'p' if suggested == 'discard' else 'd'}) ")
