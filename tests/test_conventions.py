@@ -253,7 +253,7 @@ def test_every_bot_can_be_made_without_arguments() -> None:
 
 
 #: Old spellings of modules that need an optional extra: (spelling -> the extra's module).
-_OF_EXTRA = {"resample(rng=...)": "pyspiel"}
+_OF_EXTRA = {"resample(rng=...)": "pyspiel", "fivecrowns.envs.gym.BOTS": "gymnasium"}
 
 
 def test_every_deprecation_is_tested_here() -> None:
@@ -393,7 +393,15 @@ def _old_moved(module: str, name: str) -> Callable[[], object]:
 
 
 #: old spelling (as the registry names it) -> a call that uses it
+def _old_gym_bots() -> object:
+    pytest.importorskip("gymnasium")
+    from fivecrowns.envs import gym
+
+    return gym.BOTS
+
+
 OLD_SPELLINGS: dict[str, Callable[[], object]] = {
+    "fivecrowns.envs.gym.BOTS": _old_gym_bots,
     "random_hands(rng=...)": _old_random_hands,
     "RoundPositions.determinize(rng=...)": _old_determinize,
     "resample(rng=...)": _old_resample,

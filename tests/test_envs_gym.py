@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import require_extra
+from helpers.engines import slow_on_twins
 
 require_extra("gymnasium")
 
@@ -108,14 +109,41 @@ def test_illegal_action_and_truncation() -> None:
 
 
 def test_bad_opponents() -> None:
-    with pytest.raises(ValueError, match="opponent name"):
+    with pytest.raises(ValueError, match="opponent 'nobody': unknown bot 'nobody': expected "
+                                         "one of random, greedy, strong"):
         FiveCrownsEnv(opponents=("nobody",))
+    with pytest.raises(ValueError, match="unknown option 'wrlds' for bot 'search'"):
+        FiveCrownsEnv(opponents=("search:wrlds=4",))
     with pytest.raises(TypeError, match="choose_draw"):
         FiveCrownsEnv(opponents=(42,))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="sequence"):
         FiveCrownsEnv(opponents="greedy")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="seat"):
         FiveCrownsEnv(opponents=("greedy",), seat=2)
+
+
+@slow_on_twins
+def test_every_registry_bot_is_an_opponent_by_name() -> None:
+    """The opponents are named as everywhere else (issue 37: one registry): ExpertBot,
+    LearnedBot and SearchBot with options too, each made afresh, seeded, at reset."""
+    names = ("expert", "learned", "search:worlds=4:policy=greedy", "StrongBot")
+    env = FiveCrownsEnv(opponents=names, rounds=[1])
+    env.reset(seed=5)
+    made = [type(env._bots[s]).__name__ for s in range(1, 5)]
+    assert made == ["ExpertBot", "LearnedBot", "SearchBot", "StrongBot"]
+    assert env._bots[3].worlds == 4
+    first = _episode(env, 9)
+    assert _episode(env, 9) == first  # seeded: the same episode again
+
+
+def test_the_old_table_of_names_is_deprecated() -> None:
+    from fivecrowns.envs import gym as gym_module
+
+    with pytest.warns(DeprecationWarning, match="registry.bot_names"):
+        table = gym_module.BOTS
+    assert set(table) == {"random", "greedy", "strong"}
+    with pytest.raises(AttributeError):
+        gym_module.NO_SUCH_NAME  # noqa: B018
 
 
 def test_action_masks() -> None:

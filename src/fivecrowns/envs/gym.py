@@ -47,21 +47,30 @@ with requires("rl", "fivecrowns.envs.gym (the Gymnasium environment)"):
     from gymnasium import spaces
 
 from .._checks import check_seat
+from .._deprecation import RENAMED, warn_deprecated
 from .._player import player_action
 from ..actions import N_ACTIONS
-from ..bots import GreedyBot, RandomBot, StrongBot
 from ..game import Game
-from ..players import Player, entrant_factory
+from ..players import Player
 from ..records import Phase
+from ..registry import BotFactory, parse_bot
 from ..rules import Rules
 from ._common import ILLEGAL_REWARD, Encoder, check_options, new_seed, render_game
 
-__all__ = ["FiveCrownsEnv", "BOTS", "OpponentLike"]
-
-#: Bots selectable by name as ``opponents``.
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+__all__ = ["FiveCrownsEnv", "OpponentLike"]
 
 OpponentLike = Union[str, Player]
+
+# 0.4's table of the opponents' names; the registry (fivecrowns.registry) names them now.
+_OLD_BOTS = ("random", "greedy", "strong")
+RENAMED["fivecrowns.envs.gym.BOTS"] = "fivecrowns.registry.bot_names()"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BOTS":
+        warn_deprecated("fivecrowns.envs.gym.BOTS", "fivecrowns.registry.bot_names()")
+        return {n: parse_bot(n).cls for n in _OLD_BOTS}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class FiveCrownsEnv(gymnasium.Env):
@@ -70,10 +79,11 @@ class FiveCrownsEnv(gymnasium.Env):
     Parameters
     ----------
     opponents : sequence of str or Player
-        One entry per opponent: ``"random"``, ``"greedy"``, ``"strong"`` (made afresh,
-        seeded from the episode's seed, at every reset) or any object with the
-        :class:`~fivecrowns.players.Player` methods. The game has ``len(opponents) + 1``
-        players.
+        One entry per opponent: a bot spec of the registry (:mod:`fivecrowns.registry`:
+        ``"strong"``, ``"expert"``, ``"learned"``, ``"search:worlds=16"``,
+        ``"mybots:MyBot"``...), made afresh, seeded from the episode's seed, at every
+        reset; or any object with the :class:`~fivecrowns.players.Player` methods. The
+        game has ``len(opponents) + 1`` players.
     rounds : sequence of int, optional
         Round numbers to play (default 1..11).
     seat : int
@@ -107,12 +117,16 @@ class FiveCrownsEnv(gymnasium.Env):
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             raise TypeError(f"opponents must be a sequence of bot names or players, "
                             f"got {opponents!r}")
+        factories: list[BotFactory | None] = []
         for opp in opponents:
             if isinstance(opp, str):
-                if opp not in BOTS:
-                    raise ValueError(f"an opponent name must be one of {sorted(BOTS)}, "
-                                     f"got {opp!r}")
-            elif not (callable(getattr(opp, "choose_draw", None))
+                try:
+                    factories.append(parse_bot(opp).factory())
+                except ValueError as exc:
+                    raise ValueError(f"opponent {opp!r}: {exc}") from None
+                continue
+            factories.append(None)
+            if not (callable(getattr(opp, "choose_draw", None))
                       and callable(getattr(opp, "choose_discard", None))):
                 raise TypeError(f"an opponent must be a bot name or have choose_draw and "
                                 f"choose_discard, got {type(opp).__name__}")
@@ -123,6 +137,7 @@ class FiveCrownsEnv(gymnasium.Env):
         self.n_players = n
         self.seat = seat
         self.opponents = tuple(opponents)
+        self._factories = tuple(factories)
         self.render_mode = render_mode
         self.max_turns = max_turns
         self.solver_features = solver_features
@@ -153,11 +168,11 @@ class FiveCrownsEnv(gymnasium.Env):
                           rounds=self._rounds)
         others = [s for s in range(self.n_players) if s != self.seat]
         self._bots = {}
-        for s, opp in zip(others, self.opponents):
+        for s, opp, factory in zip(others, self.opponents, self._factories):
             # every opponent takes a seed from rng, used or not, so the game's stream of
             # seeds does not depend on which bots are random
-            self._bots[s] = entrant_factory(BOTS[opp])(new_seed(rng)) \
-                if isinstance(opp, str) else opp
+            seed = new_seed(rng)
+            self._bots[s] = opp if factory is None else factory(seed)
         self._turns = 0
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()
