@@ -164,6 +164,27 @@ def test_not_a_decisions_file(tmp_path: Path) -> None:
         load_decisions(path)
 
 
+def test_bad_decision_files_say_what_they_are_in_one_line(tmp_path: Path) -> None:
+    # a garbage .npy used to give NumPy's advice to load it with allow_pickle
+    good = write_decisions(tmp_path / "d.npz", 2, seed=1, policy="greedy", n_players=2)
+    files = {"garbage.npy": "it is not a zip archive, as every .npz is",
+             "array.npy": "it is a single NumPy array, an .npy, not an .npz archive",
+             "cut.npz": "a damaged or truncated zip archive",
+             "weights.npz": "it holds LearnedBot weights"}
+    (tmp_path / "garbage.npy").write_bytes(b"\x00\x01garbage" * 10)
+    np.save(tmp_path / "array.npy", np.zeros(3))
+    (tmp_path / "cut.npz").write_bytes(Path(good.path).read_bytes()[:300])
+    from fivecrowns.learned import load_weights
+
+    load_weights().save(tmp_path / "weights.npz")
+    for name, why in files.items():
+        path = tmp_path / name
+        with pytest.raises(ValueError) as info:
+            load_decisions(path)
+        assert str(info.value) == (f"{path}: not a decisions file ({why}); expected a file "
+                                   "from write_decisions"), name
+
+
 def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     try:
         import minari

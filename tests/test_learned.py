@@ -172,6 +172,67 @@ def test_weights_round_trip_and_bad_files(tmp_path: Path) -> None:
         load_weights(tmp_path / "short.npz")
 
 
+def _bad_weight_files(tmp: Path) -> dict[str, tuple[Path, str]]:
+    """Files that are not weights, and what the refusal must say each is."""
+    w = dict(np.load(SHIPPED))
+    files: dict[str, tuple[Path, str]] = {}
+
+    def add(name: str, why: str, **arrays: object) -> Path:
+        files[name] = (tmp / name, why)
+        return tmp / name
+
+    # the arrays of a decisions file (write_decisions' layout, written by hand: the
+    # compiled engine that records them is not on every route)
+    np.savez(add("dec.npz", "it is a decisions file, from write_decisions"),
+             meta=np.array(json.dumps({"format": 1, "chunks": 1})),
+             **{"c00000.action": np.zeros(3, np.int16)})
+    np.save(add("array.npy", "a single NumPy array, an .npy"), np.zeros(3))
+    add("garbage.npy", "not a zip archive").write_bytes(b"\x00\x01garbage" * 10)
+    add("empty.npz", "an empty file").write_bytes(b"")
+    add("cut.npz", "a damaged or truncated zip archive").write_bytes(
+        SHIPPED.read_bytes()[:300])
+    np.savez(add("pickled.npz", "its array 'mean' holds pickled Python objects"),
+             **{**w, "mean": np.array([{}], dtype=object)})
+    np.savez(add("meta.npz", "its 'meta' array is not a JSON object"),
+             **{**w, "meta": np.array("{bad")})
+    np.savez(add("chain.npz", "w1 (3, 3) and b1 (64,) do not take 64 inputs"),
+             **{**w, "w1": np.zeros((3, 3))})
+    np.savez(add("scale.npz", "a weight is not finite, or a scale is 0"),
+             **{**w, "scale": np.zeros_like(w["scale"])})
+    return files
+
+
+def test_bad_weight_files_say_what_they_are_in_one_line(tmp_path: Path) -> None:
+    # a decisions file used to say "no 'mean is not a file in the archive'", a garbage
+    # .npy NumPy's advice to load it with allow_pickle
+    for name, (path, why) in _bad_weight_files(tmp_path).items():
+        with pytest.raises(ValueError) as info:
+            load_weights(path)
+        message = str(info.value)
+        assert message.startswith(f"{path}: not LearnedBot weights ("), (name, message)
+        assert why in message and message.endswith(
+            "; expected a weights file from LearnedWeights.save or "
+            "examples/train_imitation.py"), (name, message)
+        assert "\n" not in message and "pickle=" not in message, (name, message)
+    with pytest.raises(FileNotFoundError):
+        load_weights(tmp_path / "missing.npz")
+
+
+def test_bad_weights_by_name_are_one_line_of_the_cli(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    from fivecrowns.cli import main
+
+    path, _ = _bad_weight_files(tmp_path)["garbage.npy"]
+    assert main(["simulate", "--games", "1", "--rounds", "1", "--quiet",
+                 "--bots", f"learned:weights={path},greedy"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(f"{path}: not LearnedBot weights (it is not a zip archive, as "
+                        "every .npz is); expected a weights file from LearnedWeights.save "
+                        "or examples/train_imitation.py"), err
+    assert len(err.splitlines()) == 1
+
+
 def test_plays_without_torch() -> None:
     code = ("import sys, fivecrowns\n"
             "from fivecrowns import LearnedBot, StrongBot, play_game\n"

@@ -77,6 +77,7 @@ import json
 import os
 import time
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -601,14 +602,82 @@ def _write_array(zf: zipfile.ZipFile, name: str, value: npt.NDArray[Any]) -> Non
         np.lib.format.write_array(f, np.ascontiguousarray(value), allow_pickle=False)
 
 
-def _meta(data: Any, path: Path) -> dict[str, Any]:
+_DECISIONS = "a decisions file"
+_FROM_WRITE = "a file from write_decisions"
+# The arrays every chunk holds (``features`` only when recorded).
+_OPTIONAL = ("features",)
+# What the meta of a decisions file names: without them the chunks cannot be read back.
+_META_KEYS = ("format", "games", "chunks", "decisions", "n_players", "decks",
+              "return_discard", "max_turns", "rounds", "first_dealer", "policy", "features")
+
+
+def _not(path: Path, what: str, why: str, expected: str) -> ValueError:
+    return ValueError(f"{path}: not {what} ({why}); expected {expected}")
+
+
+def _open_npz(path: Path, what: str, expected: str) -> Any:
+    """``path`` opened as a NumPy ``.npz`` (the caller closes it).
+
+    Anything else is one ``ValueError`` saying what the file is not (``what``), what it
+    is instead, and what was ``expected``: never NumPy's advice to load pickled data,
+    which would run code from the file. A file that cannot be opened raises the
+    ``OSError`` of ``open`` (no such file, a folder...)."""
+    with open(path, "rb") as f:
+        head = f.read(6)
+    if head.startswith(b"\x93NUMPY"):
+        raise _not(path, what, "it is a single NumPy array, an .npy, not an .npz archive",
+                   expected)
+    if not head.startswith(b"PK"):
+        raise _not(path, what, "an empty file" if not head else
+                   "it is not a zip archive, as every .npz is", expected)
     try:
-        meta: dict[str, Any] = json.loads(str(data["meta"].reshape(-1)[0]))
-    except KeyError:
-        raise ValueError(f"{path.name}: not a decisions file (no 'meta' array)") from None
+        # zipfile first: np.load leaves the file open when the archive is damaged
+        with zipfile.ZipFile(path):
+            pass
+        return np.load(path, allow_pickle=False)
+    except (zipfile.BadZipFile, EOFError, ValueError):
+        raise _not(path, what, "a damaged or truncated zip archive", expected) from None
+
+
+def _npz_array(data: Any, name: str, path: Path, what: str,
+               expected: str) -> npt.NDArray[Any]:
+    """The array ``name`` of an open ``.npz``, or the ValueError of :func:`_open_npz`."""
+    if name not in data.files:
+        raise _not(path, what, f"no array {name!r}", expected)
+    try:
+        return np.asarray(data[name])
+    except ValueError:  # an object array: NumPy would need allow_pickle
+        raise _not(path, what, f"its array {name!r} holds pickled Python objects",
+                   expected) from None
+    except (zipfile.BadZipFile, EOFError, OSError, zlib.error):
+        raise _not(path, what, f"its array {name!r} is damaged", expected) from None
+
+
+def _npz_meta(data: Any, path: Path, what: str, expected: str) -> dict[str, Any]:
+    """The JSON text of the array ``meta``, as a dict."""
+    raw = _npz_array(data, "meta", path, what, expected)
+    try:
+        meta = json.loads(str(raw.reshape(-1)[0])) if raw.size == 1 \
+            and raw.dtype.kind == "U" else None
+    except json.JSONDecodeError:
+        meta = None
+    if not isinstance(meta, dict):
+        raise _not(path, what, "its 'meta' array is not a JSON object", expected)
+    return meta
+
+
+def _meta(data: Any, path: Path) -> dict[str, Any]:
+    meta = _npz_meta(data, path, _DECISIONS, _FROM_WRITE)
+    if "format" not in meta:
+        raise _not(path, _DECISIONS, "it holds LearnedBot weights"
+                   if {"mean", "w0"} <= set(data.files) else "its meta names no format",
+                   _FROM_WRITE)
     if meta.get("format") != FORMAT_VERSION:
-        raise ValueError(f"{path.name}: decisions format {meta.get('format')!r}, this "
+        raise ValueError(f"{path}: decisions format {meta.get('format')!r}, this "
                          f"version reads {FORMAT_VERSION}")
+    missing = [k for k in _META_KEYS if k not in meta]
+    if missing:
+        raise _not(path, _DECISIONS, f"its meta lacks {missing[0]!r}", _FROM_WRITE)
     return meta
 
 
@@ -620,11 +689,13 @@ def iter_decisions(path: str | os.PathLike[str], *,
     Raises
     ------
     ValueError
-        The file is not a decisions file of this format version, or a chunk number out
-        of range.
+        The file is not a decisions file of this format version (one line: what it is
+        instead), or a chunk number out of range.
+    OSError
+        The file cannot be opened (no such file...).
     """
     src = Path(path)
-    with np.load(src, allow_pickle=False) as data:
+    with _open_npz(src, _DECISIONS, _FROM_WRITE) as data:
         meta = _meta(data, src)
         wanted = range(meta["chunks"]) if chunks is None else list(chunks)
         for c in wanted:
@@ -632,14 +703,20 @@ def iter_decisions(path: str | os.PathLike[str], *,
                     or not 0 <= c < meta["chunks"]:
                 raise ValueError(f"{src.name}: chunks must be chunk numbers "
                                  f"0..{meta['chunks'] - 1}, got {c!r}")
-            kw: dict[str, Any] = {name: data[f"c{c:05d}.{name}"] if
-                                  f"c{c:05d}.{name}" in data.files else None
-                                  for name in _ARRAYS}
+            kw: dict[str, Any] = {
+                name: None if name in _OPTIONAL and f"c{c:05d}.{name}" not in data.files
+                else _npz_array(data, f"c{c:05d}.{name}", src, _DECISIONS, _FROM_WRITE)
+                for name in _ARRAYS}
             yield Decisions(meta["n_players"], meta["decks"], **kw)
 
 
 def load_decisions(path: str | os.PathLike[str]) -> Decisions:
     """A whole file from :func:`write_decisions` in memory.
+
+    Raises
+    ------
+    ValueError, OSError
+        As :func:`iter_decisions`.
 
     Examples
     --------
@@ -653,7 +730,7 @@ def load_decisions(path: str | os.PathLike[str]) -> Decisions:
     parts = list(iter_decisions(src))
     if parts:
         return Decisions.concatenate(parts)
-    with np.load(src, allow_pickle=False) as data:
+    with _open_npz(src, _DECISIONS, _FROM_WRITE) as data:
         meta = _meta(data, src)
     run = _check_run(0, 0, meta["policy"], meta["n_players"], None, meta["features"],
                      Rules(decks=meta["decks"], return_discard=meta["return_discard"],

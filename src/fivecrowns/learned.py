@@ -92,6 +92,7 @@ from .actions import (
 )
 from .bots import _allowed_order, _candidate_deadwoods, best_discard_choice
 from .cards import N_TYPES, Card
+from .decisions import _not, _npz_array, _npz_meta, _open_npz
 from .deck import full_counts
 from .envs.encoding import blocks
 from .expert import _sums, _two_blind_draws
@@ -370,7 +371,11 @@ def load_weights(path: str | os.PathLike[str] | None = None) -> LearnedWeights:
     Raises
     ------
     ValueError
-        The file holds no weights of this layout.
+        The file holds no weights of this layout: one line saying what it is instead
+        (a decisions file, a single array, not an ``.npz``...) and what was expected.
+        Nothing in the file is unpickled.
+    OSError
+        The file cannot be opened (no such file...).
     """
     if path is None:
         with resources.as_file(resources.files("fivecrowns") / WEIGHTS) as shipped:
@@ -378,22 +383,49 @@ def load_weights(path: str | os.PathLike[str] | None = None) -> LearnedWeights:
     return _read(Path(path))
 
 
+_WEIGHTS = "LearnedBot weights"
+_FROM_SAVE = "a weights file from LearnedWeights.save or examples/train_imitation.py"
+
+
 def _read(path: Path) -> LearnedWeights:
-    with np.load(path, allow_pickle=False) as data:
-        try:
-            layers = []
-            i = 0
-            while f"w{i}" in data.files:
-                layers.append((data[f"w{i}"].astype(np.float32),
-                               data[f"b{i}"].astype(np.float32)))
-                i += 1
-            meta = json.loads(str(data["meta"].reshape(-1)[0]))
-            mean, scale = data["mean"].astype(np.float32), data["scale"].astype(np.float32)
-        except KeyError as exc:
-            raise ValueError(f"{path.name}: not LearnedBot weights (no {exc})") from None
-    if not layers or layers[0][0].shape[0] != _N_IN or mean.shape != (_N_IN,):
-        raise ValueError(f"{path.name}: weights for {mean.shape} inputs, LearnedBot "
-                         f"has {_N_IN}")
+    def refuse(why: str) -> ValueError:
+        return _not(path, _WEIGHTS, why, _FROM_SAVE)
+
+    def array(name: str) -> npt.NDArray[np.float32]:
+        a = _npz_array(data, name, path, _WEIGHTS, _FROM_SAVE)
+        if a.dtype.kind not in "fiu":
+            raise refuse(f"its array {name!r} is not numbers")
+        return a.astype(np.float32)
+
+    with _open_npz(path, _WEIGHTS, _FROM_SAVE) as data:
+        if "meta" in data.files and "mean" not in data.files \
+                and any(f.startswith("c00000.") for f in data.files):
+            raise refuse("it is a decisions file, from write_decisions")
+        meta = _npz_meta(data, path, _WEIGHTS, _FROM_SAVE)
+        mean, scale = array("mean"), array("scale")
+        layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
+        while f"w{len(layers)}" in data.files:
+            i = len(layers)
+            layers.append((array(f"w{i}"), array(f"b{i}")))
+    if not layers:
+        raise refuse("no array 'w0'")
+    first = layers[0][0]
+    if first.ndim == 2 and first.shape[0] != _N_IN:
+        raise ValueError(f"{path}: weights for {first.shape[0]} inputs, LearnedBot has "
+                         f"{_N_IN}")
+    if mean.shape != (_N_IN,) or scale.shape != (_N_IN,):
+        raise refuse(f"mean {mean.shape} and scale {scale.shape} are not of {_N_IN} inputs")
+    width = _N_IN
+    for i, (w, b) in enumerate(layers):
+        last = i == len(layers) - 1
+        if w.ndim != 2 or w.shape[0] != width or b.shape != w.shape[1:] \
+                or (last and w.shape[1] != 1):
+            raise refuse(f"w{i} {w.shape} and b{i} {b.shape} do not take {width} inputs"
+                         + (" to 1 score" if last else ""))
+        width = w.shape[1]
+    if not (np.isfinite(mean).all() and np.isfinite(scale).all() and (scale != 0).all()
+            and all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in layers)):
+        raise refuse("a weight is not finite, or a scale is 0")
     return LearnedWeights(mean, scale, tuple(layers), meta)
 
 
