@@ -3,7 +3,9 @@ observations, masks and moves, step by step; the file format, rewards and checks
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -183,6 +185,81 @@ def test_bad_decision_files_say_what_they_are_in_one_line(tmp_path: Path) -> Non
             load_decisions(path)
         assert str(info.value) == (f"{path}: not a decisions file ({why}); expected a file "
                                    "from write_decisions"), name
+
+
+class _CtrlC:
+    """A progress callback that raises KeyboardInterrupt, as Ctrl-C would, once ``after``
+    games are finished (it is called after each chunk is written)."""
+
+    def __init__(self, after: int) -> None:
+        self.after, self.done = after, 0
+
+    def __call__(self, games: int) -> None:
+        self.done += games
+        if self.done >= self.after:
+            raise KeyboardInterrupt
+
+
+def test_ctrl_c_keeps_the_finished_chunks_in_a_valid_part(tmp_path: Path) -> None:
+    # it used to delete them, where simulate --out keeps its finished games
+    from fivecrowns.errors import Interrupted
+
+    path = tmp_path / "d.npz"
+    path.write_bytes(b"an older run")
+    # a bare KeyboardInterrupt must not escape: it would stop the test session
+    with pytest.raises(KeyboardInterrupt) as stop:
+        write_decisions(path, 7, seed=3, policy="greedy", n_players=2, chunk_games=2,
+                        progress=_CtrlC(4))
+    assert isinstance(stop.value, Interrupted)
+    assert str(stop.value) == "interrupted after 4 finished game(s)"
+    kept = stop.value.partial
+    assert kept is not None and kept.path == str(path) + ".part"
+    assert (kept.games, kept.chunks) == (4, 2)
+    assert path.read_bytes() == b"an older run"  # the name holds only whole runs
+    back, want = load_decisions(kept.path), record_decisions(4, seed=3, policy="greedy",
+                                                            n_players=2)
+    assert len(back) == kept.decisions == len(want)
+    for name in ("obs", "mask", "action", "game", "reward", "episode_end"):
+        assert (getattr(back, name) == getattr(want, name)).all(), name
+    with np.load(kept.path) as raw:
+        meta = json.loads(str(raw["meta"].reshape(-1)[0]))
+    assert (meta["games"], meta["planned_games"], meta["chunks"]) == (4, 7, 2)
+
+
+def test_ctrl_c_before_a_chunk_is_done_leaves_nothing(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import fivecrowns.decisions as decisions
+    from fivecrowns.errors import Interrupted
+
+    def interrupted(*args: object) -> Iterator[Decisions]:
+        raise KeyboardInterrupt
+        yield  # a generator, as _chunks
+
+    monkeypatch.setattr(decisions, "_chunks", interrupted)
+    with pytest.raises(KeyboardInterrupt) as stop:
+        write_decisions(tmp_path / "d.npz", 3, seed=1, policy="greedy", n_players=2)
+    assert isinstance(stop.value, Interrupted) and stop.value.partial is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_destinations_are_refused_before_playing(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # a missing folder used to be a raw FileNotFoundError naming "nodir/x.npz.part" (after
+    # the games were played), x.txt silently an npz
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as info:
+        write_decisions("nodir/x.npz", 1, seed=1)
+    assert str(info.value) == (f"cannot write 'nodir/x.npz': no such folder "
+                               f"{str(tmp_path / 'nodir')!r}")
+    with pytest.raises(ValueError, match=r"path 'x\.txt' must end in \.npz"):
+        write_decisions("x.txt", 1, seed=1)
+    (tmp_path / "dir.npz").mkdir()
+    with pytest.raises(IsADirectoryError, match="cannot write 'dir.npz': it is a folder"):
+        write_decisions("dir.npz", 1, seed=1)
+    with pytest.raises(TypeError, match="path must be a str or path-like, got int"):
+        write_decisions(3, 1, seed=1)  # type: ignore[arg-type]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.npz"]
+    assert write_decisions("X.NPZ", 1, seed=1, policy="greedy", n_players=2).games == 1
 
 
 def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -91,9 +91,13 @@ def test_sigint_stops_the_call(tmp_path: Path, call: str, size: int | None) -> N
     assert code == 130 and report["interrupted"], (report, err)
     assert report["threads"] == [] and report["children"] == [], report
     files = set(report["files"])  # type: ignore[arg-type]
-    # no output that looks complete: score_file and write_decisions remove their .part;
-    # simulate --out keeps the games it finished in a .part, never in the file named
-    assert files <= {"hands.npy", "games.jsonl.part"}, files
+    # no output that looks complete: score_file removes its .part; simulate --out and
+    # write_decisions keep what they finished in a .part, never in the file named
+    assert files <= {"hands.npy", "games.jsonl.part", "decisions.npz.part"}, files
+    if "decisions.npz.part" in files:  # a valid file of the chunks finished
+        from fivecrowns.decisions import iter_decisions
+
+        assert all(len(c) for c in iter_decisions(tmp_path / "decisions.npz.part"))
     if call == "cli_simulate":
         assert "games.jsonl.part" in files and "did not finish" in err
     if call.startswith("cli_"):

@@ -87,11 +87,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ._checks import check_int, check_seat, default_threads
+from ._sigint import sigint_held
 from ._threads import run_threaded
 from .actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .cards import N_TYPES
 from .envs.encoding import observation_size
 from .envs.features import feature_size
+from .errors import Interrupted
 from .rollout import (
     _GAMES_PER_PIECE,
     _RANDOM,
@@ -533,15 +535,23 @@ def write_decisions(path: str | os.PathLike[str], games: int, *, seed: SeedLike,
     format version, the run's arguments and the number of chunks and decisions), then
     for chunk ``c`` an array ``c{c:05d}.{name}`` for each array of :class:`Decisions`
     (``features`` only when recorded). ``np.load(path)`` reads any array;
-    :func:`iter_decisions` reads it chunk by chunk. The file is written as
-    ``path + ".part"`` and renamed when complete: an interrupted call (Ctrl-C, an error)
-    leaves no partial file and removes the ``.part``. Memory holds one chunk (about
+    :func:`iter_decisions` reads it chunk by chunk. Memory holds one chunk (about
     220 kB a four-player ExpertBot game).
+
+    The file is written as ``path + ".part"`` and renamed ``path`` when complete, so a
+    file named ``path`` always holds the whole run. Ctrl-C keeps the chunks finished
+    before it, as ``fivecrowns simulate --out`` keeps its finished games: ``.part`` is
+    closed as a valid decisions file of the run's first games (its ``meta`` counts them,
+    with ``planned_games`` the number asked for; they are the same decisions as a run of
+    that many games) and the call raises :class:`~fivecrowns.errors.Interrupted`, whose
+    ``partial`` is that file's :class:`DecisionFile` (``None``, and no ``.part``, if no
+    chunk was finished). Any other error removes the ``.part``.
 
     Parameters
     ----------
     path : str or path-like
-        Where to write (an existing file is replaced when the new one is complete).
+        Where to write: a name ending in ``.npz``, in a folder that exists (an existing
+        file is replaced when the new one is complete).
     games, seed, policy, n_players, seats, features, rules, rounds, first_dealer, threads, \
 progress
         As :func:`record_decisions`.
@@ -555,6 +565,16 @@ progress
     Returns
     -------
     DecisionFile
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument, or a ``path`` not ending in ``.npz``.
+    FileNotFoundError, IsADirectoryError
+        ``path``'s folder does not exist, or ``path`` is a folder (checked before any
+        game is played).
+    Interrupted
+        Ctrl-C (a ``KeyboardInterrupt``), the finished chunks kept (see above).
 
     Examples
     --------
@@ -571,30 +591,67 @@ progress
     chunk_games = check_int(chunk_games, "chunk_games", 1)
     if not isinstance(compress, bool):
         raise TypeError(f"compress must be a bool, got {type(compress).__name__}")
-    dst = Path(path)
+    dst = _check_destination(path)
     part = dst.with_name(dst.name + ".part")
     started = time.perf_counter()
-    chunks = decisions = 0
+    chunks = decisions = done = 0
+    stop: KeyboardInterrupt | None = None
     ok = False
     try:
         with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED if compress
                              else zipfile.ZIP_STORED, allowZip64=True) as zf:
-            for chunk in _chunks(run, chunk_games, progress):
-                for name in _ARRAYS:
-                    value = getattr(chunk, name)
-                    if value is not None:
-                        _write_array(zf, f"c{chunks:05d}.{name}", value)
-                chunks += 1
-                decisions += len(chunk)
-            meta = dict(run.meta(), chunks=chunks, decisions=decisions)
-            _write_array(zf, "meta", np.array(json.dumps(meta)))
-        os.replace(part, dst)
-        ok = True
+            try:
+                for chunk in _chunks(run, chunk_games, progress):
+                    # a chunk is in the file whole or not at all: Ctrl-C waits for it
+                    with sigint_held():
+                        for name in _ARRAYS:
+                            value = getattr(chunk, name)
+                            if value is not None:
+                                _write_array(zf, f"c{chunks:05d}.{name}", value)
+                        chunks += 1
+                        decisions += len(chunk)
+                        done = min(run.games, chunks * chunk_games)
+            except KeyboardInterrupt as exc:
+                stop = exc
+            # the meta and the zip's directory make the file valid; a Ctrl-C that comes
+            # meanwhile is raised once the file is complete (and kept)
+            with sigint_held():
+                meta = dict(run.meta(), games=done, chunks=chunks, decisions=decisions)
+                if stop is not None:
+                    meta["planned_games"] = run.games
+                _write_array(zf, "meta", np.array(json.dumps(meta)))
+                zf.close()
+                if stop is None:
+                    os.replace(part, dst)
+                ok = stop is None or chunks > 0
     finally:
         if not ok and part.exists():
             part.unlink()
+    if stop is not None:
+        kept = DecisionFile(str(part), done, decisions, chunks,
+                            time.perf_counter() - started) if chunks else None
+        raise Interrupted(kept) from stop
     return DecisionFile(str(dst), run.games, decisions, chunks,
                         time.perf_counter() - started)
+
+
+def _check_destination(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a Path, checked before any game is played: an ``.npz`` name, in a
+    folder that exists, not a folder itself."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or path-like, got {type(path).__name__}")
+    dst = Path(path)
+    if dst.suffix.lower() != ".npz":
+        # np.load reads any name, but every other tool takes the suffix for the format
+        raise ValueError(f"path {str(path)!r} must end in .npz (the file is a NumPy "
+                         f".npz archive)")
+    folder = dst.absolute().parent
+    if not folder.is_dir():
+        raise FileNotFoundError(f"cannot write {str(path)!r}: no such folder "
+                                f"{str(folder)!r}")
+    if dst.is_dir():
+        raise IsADirectoryError(f"cannot write {str(path)!r}: it is a folder")
+    return dst
 
 
 def _write_array(zf: zipfile.ZipFile, name: str, value: npt.NDArray[Any]) -> None:

@@ -108,20 +108,21 @@ def _bad_row(message: str, path: str, row: int, line: int | None,
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a simulation (:func:`fivecrowns.simulate_games`): a
-    ``KeyboardInterrupt`` (so ``except Exception`` does not catch it) that keeps what was
-    finished.
+    """Ctrl-C during a simulation (:func:`fivecrowns.simulate_games`) or a recording
+    (:func:`fivecrowns.decisions.write_decisions`): a ``KeyboardInterrupt`` (so
+    ``except Exception`` does not catch it) that keeps what was finished.
 
     Attributes
     ----------
-    partial : GamesReport or DuplicateReport or None
+    partial : GamesReport or DuplicateReport or DecisionFile or None
         The report of the games (or deals) finished before the interrupt, the first ones
-        in order; ``None`` if none was.
+        in order, or the file of the decisions recorded; ``None`` if none was.
     """
 
     def __init__(self, partial: object | None) -> None:
-        done = getattr(partial, "seeds", ())
-        super().__init__(f"interrupted after {len(done)} finished game(s)")
+        seeds = getattr(partial, "seeds", None)
+        done = len(seeds) if seeds is not None else getattr(partial, "games", 0)
+        super().__init__(f"interrupted after {done} finished game(s)")
         self.partial = partial
 
     def __reduce__(self) -> tuple[object, ...]:
