@@ -102,6 +102,22 @@ def test_simulate_one_bot_fills_every_seat(capsys: pytest.CaptureFixture[str]) -
                        "4", "--rounds", "1", "--quiet")
     assert code == 0
     assert all(f"{i}:greedy" in out for i in range(1, 5)) and "5:" not in out
+    # without --players too, as `play --bots strong` does: the default line-up's 4 seats
+    # (0.4 refused: "a game takes 2 to 7 players ..., got 1")
+    code, again, _ = run(capsys, "simulate", "--games", "2", "--bots", "greedy", "--rounds",
+                         "1", "--quiet")
+    assert code == 0 and again == out
+
+
+def test_duplicate_says_when_seats_rotate_unevenly(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--bots", "greedy,random", "--duplicate", "random", "--rounds", "1",
+            "--quiet"]
+    code, _, err = run(capsys, *argv, "--games", "3")
+    assert code == 0 and err == (
+        "note: 3 deals for 2 seats: the bot under test sits in some seats once more than in "
+        "others; a multiple of 2 (e.g. --games 4) rotates it through every seat equally\n")
+    code, _, err = run(capsys, *argv, "--games", "4")
+    assert code == 0 and err == ""
 
 
 USER_BOTS = '''
@@ -425,7 +441,20 @@ def test_simulate_search_with_options(capsys: pytest.CaptureFixture[str]) -> Non
     (["--bots", "search,strong", "--duplicate", "strong,greedy"],
      "--duplicate takes one reference bot, got 2"),
     (["--bots", "search,strong", "--duplicate", ","], "--duplicate needs at least one bot"),
-    (["--bots", "search", "--duplicate", "strong"], "a game takes 2 to 7 players"),
+    (["--bots", "search", "--players", "1", "--duplicate", "strong"],
+     "a game takes 2 to 7 players"),
+    # 0.4 played the bot against itself: gain +0.00 (95% CI +0.00..+0.00), without a word
+    (["--duplicate", "strong"], "--duplicate strong is the bot under test itself (strong, the "
+                                "first of the default line-up)"),
+    (["--bots", "search:worlds=8,strong", "--duplicate", "search:worlds=8"],
+     "is the bot under test itself (search:worlds=8, the first of --bots)"),
+    # 0.4 dropped the empty entry and seated one player fewer
+    (["--bots", "strong,,greedy"], "--bots 'strong,,greedy': entry 2 of 3 is empty"),
+    (["--bots", "search,strong", "--duplicate", "strong,"], "entry 2 of 2 is empty"),
+    # 0.4: ModuleNotFoundError: No module named 'examples/custom_bot', and no hint
+    (["--bots", "examples/custom_bot.py:WildHunter,greedy"],
+     "'examples/custom_bot.py' is a file path; give the module's dotted name, as Python "
+     "imports it from the current folder: examples.custom_bot:WildHunter"),
     (["--bots", "search,strong", "--duplicate", "strong:lookahead=x"],
      "--duplicate: option 'lookahead' of bot 'strong' expects an int, got 'x'"),
 ])
@@ -518,7 +547,7 @@ def test_simulate_duplicate_records(capsys: pytest.CaptureFixture[str], tmp_path
 
 @pytest.mark.parametrize("argv", [
     ("simulate", "--games", "10000000000", "--rounds", "1", "--bots", "greedy,greedy"),
-    ("simulate", "--games", "99999999999999999999", "--duplicate", "greedy"),
+    ("simulate", "--games", "100000000000000000000", "--duplicate", "greedy"),
     ("solitaire", "--games", "5000000000"),
 ])
 def test_too_many_games_is_one_line(capsys: pytest.CaptureFixture[str],

@@ -128,6 +128,14 @@ def _import_class(target: str, spec: str) -> type:
     if not module_name or not attr:
         raise ValueError(f"bot {spec!r}: expected a bot name ({', '.join(_REGISTRY)}) "
                          f"or module:Class")
+    if module_name.endswith(".py") or "/" in module_name or os.sep in module_name:
+        # A file is not imported by its path: worker processes import the class by its
+        # module's name, so the name is what works everywhere.
+        dotted = module_name.removesuffix(".py").replace(os.sep, "/").strip("/")
+        dotted = ".".join(p for p in dotted.split("/") if p not in ("", "."))
+        raise ValueError(f"bot {spec!r}: {module_name!r} is a file path; give the module's "
+                         f"dotted name, as Python imports it from the current folder: "
+                         f"{dotted}:{attr}")
     here = os.getcwd()
     if here not in sys.path and "" not in sys.path:  # the `fivecrowns` script's path lacks it
         sys.path.insert(0, here)

@@ -72,7 +72,12 @@ from ._common import (
     symbols_ok,
     wild_arg,
 )
-from .duplicate import duplicate_reference, duplicate_summary, report_duplicate
+from .duplicate import (
+    duplicate_reference,
+    duplicate_summary,
+    report_duplicate,
+    uneven_seats_note,
+)
 
 __all__ = ["main", "build_parser", "parse_rounds"]
 
@@ -265,17 +270,15 @@ def _lineup(args: argparse.Namespace, rules: Rules) -> list[BotSpec]:
         specs = parse_bots(",".join(names))
     else:
         specs = parse_bots(args.bots)
-        if len(specs) == 1 and args.players is not None:
-            specs = specs * args.players
+        if len(specs) == 1:  # one name fills every seat, as in `play`
+            specs = specs * (len(DEFAULT_LINEUP) if args.players is None else args.players)
         elif args.players is not None and args.players != len(specs):
             raise CommandError(f"--players {args.players} does not match the {len(specs)} "
                                f"bots of --bots {args.bots!r} (give one name for every seat, "
                                f"or one per seat)")
     if not 2 <= len(specs) <= rules.max_players:
-        hint = " (one bot name with --players N fills N seats)" if len(specs) == 1 else ""
         raise CommandError(f"a game takes 2 to {rules.max_players} players with {args.decks} "
-                           f"decks, got {len(specs)}{hint} (one player: use "
-                           f"`{PROG} solitaire`)")
+                           f"decks, got {len(specs)} (one player: use `{PROG} solitaire`)")
     return specs
 
 
@@ -309,7 +312,10 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise CommandError("--out - and --json both write to standard output: choose one")
     rules = Rules(decks=args.decks, tie_break=args.tie_break)
     lineup = _lineup(args, rules)
-    reference = None if args.duplicate is None else duplicate_reference(args.duplicate)
+    reference = None
+    if args.duplicate is not None:
+        reference = duplicate_reference(args.duplicate, lineup, args.bots is None)
+        uneven_seats_note(args.games, len(lineup))
     factories = [spec.factory() for spec in lineup]
     labels = [f"{e + 1}:{spec.label}" for e, spec in enumerate(lineup)]
     # With the records on stdout, the table goes to stderr so that stdout stays JSON lines.
@@ -454,11 +460,12 @@ def build_parser() -> argparse.ArgumentParser:
                 "intervals.")
     p.add_argument("--games", type=positive, default=1000, help="games to play (1000)")
     p.add_argument("--players", type=positive, help="players per game (default: one per bot)")
-    p.add_argument("--bots", help=f"comma-separated bots, one per seat, or one for every "
-                   f"seat with --players: {', '.join(bot_names())}, or module:Class for a "
-                   f"class of your own, each with options after colons, e.g. "
-                   f"search:worlds=256 (see --list-bots; default: greedy for every player "
-                   f"given --players, else {','.join(DEFAULT_LINEUP)})")
+    p.add_argument("--bots", help=f"comma-separated bots, one per seat, or one name for "
+                   f"every seat (--players of them, {len(DEFAULT_LINEUP)} by default): "
+                   f"{', '.join(bot_names())}, or module:Class for a class of your own (a "
+                   f"dotted module name, e.g. examples.custom_bot:WildHunter), each with "
+                   f"options after colons, e.g. search:worlds=256 (see --list-bots; default: "
+                   f"greedy for every player given --players, else {','.join(DEFAULT_LINEUP)})")
     p.add_argument("--duplicate", metavar="BOT",
                    help="a duplicate match: every deal is played twice, the second time with "
                         "BOT in the seat of the first bot of --bots (the bot under test); "

@@ -214,10 +214,16 @@ def parse_bots(text: str, option: str = "--bots") -> list[registry.BotSpec]:
     """The entries of ``--bots``, separated by commas (or spaces), each parsed by
     :func:`fivecrowns.registry.parse_bot` (a name, ``module:Class``, options after
     ``:``)."""
-    names = [b for b in re.split(r"[,\s]+", text.strip()) if b]
+    entries = text.split(",")
+    names = [b for entry in entries for b in entry.split()]
     if not names:
         raise CommandError(f"{option} needs at least one bot, e.g. greedy,strong (names: "
                            f"{', '.join(bot_names())}, or module:Class)")
+    empty = [i for i, entry in enumerate(entries, start=1) if not entry.strip()]
+    if empty:  # 'strong,,greedy' would quietly seat one player fewer
+        raise CommandError(f"{option} {text!r}: entry {empty[0]} of {len(entries)} is empty "
+                           f"(two commas in a row, or one at an end): name one bot for every "
+                           f"seat")
     specs = []
     for name in names:
         try:

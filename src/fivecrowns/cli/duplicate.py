@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -15,13 +16,36 @@ from ._common import CommandError, parse_bots, plan_text
 __all__ = ["duplicate_reference", "report_duplicate", "duplicate_summary"]
 
 
-def duplicate_reference(text: str) -> BotSpec:
-    """The one bot of ``--duplicate`` (a name, ``module:Class``, with options)."""
+def duplicate_reference(text: str, lineup: Sequence[BotSpec] = (),
+                        default_lineup: bool = False) -> BotSpec:
+    """The one bot of ``--duplicate`` (a name, ``module:Class``, with options); refused
+    when it is the bot under test, ``lineup[0]``, itself: both games of every deal would be
+    the same, and the gain 0."""
     specs = parse_bots(text, "--duplicate")
     if len(specs) != 1:
         raise CommandError(f"--duplicate takes one reference bot, got {len(specs)} in "
                            f"{text!r} (the bot under test is the first of --bots)")
-    return specs[0]
+    reference = specs[0]
+    if lineup and (reference.cls, dict(reference.options)) == (lineup[0].cls,
+                                                            dict(lineup[0].options)):
+        where = ("the first of the default line-up" if default_lineup else
+                 "the first of --bots")
+        raise CommandError(
+            f"--duplicate {text} is the bot under test itself ({lineup[0].label}, {where}): "
+            f"both games of every deal would be the same and the gain 0; put the bot to "
+            f"measure first in --bots, e.g. --bots search,strong,strong,strong --duplicate "
+            f"strong")
+    return reference
+
+
+def uneven_seats_note(deals: int, seats: int, stream: TextIO | None = None) -> None:
+    """A note on standard error when ``deals`` is no multiple of ``seats``: the bot under
+    test then sits in some seats once more than in others."""
+    if deals % seats:
+        even = deals + seats - deals % seats
+        print(f"note: {deals} deals for {seats} seats: the bot under test sits in some seats "
+              f"once more than in others; a multiple of {seats} (e.g. --games {even}) "
+              f"rotates it through every seat equally", file=stream or sys.stderr)
 
 
 def _ci(pair: Sequence[float]) -> list[float]:
