@@ -125,3 +125,34 @@ def test_replay_a_tie_break_round(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert header.group(1) == ", ".join(f"seat {s} ({record['players'][s]})" for s in seats)
     winner = record["winners"][0]
     assert out.splitlines()[-1].startswith(f"seat {winner} ")
+
+
+def test_replay_shows_either_half_of_a_duplicate_deal(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    # 0.4: both records of a deal share their "game", so --game N always found the bot's,
+    # and the header did not say which half it showed
+    path = tmp_path / "dup.jsonl"
+    code, _, _ = run(capsys, "simulate", "--games", "2", "--bots", "greedy,random",
+                     "--duplicate", "strong", "--rounds", "1-2", "--out", str(path), "--quiet")
+    assert code == 0
+    bot, reference = (json.loads(line) for line in path.read_text().splitlines()[2:4])
+    assert (bot["game"], bot["duplicate"], reference["duplicate"]) == (1, "bot", "reference")
+    code, out, _ = run(capsys, "replay", str(path), "--game", "1", "--ascii")
+    assert code == 0 and out.startswith(
+        f"game 1 (duplicate match: the bot's game; --reference shows the reference's): 2 "
+        f"players, seed {bot['seed']},")
+    assert f"(totals {', '.join(map(str, bot['totals']))})" in out
+    code, out, _ = run(capsys, "replay", str(path), "--game", "1", "--reference", "--ascii")
+    assert code == 0 and out.startswith(
+        f"game 1 (duplicate match: the reference's game): 2 players, seed {reference['seed']},")
+    assert f"(totals {', '.join(map(str, reference['totals']))})" in out
+    assert "(strong)" in out and "1:greedy" not in out
+    code, out, _ = run(capsys, "replay", str(path), "--reference", "--ascii")  # the first
+    assert code == 0 and out.startswith("game 0 (duplicate match: the reference's game)")
+
+
+def test_reference_needs_a_duplicate_record(capsys: pytest.CaptureFixture[str],
+                                            records: Path) -> None:
+    code, out, err = run(capsys, "replay", str(records), "--reference")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "--reference: " in err and "holds no duplicate match" in err

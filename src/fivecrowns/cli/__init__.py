@@ -491,6 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "standard input)")
     p.add_argument("--game", type=non_negative, metavar="N",
                    help="the record whose 'game' number is N (default: the first)")
+    p.add_argument("--reference", action="store_true",
+                   help="of a duplicate match's deal, show the reference's game (default: "
+                        "the bot's)")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
 
     from .score import add_parser as add_score

@@ -33,10 +33,13 @@ def _lines(path: str) -> Iterator[tuple[int, str]]:
         raise CommandError(f"{path!r} is not text (JSON lines): {exc.reason}") from None
 
 
-def find_record(path: str, game: int | None) -> dict[str, Any]:
+def find_record(path: str, game: int | None, half: str | None = None) -> dict[str, Any]:
     """The JSON object of game ``game`` (its ``game`` field) in a JSON-lines file, or the
-    first one when ``game`` is None."""
+    first one when ``game`` is None; with ``half`` (``"bot"`` or ``"reference"``), the
+    one of that half of a duplicate deal (the record's ``duplicate`` field), whose two
+    records share their ``game``."""
     seen: list[int] = []
+    halves = 0
     for number, line in _lines(path):
         if not line.strip():
             continue
@@ -47,10 +50,16 @@ def find_record(path: str, game: int | None) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise CommandError(f"{path}:{number}: expected a game record (a JSON object), "
                                f"got {type(data).__name__}")
+        halves += "duplicate" in data
+        if half is not None and data.get("duplicate") != half:
+            continue
         if game is None or data.get("game") == game:
             return data
         if isinstance(data.get("game"), int):
             seen.append(data["game"])
+    if half is not None and not halves:
+        raise CommandError(f"--reference: {path!r} holds no duplicate match (its records "
+                           f"are not from `fivecrowns simulate --duplicate`)")
     if game is None:
         raise CommandError(f"{path!r} holds no game record")
     found = f"games {min(seen)}..{max(seen)}" if seen else "no numbered games"
@@ -59,7 +68,8 @@ def find_record(path: str, game: int | None) -> dict[str, Any]:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     """Show one recorded game turn by turn."""
-    data = find_record(args.file, args.game)
+    data = find_record(args.file, args.game,
+                       "reference" if args.reference else None)
     record = _engine.read_record(data)  # replays and checks every move first
     symbols = symbols_ok(out) and not args.ascii
     players = data.get("players")
@@ -70,8 +80,11 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     game = _engine.new_game(n, seed=record.seed, rules=record.rules, rounds=record.rounds,
                             first_dealer=record.first_dealer)
     number = data.get("game")
-    print(f"game {number if number is not None else '-'}: {n} players, seed {record.seed}, "
-          f"rounds {plan_text(record.rounds)} ({record.rules.decks} decks); "
+    half = {"bot": " (duplicate match: the bot's game; --reference shows the reference's)",
+            "reference": " (duplicate match: the reference's game)"}.get(
+                str(data.get("duplicate")), "")
+    print(f"game {number if number is not None else '-'}{half}: {n} players, seed "
+          f"{record.seed}, rounds {plan_text(record.rounds)} ({record.rules.decks} decks); "
           f"a lower score is better", file=out)
     for k, tokens in enumerate(record.actions):
         rnd = game.round
