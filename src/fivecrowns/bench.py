@@ -31,7 +31,7 @@ __all__ = ["adversarial_hands", "report", "report_data", "core", "Row", "peak_me
 
 Row = tuple[str, str, str]
 #: A row's measured figures as numbers (the ``--json`` of ``fivecrowns bench``).
-Figures = dict[str, Union[int, float]]
+_Figures = dict[str, Union[int, float]]
 
 
 def adversarial_hands(n: int, seed: int = 0) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8]]:
@@ -128,7 +128,7 @@ def slowest_hand(counts: npt.NDArray[np.uint8], wilds: npt.NDArray[np.int8],
     return worst, where
 
 
-def _rate_figures(n: int, seconds: float, **more: float) -> Figures:
+def _rate_figures(n: int, seconds: float, **more: float) -> _Figures:
     """A rate row's numbers: the items, the best time, and what the table shows rounded."""
     return {"items": n, "seconds": seconds, "per_second": n / seconds,
             "seconds_each": seconds / n, **more}
@@ -143,7 +143,6 @@ def report(*, quick: bool = False) -> str:
     return report_data(quick=quick)["table"]
 
 
-@keyword_only("quick")
 def report_data(*, quick: bool = False) -> dict[str, Any]:
     """Run the benchmark; its table as data: ``title``, ``table`` (the text of
     :func:`report`) and ``rows``, each with the ``name``, ``value`` and ``note`` the table
@@ -155,7 +154,7 @@ def report_data(*, quick: bool = False) -> dict[str, Any]:
     reps = 3 if quick else 5
     n_bulk = int(200_000 * scale)
     rows: list[Row] = []
-    figures: list[Figures] = []
+    figures: list[_Figures] = []
     try:
         compiled: solver.Implementation | None = solver.implementation("compiled")
     except ImportError:
