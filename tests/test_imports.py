@@ -191,3 +191,67 @@ def test_the_missing_core_warning_says_how_slow_and_how_to_get_it() -> None:
     text = " ".join(done.stdout.split())
     assert "hundreds of times slower" in text and "about 2 hours" in text
     assert "install a C compiler and reinstall fivecrowns" in text
+
+
+def _run(argv: list[str], implementation: str, hide_core: bool = False
+         ) -> "subprocess.CompletedProcess[str]":
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "FIVECROWNS_IMPLEMENTATION": implementation}
+    if hide_core:  # the compiled core missing, in a fresh interpreter
+        argv = [sys.executable, "-c",
+                "import runpy, sys; sys.modules['fivecrowns._solver'] = None; "
+                "sys.argv[0] = 'fivecrowns'; runpy.run_path(sys.argv.pop(1), "
+                "run_name='__main__')", *argv]
+    return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+
+
+def _script() -> str | None:
+    """The `fivecrowns` console script beside this interpreter, if it is installed."""
+    import shutil
+    import sys
+
+    return shutil.which("fivecrowns", path=str(Path(sys.executable).parent))
+
+
+@pytest.mark.parametrize("how", ["script", "-m fivecrowns", "-m fivecrowns.cli"])
+def test_a_bad_implementation_is_one_line_in_the_command(how: str) -> None:
+    # 0.4: the console script imports the package before main runs: an import traceback
+    import sys
+
+    if how == "script":
+        script = _script()
+        if script is None:
+            pytest.skip("the fivecrowns console script is not installed")
+        argv = [script]
+    else:
+        argv = [sys.executable, *how.split()]
+    done = _run([*argv, "solve", "3C", "4C", "5C", "--wild", "5"], "bogus")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("fivecrowns: error: FIVECROWNS_IMPLEMENTATION must be 'compiled' "
+                           "or 'python' (or unset), got 'bogus'\n")
+
+
+def test_a_compiled_core_asked_for_and_missing_is_one_line_in_the_command() -> None:
+    script = _script()
+    if script is None:
+        pytest.skip("the fivecrowns console script is not installed")
+    done = _run([script, "solve", "3C", "--wild", "5"], "compiled", hide_core=True)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.startswith("fivecrowns: error: FIVECROWNS_IMPLEMENTATION=compiled, but "
+                                  "the compiled core did not import (")
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_bad_implementation_still_raises_on_import() -> None:
+    # in Python, `import fivecrowns` raises as before (an ImportError), with its traceback
+    import sys
+
+    code = ("try:\n    import fivecrowns\nexcept ImportError as exc:\n"
+            "    print(type(exc).__name__, exc)\n")
+    done = _run([sys.executable, "-c", code], "bogus")
+    assert done.returncode == 0 and done.stdout == (
+        "ImplementationError FIVECROWNS_IMPLEMENTATION must be 'compiled' or 'python' (or "
+        "unset), got 'bogus'\n")

@@ -32,6 +32,8 @@ import functools
 import importlib
 import importlib.util
 import os
+import re
+import sys
 import types
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -56,6 +58,7 @@ from .cards import Card, HandLike, Rank, Suit, _to_counts
 from .melds import Discard, Meld, MeldKind, Solution
 
 __all__ = [
+    "ImplementationError",
     "IMPLEMENTATION",
     "CORE_FUNCTIONS",
     "WildLike",
@@ -94,18 +97,53 @@ _SLOW_WARNING = (
 )
 
 
+class ImplementationError(ImportError):
+    """``FIVECROWNS_IMPLEMENTATION`` asks for a core that cannot be had: a value other than
+    ``compiled`` or ``python``, or ``compiled`` where the compiled core does not import.
+
+    ``import fivecrowns`` raises it. The ``fivecrowns`` command (its script, ``python -m
+    fivecrowns`` or ``python -m fivecrowns.cli``) imports the package before its ``main``
+    runs, so the import reports it there instead: one line on standard error and exit
+    status 2, as any other usage error of the command.
+    """
+
+
+def _is_the_command() -> bool:
+    """True when this process is the ``fivecrowns`` command: its console script (named
+    ``fivecrowns``, ``fivecrowns.exe`` or ``fivecrowns-script.py``, run as a script), or
+    ``python -m fivecrowns`` or ``python -m fivecrowns.cli``."""
+    argv = list(getattr(sys, "orig_argv", None) or [])
+    if "-m" in argv[:-1] and argv[argv.index("-m") + 1] in ("fivecrowns", "fivecrowns.cli"):
+        return True
+    script = os.path.basename(sys.argv[0]) if sys.argv else ""
+    script = re.sub(r"(-script\.pyw?|\.exe)$", "", script)
+    main = sys.modules.get("__main__")
+    return script == "fivecrowns" and getattr(main, "__spec__", None) is None
+
+
+def _reported(error: ImplementationError) -> ImplementationError:
+    """``error``, to raise; in the ``fivecrowns`` command, it is reported as one line and
+    the process exits with status 2 (the command's usage errors), no traceback."""
+    if _is_the_command():
+        print(f"fivecrowns: error: {error}", file=sys.stderr)
+        raise SystemExit(2)
+    return error
+
+
 def _load_core() -> tuple[Any, str]:
     wanted = os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower()
     if wanted not in ("", "compiled", "python"):
-        raise ImportError(f"FIVECROWNS_IMPLEMENTATION must be 'compiled' or 'python', "
-                          f"got {wanted!r}")
+        raise _reported(ImplementationError(f"FIVECROWNS_IMPLEMENTATION must be 'compiled' "
+                                            f"or 'python' (or unset), got {wanted!r}"))
     if wanted == "python":
         return _solver_py, "python"
     try:
         from . import _solver
     except ImportError as exc:
         if wanted == "compiled":
-            raise
+            raise _reported(ImplementationError(
+                f"FIVECROWNS_IMPLEMENTATION=compiled, but the compiled core did not import "
+                f"({_why_not(exc)})")) from exc
         warnings.warn(_SLOW_WARNING.format(why=_why_not(exc)), RuntimeWarning, stacklevel=2)
         return _solver_py, "python"
     return _solver, "compiled"
