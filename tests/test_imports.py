@@ -10,6 +10,10 @@ a parent package when a submodule is imported is not counted.
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,10 +178,6 @@ def test_no_import_circles() -> None:
 def test_the_missing_core_warning_says_how_slow_and_how_to_get_it() -> None:
     # the compiled core hidden in a fresh interpreter, the variable unset: the warning a
     # user without a C compiler sees must give the cost in time, not only a ratio
-    import os
-    import subprocess
-    import sys
-
     code = ("import sys, warnings\n"
             "sys.modules['fivecrowns._solver'] = None\n"
             "with warnings.catch_warnings(record=True) as seen:\n"
@@ -194,11 +194,7 @@ def test_the_missing_core_warning_says_how_slow_and_how_to_get_it() -> None:
 
 
 def _run(argv: list[str], implementation: str, hide_core: bool = False
-         ) -> "subprocess.CompletedProcess[str]":
-    import os
-    import subprocess
-    import sys
-
+         ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "FIVECROWNS_IMPLEMENTATION": implementation}
     if hide_core:  # the compiled core missing, in a fresh interpreter
         argv = [sys.executable, "-c",
@@ -210,17 +206,12 @@ def _run(argv: list[str], implementation: str, hide_core: bool = False
 
 def _script() -> str | None:
     """The `fivecrowns` console script beside this interpreter, if it is installed."""
-    import shutil
-    import sys
-
     return shutil.which("fivecrowns", path=str(Path(sys.executable).parent))
 
 
 @pytest.mark.parametrize("how", ["script", "-m fivecrowns", "-m fivecrowns.cli"])
 def test_a_bad_implementation_is_one_line_in_the_command(how: str) -> None:
     # 0.4: the console script imports the package before main runs: an import traceback
-    import sys
-
     if how == "script":
         script = _script()
         if script is None:
@@ -247,8 +238,6 @@ def test_a_compiled_core_asked_for_and_missing_is_one_line_in_the_command() -> N
 
 def test_a_bad_implementation_still_raises_on_import() -> None:
     # in Python, `import fivecrowns` raises as before (an ImportError), with its traceback
-    import sys
-
     code = ("try:\n    import fivecrowns\nexcept ImportError as exc:\n"
             "    print(type(exc).__name__, exc)\n")
     done = _run([sys.executable, "-c", code], "bogus")

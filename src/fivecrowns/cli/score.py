@@ -75,11 +75,11 @@ def _check_paths(src: str, dst: str, skip: str | None) -> None:
     if skip is not None and Path(skip).suffix.lower() == ".npy":
         raise CommandError(f"--skip-bad {skip!r} must be a .parquet or .csv file (it keeps "
                            f"the bad rows with an 'error' column), not .npy")
-    where = [(name, Path(path).resolve()) for name, path in named]
-    for i, (name, path) in enumerate(where):
+    where = [(name, Path(text).resolve()) for name, text in named]
+    for i, (name, here) in enumerate(where):
         for other, there in where[:i]:
-            if path == there:
-                raise CommandError(f"{other} and {name} are the same file ({str(path)!r}): "
+            if here == there:
+                raise CommandError(f"{other} and {name} are the same file ({str(here)!r}): "
                                    f"give {name} a file of its own")
 
 
