@@ -29,7 +29,10 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 #: Pages and modules that need the fivecrowns[rl] extra: skipped without it (failed in CI).
 _RL_FRAMEWORKS = ("pettingzoo", "gymnasium", "pyspiel")
 _NEEDS_RL = ("frameworks.rst", "fivecrowns.envs.aec", "fivecrowns.envs.gym",
-             "fivecrowns.envs.openspiel")
+             "fivecrowns.envs.openspiel", "fivecrowns.envs.vector")
+#: Modules that need the fivecrowns[train] extra (Stable-Baselines3): skipped without it,
+#: CI included, whose main run has no torch (the training step runs them).
+_NEEDS_TRAIN = {"fivecrowns.envs.sb3": "stable_baselines3"}
 
 
 #: Modules whose examples record decision data, which only the compiled engine does: they
@@ -61,6 +64,8 @@ def _run(tests: list[doctest.DocTest]) -> tuple[int, str]:
 def test_docstring_examples(name: str) -> None:
     if name in _NEEDS_RL:
         require_extra(*_RL_FRAMEWORKS)
+    if name in _NEEDS_TRAIN:
+        pytest.importorskip(_NEEDS_TRAIN[name])
     if name in _NEEDS_COMPILED:
         compiled_engine()
     module = importlib.import_module(name)

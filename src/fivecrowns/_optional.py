@@ -29,9 +29,10 @@ PACKAGES = {
     "pyspiel": "OpenSpiel",
     "open_spiel": "OpenSpiel",
     "minari": "Minari",
+    "stable_baselines3": "Stable-Baselines3",
 }
 #: The extras of pyproject.toml that bring optional packages.
-EXTRAS = ("io", "ray", "rl", "minari")
+EXTRAS = ("io", "ray", "rl", "minari", "train")
 
 
 def missing(module: str, extra: str, what: str) -> MissingExtraError:

@@ -8,6 +8,10 @@ core package needs only numpy. The names below import their framework on first u
 - :class:`FiveCrownsEnv`: one seat against built-in bots as a Gymnasium environment
   (:mod:`fivecrowns.envs.gym`), registered as ``"fivecrowns/FiveCrowns-v0"`` when this
   package is imported with Gymnasium installed;
+- :class:`FiveCrownsVectorEnv`: many such games stepped in one call, a Gymnasium vector
+  environment (:mod:`fivecrowns.envs.vector`; ``gymnasium.make_vec(GYM_ID, num_envs=N,
+  vectorization_mode="vector_entry_point")`` makes it), and :mod:`fivecrowns.envs.sb3` its
+  Stable-Baselines3 adapter;
 - :mod:`fivecrowns.envs.openspiel`: importing it registers the OpenSpiel game
   ``"python_five_crowns"``.
 
@@ -35,15 +39,17 @@ from .features import feature_size, observation_features
 if TYPE_CHECKING:
     from .aec import aec_env, raw_env
     from .gym import FiveCrownsEnv
+    from .vector import FiveCrownsVectorEnv
 
-__all__ = ["aec_env", "raw_env", "FiveCrownsEnv", "GYM_ID", "encode_observation",
-           "observation_size", "observation_scale", "blocks", "feature_size",
-           "observation_features"]
+__all__ = ["aec_env", "raw_env", "FiveCrownsEnv", "FiveCrownsVectorEnv", "GYM_ID",
+           "encode_observation", "observation_size", "observation_scale", "blocks",
+           "feature_size", "observation_features"]
 
 #: The Gymnasium id of :class:`FiveCrownsEnv`.
 GYM_ID = "fivecrowns/FiveCrowns-v0"
 
-_LAZY = {"aec_env": "aec", "raw_env": "aec", "FiveCrownsEnv": "gym"}
+_LAZY = {"aec_env": "aec", "raw_env": "aec", "FiveCrownsEnv": "gym",
+         "FiveCrownsVectorEnv": "vector"}
 
 
 def __getattr__(name: str) -> Any:
@@ -69,6 +75,7 @@ def _register_gym() -> None:
         # 11-round game under the default Rules (every round at Rules.max_turns, two
         # players). Pass max_episode_steps to gymnasium.make for a larger Rules.max_turns.
         gymnasium.register(id=GYM_ID, entry_point="fivecrowns.envs.gym:FiveCrownsEnv",
+                           vector_entry_point="fivecrowns.envs.vector:FiveCrownsVectorEnv",
                            max_episode_steps=max_agent_steps())
 
 

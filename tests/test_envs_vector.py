@@ -1,0 +1,202 @@
+"""The vector environment (fivecrowns.envs.vector) and its Stable-Baselines3 adapter:
+every game plays, decision by decision, what the single Gymnasium environment plays from
+the same episode seed; bad actions are refused or end only their own game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import require_extra
+from helpers.engines import sized, slow_on_twins
+
+require_extra("gymnasium")
+
+import gymnasium  # noqa: E402
+
+import fivecrowns.envs  # noqa: E402
+from fivecrowns.envs import FiveCrownsEnv, FiveCrownsVectorEnv  # noqa: E402
+from fivecrowns.envs.vector import MAX_ENVS  # noqa: E402
+
+
+def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64)
+
+
+def _same_obs(a: dict[str, Any], b: dict[str, Any]) -> None:
+    np.testing.assert_array_equal(a["observation"], b["observation"])
+    np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+
+
+@pytest.mark.parametrize("options", [
+    dict(opponents=("strong", "greedy"), rounds=[1, 3]),
+    dict(opponents=("random", "greedy", "strong"), rounds=[2], seat=2, solver_features=True,
+         normalize=True, max_turns=3),
+])
+@slow_on_twins
+def test_every_game_is_the_single_environments_game(options: dict[str, Any]) -> None:
+    """Game i's k-th episode is FiveCrownsEnv's after reset(seed=episode_seed(i, k)), step
+    by step: observations, masks, rewards, ends, auto-resets."""
+    n = 3
+    envs = FiveCrownsVectorEnv(n, **options)
+    singles = [FiveCrownsEnv(**options) for _ in range(n)]
+    obs, _ = envs.reset(seed=11)
+    episodes = [0] * n
+    for i, single in enumerate(singles):
+        first, _ = single.reset(seed=envs.episode_seed(i, 0))
+        _same_obs({k: v[i] for k, v in obs.items()}, first)
+    rng = np.random.default_rng(5)
+    ended = 0
+    for _ in range(sized(400, 60)):
+        actions = _random_actions(envs.action_masks(), rng)
+        obs, rewards, terms, truncs, infos = envs.step(actions)
+        for i, single in enumerate(singles):
+            s_obs, s_rew, s_term, s_trunc, _ = single.step(int(actions[i]))
+            assert (rewards[i], terms[i], truncs[i]) == (s_rew, s_term, s_trunc)
+            if s_term or s_trunc:
+                ended += 1
+                assert infos["_final_obs"][i]
+                _same_obs(infos["final_obs"][i], s_obs)
+                episodes[i] += 1
+                s_obs, _ = single.reset(seed=envs.episode_seed(i, episodes[i]))
+            _same_obs({k: v[i] for k, v in obs.items()}, s_obs)
+    assert ended >= n  # the check saw auto-resets
+
+
+def test_the_seed_fixes_every_deal_whatever_the_number_of_games() -> None:
+    small = FiveCrownsVectorEnv(2, ("greedy",), [1])
+    large = FiveCrownsVectorEnv(5, ("greedy",), [1])
+    a, _ = small.reset(seed=3)
+    a = {k: v.copy() for k, v in a.items()}
+    b, _ = large.reset(seed=3)
+    _same_obs(a, {k: v[:2] for k, v in b.items()})
+    assert small.episode_seed(1, 4) == large.episode_seed(1, 4) != large.episode_seed(4, 1)
+    c, _ = small.reset(seed=4)
+    assert not np.array_equal(a["observation"], c["observation"])
+    drawn = FiveCrownsVectorEnv(1, ("greedy",), [1])
+    drawn.reset()
+    assert isinstance(drawn.seed, int) and drawn.seed >= 0
+
+
+def test_buffers_are_handed_out_without_a_copy() -> None:
+    envs = FiveCrownsVectorEnv(4, ("greedy", "greedy"), [2])
+    obs, _ = envs.reset(seed=1)
+    before = obs["observation"].copy()
+    again, rewards, terms, truncs, _ = envs.step(envs.action_masks().argmax(axis=1))
+    assert again["observation"] is obs["observation"] and again["action_mask"] is obs[
+        "action_mask"]
+    assert not np.array_equal(before, obs["observation"])  # rewritten in place
+    assert rewards.shape == terms.shape == truncs.shape == (4,)
+    assert np.shares_memory(envs.action_masks(), obs["action_mask"])
+
+
+def test_an_illegal_action_ends_only_its_own_game() -> None:
+    envs = FiveCrownsVectorEnv(3, ("greedy",), [3])
+    twin = FiveCrownsVectorEnv(3, ("greedy",), [3])
+    envs.reset(seed=2)
+    twin.reset(seed=2)
+    actions = envs.action_masks().argmax(axis=1)
+    bad = actions.copy()
+    bad[1] = 113 if not envs.action_masks()[1, 113] else 2  # no legal move
+    _, rewards, terms, _, infos = envs.step(bad)
+    _, t_rewards, t_terms, _, _ = twin.step(actions)
+    ended = infos["final_info"]
+    assert rewards[1] == -100.0 and terms[1] and ended["illegal_action"][1] == bad[1]
+    assert ended["_illegal_action"].tolist() == [False, True, False]
+    np.testing.assert_array_equal(rewards[[0, 2]], t_rewards[[0, 2]])
+    # the game was dealt its next episode; the others go on as before
+    assert envs._episodes.tolist() == [0, 1, 0]
+    _same_obs({k: v[[0, 2]] for k, v in envs._obs.items()},
+              {k: v[[0, 2]] for k, v in twin._obs.items()})
+    out_of_range = envs.action_masks().argmax(axis=1)
+    out_of_range[0] = 10_000
+    _, rewards, terms, _, _ = envs.step(out_of_range)
+    assert rewards[0] == -100.0 and terms[0]
+
+
+def test_bad_actions_and_options_get_clear_errors() -> None:
+    envs = FiveCrownsVectorEnv(2, ("greedy",), [1])
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.step(np.zeros(2, dtype=np.int64))
+    envs.reset(seed=0)
+    with pytest.raises(TypeError, match="integer array, got dtype float64"):
+        envs.step(np.zeros(2))
+    with pytest.raises(TypeError, match="integer array, got dtype bool"):
+        envs.step(np.zeros(2, dtype=bool))
+    with pytest.raises(ValueError, match=r"shape \(2,\), one per game, got \(3,\)"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match=r"shape \(2,\), one per game, got \(\)"):
+        envs.step(0)
+    with pytest.raises(ValueError, match="num_envs must be at least 1"):
+        FiveCrownsVectorEnv(0)
+    with pytest.raises(ValueError, match="num_envs must be at most"):
+        FiveCrownsVectorEnv(MAX_ENVS + 1)
+    with pytest.raises(TypeError, match="sequence of bot specs"):
+        FiveCrownsVectorEnv(2, opponents="strong")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+        FiveCrownsVectorEnv(2, opponents=("nobody",))
+    with pytest.raises(ValueError, match="seat"):
+        FiveCrownsVectorEnv(2, opponents=("greedy",), seat=5)
+    with pytest.raises(ValueError, match="options"):
+        envs.reset(seed=0, options={"x": 1})
+    # a refused step changed nothing
+    obs, _ = envs.reset(seed=0)
+    kept = obs["observation"].copy()
+    with pytest.raises(ValueError):
+        envs.step(np.zeros(3, dtype=np.int64))
+    np.testing.assert_array_equal(kept, obs["observation"])
+
+
+def test_make_vec_builds_it_from_the_registered_id() -> None:
+    envs = gymnasium.make_vec(fivecrowns.envs.GYM_ID, num_envs=3,
+                              vectorization_mode="vector_entry_point",
+                              opponents=("greedy",), rounds=[1])
+    assert isinstance(envs, FiveCrownsVectorEnv) and envs.num_envs == 3
+    obs, _ = envs.reset(seed=0)
+    assert envs.observation_space.contains(
+        {k: v.copy() for k, v in obs.items()})
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    envs.close()
+
+
+def test_the_sb3_adapter_follows_vecenv_conventions() -> None:
+    pytest.importorskip("stable_baselines3")
+    from fivecrowns.envs.sb3 import to_sb3
+
+    venv = to_sb3(FiveCrownsVectorEnv(2, ("greedy",), [1]), seed=4)
+    obs = venv.reset()
+    assert obs["observation"].shape[0] == 2
+    masks = np.stack(venv.env_method("action_masks"))
+    assert masks.shape == (2, 114) and masks.dtype == np.bool_ and venv.has_attr(
+        "action_masks")
+    rng = np.random.default_rng(0)
+    done_seen = False
+    for _ in range(200):
+        venv.step_async(_random_actions(np.stack(venv.env_method("action_masks")), rng))
+        obs, rewards, dones, infos = venv.step_wait()
+        assert rewards.dtype == np.float32 and dones.shape == (2,) and len(infos) == 2
+        for i in np.flatnonzero(dones):
+            done_seen = True
+            assert set(infos[i]["terminal_observation"]) == {"observation", "action_mask"}
+            assert infos[i]["TimeLimit.truncated"] is False
+    assert done_seen
+    venv.close()
+
+
+def test_maskable_ppo_trains_on_the_adapter() -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    from fivecrowns.envs.sb3 import to_sb3
+
+    venv = to_sb3(FiveCrownsVectorEnv(4, ("greedy",), [1]), seed=1)
+    assert is_masking_supported(venv)
+    model = MaskablePPO("MultiInputPolicy", venv, n_steps=16, batch_size=32, n_epochs=1,
+                        seed=0, device="cpu")
+    model.learn(64)
+    obs = venv.reset()
+    action, _ = model.predict(obs, action_masks=get_action_masks(venv))
+    assert get_action_masks(venv)[np.arange(4), action].all()
