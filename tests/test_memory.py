@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from fivecrowns import Rules, rollout
 from fivecrowns._threads import _split_work, run_threaded
-from fivecrowns.rollout import _pack, _plan, deal_rounds, play_games, play_out
+from fivecrowns.rollout import _generators, _plan, _states, deal_rounds, play_games, play_out
 from fivecrowns.runner import run_in_order
 from fivecrowns.seeding import bot_seeds, game_seeds, game_seeds_range
 from helpers.engines import compiled_engine
@@ -114,7 +114,8 @@ def test_play_out_does_not_depend_on_pieces_or_threads(
     code = rollout.POLICIES.index(policy)
     choices = None if policy != "random" else [np.random.PCG64(s)
                                                for s in game_seeds(9, len(rounds))]
-    expected = _rollout.play_rounds(*_pack(rounds), choices, code, 1)[:, :3]
+    states = _states(rounds)
+    expected = _rollout.play_rounds(states, _generators(states), choices, code, 1)[:, :3]
     monkeypatch.setattr(rollout, "_ROUNDS_PER_PIECE", piece)
     for threads in (1, 2, 3):
         got = play_out(rounds, policy=policy, seed=9, threads=threads)

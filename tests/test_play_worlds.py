@@ -11,7 +11,7 @@ import pytest
 from fivecrowns import Round, Rules
 from fivecrowns.actions import ACTION_DRAW_DECK, ACTION_DRAW_DISCARD, encode_discard
 from fivecrowns.records import EventKind, Phase
-from fivecrowns.rollout import _inference, _pack, play_out, play_out_actions, play_worlds
+from fivecrowns.rollout import _inference, _states, play_out, play_out_actions, play_worlds
 from helpers.engines import compiled_engine
 
 _rollout = compiled_engine()
@@ -24,14 +24,13 @@ def _worlds(r: Round, actions: list[int], worlds: int, seed: int,
             policy: int = 2, weight: float = 0.0, tries: int = 8,
             replay: int = 0) -> tuple[Any, Any, Any]:
     """The engine's scores and the worlds it sampled (hands, draw piles)."""
-    hands, draws, piles, states, scores, publics, _ = _pack([r])
     last, kept, blind = _inference(r)
     world_hands = np.zeros((worlds, 14, 56), dtype=np.uint8)
     world_draws = np.zeros((worlds, 232), dtype=np.uint8)
-    out = _rollout.play_worlds(hands, draws, piles, states, scores, publics,
-                               r.current_player, np.array(actions, dtype=np.int16), worlds,
-                               seed, policy, 1, last, kept, weight, tries, blind, replay,
-                               world_hands, world_draws)
+    out = _rollout.play_worlds(_states([r])[0], r.current_player,
+                               np.array(actions, dtype=np.int16), worlds, seed, policy, 1,
+                               last, kept, weight, tries, blind, replay, world_hands,
+                               world_draws)
     return out, world_hands, world_draws
 
 

@@ -35,6 +35,8 @@ __all__ = ["MAX_HAND_SIZE", "is_int", "check_int", "check_seat", "check_threads"
 #: Most cards a solver call takes: a 13-card hand, the drawn card, and slack for tests
 #: and variants. Bigger inputs are rejected rather than risk a slow search.
 MAX_HAND_SIZE = 20
+#: Most worker threads a call takes.
+MAX_THREADS = 2**31 - 1
 
 _SUIT_LETTERS = "CDHST"
 _LABELS = {11: "J", 12: "Q", 13: "K"}
@@ -60,9 +62,10 @@ def is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def check_int(value: Any, name: str, least: int | None = None) -> int:
+def check_int(value: Any, name: str, least: int | None = None,
+              most: int | None = None) -> int:
     """``value`` as an int, or raise: ``TypeError`` unless :func:`is_int`, ``ValueError``
-    below ``least``.
+    below ``least`` or above ``most``.
 
     >>> check_int(np.int64(4), "games", 1)
     4
@@ -79,6 +82,8 @@ def check_int(value: Any, name: str, least: int | None = None) -> int:
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if least is not None and value < least:
         raise ValueError(f"{name} must be at least {least}, got {int(value)}")
+    if most is not None and value > most:
+        raise ValueError(f"{name} must be at most {most}, got {int(value)}")
     return int(value)
 
 
@@ -247,6 +252,8 @@ def check_threads(threads: Any) -> int | None:
         raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {int(threads)}")
+    if threads > MAX_THREADS:  # the compiled core counts them in a C int
+        raise ValueError(f"threads must be at most {MAX_THREADS}, got {int(threads)}")
     return int(threads)
 
 

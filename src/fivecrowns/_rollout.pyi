@@ -1,5 +1,5 @@
 # Type stub of the compiled rollout engine (fivecrowns/_rollout.pyx). Callers use
-# fivecrowns.rollout, which validates and packs the rounds.
+# fivecrowns.rollout, which validates the arguments; the engine reads the round states.
 from collections.abc import Iterable
 from typing import Any
 
@@ -9,12 +9,7 @@ from typing_extensions import disjoint_base
 
 def permutation(generator: np.random.Generator, n: int) -> npt.NDArray[np.int64]: ...
 def play_rounds(
-    hands: npt.NDArray[np.uint8],
-    draws: npt.NDArray[np.uint8],
-    piles: npt.NDArray[np.uint8],
-    states: npt.NDArray[np.int32],
-    scores: npt.NDArray[np.int32],
-    publics: npt.NDArray[np.int32],
+    states: list[RoundState],
     generators: list[np.random.BitGenerator],
     choices: list[np.random.BitGenerator] | None,
     policy: int,
@@ -23,12 +18,7 @@ def play_rounds(
     trace_len: npt.NDArray[np.int32] | None = None,
 ) -> npt.NDArray[np.int32]: ...
 def play_worlds(
-    hands: npt.NDArray[np.uint8],
-    draws: npt.NDArray[np.uint8],
-    piles: npt.NDArray[np.uint8],
-    states: npt.NDArray[np.int32],
-    scores: npt.NDArray[np.int32],
-    publics: npt.NDArray[np.int32],
+    state: RoundState,
     player: int,
     actions: npt.NDArray[np.int16],
     worlds: int,
@@ -63,12 +53,7 @@ def _bitgens(
 
 # The chunk workers that play_rounds and play_games hand to threads (the GIL released).
 def _rounds_range(
-    hands: npt.NDArray[np.uint8],
-    draws: npt.NDArray[np.uint8],
-    piles: npt.NDArray[np.uint8],
-    states: npt.NDArray[np.int32],
-    scores: npt.NDArray[np.int32],
-    publics: npt.NDArray[np.int32],
+    states: list[RoundState],
     rngs: npt.NDArray[np.uint64],
     choices: npt.NDArray[np.uint64],
     policy: int,
@@ -79,12 +64,7 @@ def _rounds_range(
     stop: int,
 ) -> None: ...
 def _worlds_range(
-    hands: npt.NDArray[np.uint8],
-    draws: npt.NDArray[np.uint8],
-    piles: npt.NDArray[np.uint8],
-    states: npt.NDArray[np.int32],
-    scores: npt.NDArray[np.int32],
-    publics: npt.NDArray[np.int32],
+    round_state: RoundState,
     player: int,
     actions: npt.NDArray[np.int16],
     seed: int,

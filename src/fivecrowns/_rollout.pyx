@@ -72,26 +72,6 @@ cdef enum:
     EXPERT = 3
     RANDOM_BOT = 4     # bots.RandomBot itself: Generator.integers on the bot's generator
 
-# The columns of a packed round's state row (see fivecrowns.rollout._pack).
-cdef enum:
-    S_PLAYERS = 0
-    S_HAND_SIZE = 1
-    S_WILD = 2
-    S_MAX_TURNS = 3
-    S_NO_RETURN = 4
-    S_SUDDEN = 5
-    S_CURRENT = 6
-    S_PHASE = 7
-    S_TURN = 8
-    S_TAKEN = 9
-    S_WENT_OUT = 10
-    S_FINAL_LEFT = 11
-    S_N_DRAW = 12
-    S_N_PILE = 13
-    S_DECKS = 14
-    N_STATE = 15
-
-
 cdef struct Table:
     # A round in play: Round's fields, the Deck's two piles and the policy's memory.
     int n_players
@@ -315,7 +295,7 @@ cdef void discard_card(Table* T, int t, bint go_out) noexcept nogil:
             T.went_out = p
             T.scores[p] = 0
             T.final_left = 0 if T.sudden_death else T.n_players - 1
-            over = T.final_left == 0
+            over = T.final_left <= 0
         elif T.turn >= T.max_turns:
             finish(T, True)
             over = True
@@ -323,7 +303,7 @@ cdef void discard_card(Table* T, int t, bint go_out) noexcept nogil:
         # docs/rules.rst, A round, 4: the deadwood of the cards kept after the discard
         T.scores[p] = 0 if go_out else solve_deadwood(T.hands[p], T.wild)
         T.final_left -= 1
-        over = T.final_left == 0
+        over = T.final_left <= 0
     if over:
         if T.phase != OVER:
             finish(T, False)
@@ -1058,70 +1038,86 @@ cdef void play_seated(Table* T, const int32_t* policies) noexcept nogil:
         step(T, policies[T.current])
 
 
-cdef void unpack(Table* T, const uint8_t* hands, const uint8_t* draw, const uint8_t* pile,
-                 const int32_t* state, const int32_t* scores,
-                 const int32_t* public) noexcept nogil:
-    cdef int q, k
-    T.n_players = state[S_PLAYERS]
-    T.hand_size = state[S_HAND_SIZE]
-    T.wild = state[S_WILD]
-    T.max_turns = state[S_MAX_TURNS]
-    T.no_return = state[S_NO_RETURN] != 0
-    T.sudden_death = state[S_SUDDEN] != 0
-    T.current = state[S_CURRENT]
-    T.phase = state[S_PHASE]
-    T.turn = state[S_TURN]
-    T.taken = state[S_TAKEN]
+cdef void load(Table* T, const Table* src) noexcept nogil:
+    """A play-out's table: a copy of a state's (checked when the state was made), its
+    generators, trace and the policies' memory left for the caller to set."""
+    cdef int q
+    memcpy(T, src, sizeof(Table))
     T.drawn = -1
-    T.went_out = state[S_WENT_OUT]
-    T.final_left = state[S_FINAL_LEFT]
-    T.n_draw = state[S_N_DRAW]
-    T.n_pile = state[S_N_PILE]
-    T.decks = state[S_DECKS]
-    memcpy(T.hands, hands, T.n_players * N_TYPES)
-    # public: (2 + MAX_PLAYERS, 56), rows hidden, pile counts, each player's taken cards
-    for k in range(N_TYPES):
-        T.hidden[k] = public[k]
-        T.pile_counts[k] = public[N_TYPES + k]
-    memcpy(T.taken_counts, public + 2 * N_TYPES, sizeof(T.taken_counts))
-    memcpy(T.draw, draw, T.n_draw)
-    memcpy(T.pile, pile, T.n_pile)
-    for q in range(MAX_PLAYERS):
-        T.scores[q] = scores[q] if q < T.n_players else -1
-        T.kept_dead[q] = -1
     T.hit_max_turns = False
     T.reshuffles = 0
+    for q in range(MAX_PLAYERS):
+        T.kept_dead[q] = -1
     T.chosen_card = NO_CHOICE
+    T.rng = NULL
+    T.choices = NULL
     T.trace = NULL
+    T.trace_room = 0
     T.n_trace = 0
     T.trace_grows = False
 
 
-def _rounds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
-                  const uint8_t[:, ::1] piles, const int32_t[:, ::1] states,
-                  const int32_t[:, ::1] scores, const int32_t[:, :, ::1] publics,
-                  const uint64_t[::1] rngs,
-                  const uint64_t[::1] choices, int policy,
-                  int32_t[:, ::1] out, int16_t[:, ::1] trace, int32_t[::1] trace_len,
-                  Py_ssize_t start, Py_ssize_t stop):
+cdef class RoundState
+
+
+cdef bint dealt(const Table* T) noexcept nogil:
+    """Every hand full (the mover's with the card drawn): what the policies play. A state
+    is checked as it is made, but a deal in progress is a state too (the OpenSpiel
+    state's chance nodes)."""
+    cdef int q, t, size
+    for q in range(T.n_players):
+        size = 0
+        for t in range(N_TYPES):
+            size += T.hands[q][t]
+        if size != T.hand_size + (q == T.current and T.phase == DISCARD):
+            return False
+    return True
+
+
+cdef RoundState state_at(list states, Py_ssize_t i):
+    """``states[i]``, which must be a compiled RoundState dealt in full: the only thing
+    C reads."""
+    s = states[i]
+    if type(s) is not RoundState:
+        raise TypeError(f"states[{i}] must be a compiled RoundState, got {type(s).__name__}")
+    if not dealt(&(<RoundState>s).T):
+        raise ValueError("a round whose deal is not finished cannot be played out")
+    return <RoundState>s
+
+
+def _rounds_range(list states, const uint64_t[::1] rngs, const uint64_t[::1] choices,
+                  int policy, int32_t[:, ::1] out, int16_t[:, ::1] trace,
+                  int32_t[::1] trace_len, Py_ssize_t start, Py_ssize_t stop):
     cdef Table T
+    cdef RoundState st
     cdef Py_ssize_t i
     cdef int q
-    with nogil:
-        for i in range(start, stop):
-            unpack(&T, &hands[i, 0, 0], &draws[i, 0], &piles[i, 0], &states[i, 0],
-                   &scores[i, 0], &publics[i, 0, 0])
-            T.rng = <bitgen_t*>rngs[i]
-            T.choices = <bitgen_t*>choices[i]
+    if not 0 <= start <= stop <= len(states) or rngs.shape[0] < stop - start or \
+            choices.shape[0] < stop - start or out.shape[0] < stop - start:
+        raise ValueError("_rounds_range: the arrays do not cover the range")
+    for i in range(start, stop):
+        # the table is copied with the GIL held: a move on the state (which holds it
+        # too) is never seen half made
+        st = state_at(states, i)
+        load(&T, &st.T)
+        if T.n_players > out.shape[1]:
+            raise ValueError("_rounds_range: out has too few columns")
+        if rngs[i - start] == 0 or (policy in (RANDOM, RANDOM_BOT)
+                                    and choices[i - start] == 0) \
+                or not GREEDY <= policy <= RANDOM_BOT:
+            raise ValueError("_rounds_range: a round without its generator, or a bad policy")
+        with nogil:
+            T.rng = <bitgen_t*>rngs[i - start]
+            T.choices = <bitgen_t*>choices[i - start]
             if trace is not None:
-                T.trace = &trace[i, 0]
+                T.trace = &trace[i - start, 0]
                 T.trace_room = <int>trace.shape[1]
             if T.phase != OVER:
                 play(&T, policy)
             for q in range(T.n_players):
-                out[i, q] = T.scores[q]
+                out[i - start, q] = T.scores[q]
             if trace is not None:
-                trace_len[i] = T.n_trace
+                trace_len[i - start] = T.n_trace
 
 
 def _bitgens(generators, Py_ssize_t n):
@@ -1135,20 +1131,22 @@ def _bitgens(generators, Py_ssize_t n):
     return out
 
 
-def play_rounds(hands, draws, piles, states, scores, publics, generators, choices, int policy,
-                int threads, trace=None, trace_len=None):
-    """Play packed rounds to the end; their scores, (R, 14) int32 (-1 past n_players).
+def play_rounds(list states, generators, choices, int policy, int threads, trace=None,
+                trace_len=None):
+    """Play compiled round states to the end (the states are only read); their scores,
+    (R, 14) int32 (-1 past n_players).
 
     ``generators`` are the rounds' own bit generators (copies: they are advanced),
     ``choices`` the random policy's (or None).
     """
-    cdef Py_ssize_t n = len(generators)
+    cdef Py_ssize_t n = len(states)
     rngs = _bitgens(generators, n)
     policy_rngs = _bitgens(choices, n)
     out = np.full((n, MAX_PLAYERS), -1, dtype=np.int32)
-    run_threaded(lambda a, b: _rounds_range(hands, draws, piles, states, scores, publics, rngs,
-                                            policy_rngs, policy, out, trace, trace_len, a, b),
-                 n, threads)
+    run_threaded(lambda a, b: _rounds_range(
+        states, rngs[a:b], policy_rngs[a:b], policy, out[a:b],
+        None if trace is None else trace[a:b], None if trace_len is None else trace_len[a:b],
+        a, b), n, threads)
     return out
 
 
@@ -1310,9 +1308,7 @@ cdef int discard_regret(const Table* T, int player, const int32_t* last_discard,
     return total
 
 
-def _worlds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
-                  const uint8_t[:, ::1] piles, const int32_t[:, ::1] states,
-                  const int32_t[:, ::1] scores, const int32_t[:, :, ::1] publics,
+def _worlds_range(RoundState round_state not None,
                   int player, const int16_t[::1] actions, uint64_t seed, int policy,
                   const int32_t[::1] last_discard, const int32_t[::1] last_kept,
                   double discard_weight, int tries, const int32_t[::1] blind, int cap,
@@ -1325,9 +1321,8 @@ def _worlds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
     cdef int a, q, attempt
     cdef bint keep = world_hands is not None
     splitmix_bitgen(&rng, &state)
+    load(&base, &round_state.T)
     with nogil:
-        unpack(&base, &hands[0, 0, 0], &draws[0, 0], &piles[0, 0], &states[0, 0],
-               &scores[0, 0], &publics[0, 0, 0])
         for w in range(start, stop):
             # world w's generator depends on the seed and w alone, not on the threads
             state = seed ^ (<uint64_t>w * 0xD1B54A32D192ED03ULL)
@@ -1360,12 +1355,14 @@ def _worlds_range(const uint8_t[:, :, ::1] hands, const uint8_t[:, ::1] draws,
                     out[w, a, q] = T.scores[q]
 
 
-def play_worlds(hands, draws, piles, states, scores, publics, int player, actions,
-                Py_ssize_t worlds, uint64_t seed, int policy, int threads,
-                last_discard, last_kept, double discard_weight, int tries, blind,
-                int cap, world_hands=None, world_draws=None):
-    """Scores, (worlds, len(actions), n_players) int32, of one packed round resampled
-    from ``player``'s view ``worlds`` times, each action applied and played out.
+def play_worlds(RoundState state not None, int player, actions, Py_ssize_t worlds,
+                uint64_t seed, int policy, int threads, last_discard, last_kept,
+                double discard_weight, int tries, blind, int cap, world_hands=None,
+                world_draws=None):
+    """Scores, (worlds, len(actions), n_players) int32, of one round state (only read)
+    resampled from ``player``'s view ``worlds`` times, each action applied and played
+    out. ``fivecrowns.rollout.play_worlds`` checks that the round is not over, the player
+    is the current one and every action is legal now.
 
     ``last_discard[q]`` is the type opponent q last discarded (-1: none to weigh) and
     ``last_kept[q]`` the type they could not discard then (-1: none); with
@@ -1374,14 +1371,43 @@ def play_worlds(hands, draws, piles, states, scores, publics, int player, action
     ``blind[q]`` counts opponent q's blind draws this round, of which up to ``cap`` are
     replayed (``replay_draws``).
     """
-    cdef int n = states[0, S_PLAYERS]
+    cdef int n = state.T.n_players, k, n_legal
+    cdef int legal[114]
+    # What the loops below trust, checked once here (fivecrowns.rollout checked the
+    # same with its own messages): the round in play, the mover, legal moves, a policy
+    # without a generator of its own, rows for every seat.
+    if not dealt(&state.T):
+        raise ValueError("a round whose deal is not finished cannot be played out")
+    if state.T.phase == OVER or player != state.T.current:
+        raise ValueError("play_worlds: the round is over or player is not the current one")
+    if policy not in (GREEDY, STRONG, EXPERT) or tries < 1 or cap < 0 or worlds < 0:
+        raise ValueError("play_worlds: a bad policy, tries, replay cap or worlds")
+    n_legal = legal_codes(&state.T, legal)
+    for k in range(len(actions)):
+        if actions[k] not in [legal[i] for i in range(n_legal)]:
+            raise ValueError(f"play_worlds: action {actions[k]} is not legal now")
+    for row in (last_discard, last_kept, blind):
+        if len(row) < MAX_PLAYERS:
+            raise ValueError(f"play_worlds: the rows over the seats need {MAX_PLAYERS} entries")
+    if world_hands is not None and (world_hands.shape[0] < worlds or world_draws is None
+                                    or world_draws.shape[0] < worlds):
+        raise ValueError("play_worlds: world_hands and world_draws need a row per world")
+    # one snapshot for every piece, whatever happens to the state meanwhile
+    state = state.copy()
     out = np.empty((worlds, len(actions), n), dtype=np.int32)
-    run_threaded(lambda a, b: _worlds_range(hands, draws, piles, states, scores, publics,
-                                            player, actions, seed, policy, last_discard,
-                                            last_kept, discard_weight, tries, blind,
-                                            cap, out, world_hands, world_draws, a, b),
+    run_threaded(lambda a, b: _worlds_range(state, player, actions, seed, policy,
+                                            last_discard, last_kept, discard_weight, tries,
+                                            blind, cap, out, world_hands, world_draws, a, b),
                  worlds, threads)
     return out
+
+
+cdef int table_max_turns(object max_turns) except -1:
+    """``Rules.max_turns`` as a table holds it, a C int: past ``TURN_LIMIT`` the same rule
+    as ``TURN_LIMIT`` (as ``Round`` takes it: no round gets near either)."""
+    if max_turns < 1:
+        raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+    return <int>min(max_turns, TURN_LIMIT)
 
 
 cdef bint play_game_seated(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
@@ -1430,41 +1456,44 @@ cdef void play_game(bitgen_t* rng, bitgen_t* choices, int n_players, int decks,
 
 
 def _games_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int n_players,
-                 int decks, int max_turns, bint no_return, const int8_t[::1] rounds,
+                 int decks, max_turns, bint no_return, const int8_t[::1] rounds,
                  int first_dealer, int policy, int64_t[:, ::1] out, Py_ssize_t start,
                  Py_ssize_t stop):
     cdef Py_ssize_t i
+    cdef int turn_cap = table_max_turns(max_turns)
     with nogil:
         for i in range(start, stop):
             play_game(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
-                      max_turns, no_return, &rounds[0], <int>rounds.shape[0], first_dealer,
+                      turn_cap, no_return, &rounds[0], <int>rounds.shape[0], first_dealer,
                       policy, &out[i, 0])
 
 
-def play_games(generators, choices, int n_players, int decks, int max_turns,
+def play_games(generators, choices, int n_players, int decks, max_turns,
                bint return_discard, rounds, int first_dealer, int policy, int threads):
     """Totals, (G, n_players) int64, of games dealt from the bit generators
     ``generators`` (advanced); the random policy's are ``choices`` (or None)."""
+    cdef int turn_cap = table_max_turns(max_turns)
     cdef Py_ssize_t n = len(generators)
     rngs = _bitgens(generators, n)
     policy_rngs = _bitgens(choices, n)
     out = np.zeros((n, n_players), dtype=np.int64)
-    run_threaded(lambda a, b: _games_range(rngs, policy_rngs, n_players, decks, max_turns,
+    run_threaded(lambda a, b: _games_range(rngs, policy_rngs, n_players, decks, turn_cap,
                                            not return_discard, rounds, first_dealer, policy,
                                            out, a, b), n, threads)
     return out
 
 
 def _games_seated_range(const uint64_t[::1] rngs, const uint64_t[::1] choices,
-                        int n_players, int decks, int max_turns, bint no_return,
+                        int n_players, int decks, max_turns, bint no_return,
                         const int8_t[::1] rounds, int first_dealer,
                         const int32_t[::1] policies, int64_t[:, ::1] out,
                         Py_ssize_t start, Py_ssize_t stop):
     cdef Py_ssize_t i
+    cdef int turn_cap = table_max_turns(max_turns)
     with nogil:
         for i in range(start, stop):
             play_game_seated(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players, decks,
-                             max_turns, no_return, &rounds[0], <int>rounds.shape[0],
+                             turn_cap, no_return, &rounds[0], <int>rounds.shape[0],
                              first_dealer, &policies[0], &out[i, 0], NULL)
 
 
@@ -1577,7 +1606,7 @@ cdef int play_logged_game(Table* T, int n_players, int decks, int max_turns, bin
 
 
 def _logged_games_range(const uint64_t[::1] rngs, const uint64_t[:, ::1] choices,
-                        int n_players, int decks, int max_turns, bint no_return,
+                        int n_players, int decks, max_turns, bint no_return,
                         bint tie_break, const int8_t[::1] rounds, int first_dealer,
                         const int32_t[:, ::1] policies, int32_t[:, :, ::1] log,
                         uint8_t[:, :, :, ::1] hands, list moves, Py_ssize_t start,
@@ -1586,6 +1615,7 @@ def _logged_games_range(const uint64_t[::1] rngs, const uint64_t[:, ::1] choices
     address ``rngs[i]``, seat q played by ``policies[i, q]`` with the generator at
     ``choices[i, q]`` (0: none), logged in ``log[i]``, its final hands in ``hands[i]``
     (unless None) and its moves, as an int16 array, in ``moves[i]`` (unless None)."""
+    cdef int turn_cap = table_max_turns(max_turns)
     cdef Py_ssize_t i, n = stop - start
     cdef Table T
     cdef int16_t** traces = NULL
@@ -1609,7 +1639,7 @@ def _logged_games_range(const uint64_t[::1] rngs, const uint64_t[:, ::1] choices
                 T.trace_room = 0
                 T.n_trace = 0
                 T.trace_grows = keep
-                play_logged_game(&T, n_players, decks, max_turns, no_return, tie_break,
+                play_logged_game(&T, n_players, decks, turn_cap, no_return, tie_break,
                                  &rounds[0], <int>rounds.shape[0], first_dealer,
                                  &policies[i, 0], <bitgen_t* const*>&choices[i, 0],
                                  &log[i, 0, 0],
@@ -1897,7 +1927,7 @@ cdef bint play_noted(Table* T, const int32_t* policies, Noting* noting, int k,
 
 
 def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int n_players,
-                     int decks, int max_turns, bint no_return, const int8_t[::1] rounds,
+                     int decks, max_turns, bint no_return, const int8_t[::1] rounds,
                      int first_dealer, const int32_t[::1] policies, const uint8_t[::1] seats,
                      int32_t[:, ::1] info, uint8_t[:, ::1] hand, uint8_t[:, ::1] pile,
                      uint8_t[:, ::1] unseen, uint8_t[:, :, ::1] taken,
@@ -1907,6 +1937,7 @@ def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int 
     """Play games ``start..stop`` (``game`` numbers them from 0 at ``start``), noting their
     decisions from row 0 (their solver features too unless ``features`` is None); stops
     before a game that would not fit. (games done, rows)."""
+    cdef int turn_cap = table_max_turns(max_turns)
     cdef Notes N
     cdef Noting noting
     cdef int64_t game_totals[MAX_PLAYERS]
@@ -1929,7 +1960,7 @@ def _decisions_range(const uint64_t[::1] rngs, const uint64_t[::1] choices, int 
             noting.N = &N
             noting.round_scores = &round_scores[i - start, 0, 0]
             if not play_game_seated(<bitgen_t*>rngs[i], <bitgen_t*>choices[i], n_players,
-                                    decks, max_turns, no_return, &rounds[0],
+                                    decks, turn_cap, no_return, &rounds[0],
                                     <int>rounds.shape[0], first_dealer, &policies[0],
                                     game_totals, &noting):
                 N.n = before
@@ -2113,8 +2144,8 @@ cdef class RoundState:
     # -- construction --
 
     @staticmethod
-    def deal(int n_players, int hand_size, int wild, int decks, int max_turns,
-             bint return_discard, int dealer, bint sudden_death, rng):
+    def deal(n_players, hand_size, wild, decks, max_turns, bint return_discard, dealer,
+             bint sudden_death, rng):
         """Shuffle a whole deck with ``rng`` (``Generator.permutation``, advancing it),
         deal ``hand_size`` cards one at a time clockwise from the dealer's left, turn
         the top card up: ``Round.__init__``."""
@@ -2136,8 +2167,8 @@ cdef class RoundState:
         return s
 
     @staticmethod
-    def undealt(int n_players, int hand_size, int wild, int decks, int max_turns,
-                bint return_discard, int dealer, bint sudden_death, draw_pile, rng):
+    def undealt(n_players, hand_size, wild, decks, max_turns, bint return_discard, dealer,
+                bint sudden_death, draw_pile, rng):
         """A round before its deal: every hand and the discard pile empty, ``draw_pile``
         (card types, top card first) the whole draw pile. Deal it with :meth:`deal_card`
         and :meth:`turn_up`; the dealer's left plays first."""
@@ -2160,10 +2191,9 @@ cdef class RoundState:
         return s
 
     @staticmethod
-    def from_state(hands, draw_pile, discard_pile, taken_counts, int wild, int hand_size,
-                   int decks, int max_turns, bint return_discard, bint sudden_death,
-                   int current, int phase, int turn, int taken, int went_out,
-                   int final_left, scores, int reshuffles, rng):
+    def from_state(hands, draw_pile, discard_pile, taken_counts, wild, hand_size, decks,
+                   max_turns, bint return_discard, bint sudden_death, current, phase,
+                   turn, taken, went_out, final_left, scores, reshuffles, rng):
         """A round in a given state: ``hands`` and ``taken_counts`` (n_players, 56)
         counts, the piles as card types (draw pile top first, discard pile bottom
         first), ``taken`` the type just taken from the pile (-1: none), ``scores`` one
@@ -2176,8 +2206,8 @@ cdef class RoundState:
                              f"shapes {rows.shape} and {known.shape}")
         cdef int n = <int>rows.shape[0], q, t, k
         _check_table(n, hand_size, wild, decks, max_turns)
-        points = _check_state(n, current, phase, turn, taken, went_out, final_left, scores,
-                              reshuffles, rows, known)
+        points = _check_state(n, hand_size, decks, sudden_death, current, phase, turn,
+                              taken, went_out, final_left, scores, reshuffles, rows, known)
         cdef RoundState s = RoundState.__new__(RoundState)
         s._rng = _generator(rng)
         fill_rules(&s.T, n, hand_size, wild, decks, max_turns, return_discard,
@@ -2669,7 +2699,7 @@ cdef class RoundState:
         """The state :meth:`fields` gave."""
         (n, hand_size, wild, decks, max_turns, return_discard, sudden_death, hands,
          public, draw, pile, current, phase, turn, taken, went_out, final_left, scores,
-         hit, reshuffles, drawn, rng, snapshot) = fields
+         hit, reshuffles, drawn, rng, snapshot) = _checked_fields(fields)
         rows = np.frombuffer(hands, _uint8).reshape(n, N_TYPES)
         taken_rows = np.frombuffer(public[2], _uint8).reshape(n, N_TYPES)
         cdef RoundState s = RoundState.from_state(
@@ -2732,6 +2762,8 @@ from ._state_py import (  # noqa: E402 (the Python helpers both twins share)
     _ANY_SEED,
     _check_state,
     _check_table,
+    _checked_fields,
+    TURN_LIMIT,
     _deepcopy_rng,
     _from_snapshot,
     _generator,

@@ -71,6 +71,12 @@ _C = CHECK_CODES
 #: The largest hand the solver is asked about (fivecrowns._checks.MAX_HAND_SIZE).
 MAX_HAND = 20
 _MAX_PLAYERS = 14
+# The largest turn (and reshuffle) count a state holds: the compiled twin counts them in a
+# C int, and a round may play a final turn per player past it. Refused beyond by both
+# twins; a longer max_turns is the same rule as this one (no round gets near either).
+TURN_LIMIT = 2**31 - 1 - _MAX_PLAYERS
+_SCORE_LIMIT = 2**31 - 1
+_N_FIELDS = 23
 _ACTION_DRAW_DISCARD, _ACTION_DISCARD, _ACTION_GO_OUT = 1, 2, 58
 
 
@@ -209,8 +215,9 @@ class RoundState:
         n = rows.shape[0]
         s = cls._empty(n, hand_size, wild, decks, max_turns, return_discard, sudden_death,
                        rng)
-        points = _check_state(n, current, phase, turn, taken, went_out, final_left, scores,
-                              reshuffles, rows, known)
+        points = _check_state(n, hand_size, decks, bool(sudden_death), current, phase,
+                              turn, taken, went_out, final_left, scores, reshuffles, rows,
+                              known)
         s.set_draw_pile(draw_pile)
         pile = _types(discard_pile, "discard_pile")
         total = rows.sum(axis=0) + np.bincount(np.array(pile + s._draw, dtype=np.intp),
@@ -390,7 +397,7 @@ class RoundState:
                 self.went_out = p
                 self._scores[p] = 0
                 self.final_left = 0 if self.sudden_death else self.n_players - 1
-                over = self.final_left == 0
+                over = self.final_left <= 0
             elif self.turn >= self.max_turns:    # 6: everyone scores their hand
                 self._finish(hit_max_turns=True)
                 over = True
@@ -399,7 +406,7 @@ class RoundState:
             self._scores[p] = 0 if go_out else int(
                 solver.deadwood(row, self.wild, decks=self.decks))
             self.final_left -= 1
-            over = self.final_left == 0
+            over = self.final_left <= 0
         if over:
             if self.phase != OVER:
                 self._finish(hit_max_turns=False)
@@ -637,7 +644,7 @@ class RoundState:
         """The state :meth:`fields` gave."""
         (n, hand_size, wild, decks, max_turns, return_discard, sudden_death, hands,
          public, draw, pile, current, phase, turn, taken, went_out, final_left, scores,
-         hit, reshuffles, drawn, rng, snapshot) = fields
+         hit, reshuffles, drawn, rng, snapshot) = _checked_fields(fields)
         s = cls.from_state(np.frombuffer(hands, np.uint8).reshape(n, N_TYPES), draw, pile,
                            np.frombuffer(public[2], np.uint8).reshape(n, N_TYPES), wild,
                            hand_size, decks, max_turns, return_discard, sudden_death,
@@ -664,42 +671,130 @@ def _counts(types: list[int], dtype: Any = np.uint8) -> Any:
     return np.bincount(np.array(types, dtype=np.intp), minlength=N_TYPES).astype(dtype)
 
 
-def _check_table(n_players: int, hand_size: int, wild: int, decks: int,
-                 max_turns: int) -> None:
-    if not 1 <= n_players <= _MAX_PLAYERS:
-        raise ValueError(f"n_players must be 1..{_MAX_PLAYERS}, got {n_players}")
-    if decks not in (2, 4):
+def _check_count(value: Any, name: str, least: int, most: int) -> int:
+    """``value`` as an int ``least..most``, else ``TypeError``/``ValueError``: both twins
+    refuse what the compiled one cannot hold (a C int) before converting it."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not least <= value <= most:
+        raise ValueError(f"{name} must be {least}..{most}, got {int(value)}")
+    return int(value)
+
+
+def _check_table(n_players: Any, hand_size: Any, wild: Any, decks: Any,
+                 max_turns: Any) -> None:
+    _check_count(n_players, "n_players", 1, _MAX_PLAYERS)
+    if _check_count(decks, "decks", -2**63, 2**63) not in (2, 4):
         raise ValueError(f"decks must be 2 or 4, got {decks}")
-    if not 1 <= hand_size < MAX_HAND:
-        raise ValueError(f"hand_size must be 1..{MAX_HAND - 1}, got {hand_size}")
-    if not 3 <= wild <= 13:
-        raise ValueError(f"wild must be a rank 3..13, got {wild}")
-    if max_turns < 1:
-        raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+    _check_count(hand_size, "hand_size", 1, MAX_HAND - 1)
+    _check_count(wild, "wild", 3, 13)
+    _check_count(max_turns, "max_turns", 1, TURN_LIMIT)
 
 
-def _check_state(n: int, current: int, phase: int, turn: int, taken: int, went_out: int,
-                 final_left: int, scores: Iterable[int], reshuffles: int,
-                 rows: npt.NDArray[Any], known: npt.NDArray[Any]) -> list[int]:
-    """``RoundState.from_state``'s checks of the values but the cards' places; the
-    scores as a list."""
-    _check_seat(current, n, "current")
-    if phase not in (DRAW, DISCARD, OVER):
-        raise ValueError(f"phase must be 0, 1 or 2, got {phase}")
-    if not -1 <= went_out < n or not -1 <= taken < N_TYPES:
-        raise ValueError(f"went_out ({went_out}) or taken ({taken}) out of range")
-    if turn < 0 or reshuffles < 0 or not 0 <= final_left < n:
-        raise ValueError(f"turn ({turn}), reshuffles ({reshuffles}) or final_left "
-                         f"({final_left}) out of range")
-    points = [int(x) for x in scores]
-    if len(points) != n or any(x < -1 for x in points):
-        raise ValueError(f"scores must be {n} ints, -1 or more, got {points}")
+def _check_state(n: int, hand_size: int, decks: int, sudden_death: bool, current: Any,
+                 phase: Any, turn: Any, taken: Any, went_out: Any, final_left: Any,
+                 scores: Iterable[int], reshuffles: Any, rows: npt.NDArray[Any],
+                 known: npt.NDArray[Any]) -> list[int]:
+    """``RoundState.from_state``'s checks of the values but the cards' places: each in
+    its range, and together a state that the moves can reach (the compiled moves trust
+    it: a hand of the wrong size, a finished round in play or final turns that never end
+    would make them read past an array or loop for ever); the scores as a list."""
+    _check_count(current, "current", 0, n - 1)
+    _check_count(phase, "phase", DRAW, OVER)
+    _check_count(turn, "turn", 0, TURN_LIMIT)
+    _check_count(reshuffles, "reshuffles", 0, TURN_LIMIT)
+    _check_count(taken, "taken", -1, N_TYPES - 1)
+    _check_count(went_out, "went_out", -1, n - 1)
+    _check_count(final_left, "final_left", 0, max(0, n - 1))
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+        raise TypeError(f"scores must be {n} ints, got {type(scores).__name__}")
+    points = list(scores)
+    if len(points) != n:
+        raise ValueError(f"scores must be {n} ints, -1 or more, got {len(points)}")
+    points = [_check_count(x, "a score", -1, _SCORE_LIMIT) for x in points]
     if (rows < 0).any() or (known < 0).any() or (known > rows).any():
         raise ValueError("hands and taken_counts must be counts, taken_counts within "
                          "hands")
-    if (rows.sum(axis=1) > MAX_HAND).any():
-        raise ValueError(f"a hand holds more than {MAX_HAND} cards")
+    if n * hand_size + 1 > 58 * decks:
+        raise ValueError(f"{n} hands of {hand_size} cards and a turned-up card need more "
+                         f"than the {58 * decks} cards of the deck")
+    sizes = rows.sum(axis=1).tolist()
+    # A deal in progress (RoundState.undealt, then deal_card: the OpenSpiel state's
+    # chance nodes) has hands not yet full; nothing plays such a state out (_check_dealt).
+    dealing = phase == DRAW and turn == 0 and went_out < 0 and taken < 0 and \
+        max(sizes) <= hand_size and all(x < 0 for x in points)
+    for q, size in enumerate(sizes):
+        want = hand_size + (q == current and phase == DISCARD)
+        if size != want and not dealing:
+            raise ValueError(f"player {q} holds {size} cards; in phase {phase} with "
+                             f"{hand_size}-card hands they hold {want}")
+    if taken >= 0 and (phase != DISCARD or not rows[current, taken]):
+        raise ValueError(f"taken ({taken}) must be -1 but in the discard phase, a card "
+                         f"type the current player holds")
+    scored = [q for q in range(n) if points[q] >= 0]
+    if phase == OVER:
+        if len(scored) != n or final_left:
+            raise ValueError("a round that is over has every score and no final turn left")
+    elif went_out < 0:
+        if scored or final_left:
+            raise ValueError("before anyone goes out no one has a score and no final "
+                             "turn is left")
+    else:
+        # the final turns go clockwise from the one who went out: they and the players
+        # after them have scored, the current player and the rest have not
+        done = (current - went_out) % n
+        if sudden_death or points[went_out] != 0 or final_left != n - done or \
+                sorted(scored) != sorted((went_out + k) % n for k in range(done)):
+            raise ValueError(f"the final turns after player {went_out} went out do not add "
+                             f"up: current {current}, final_left {final_left}, scores "
+                             f"{points}{' (sudden death ends the round)' if sudden_death else ''}")
     return points
+
+
+def _check_dealt(state: RoundState) -> None:
+    """Raise ``ValueError`` for a round whose deal is not finished: the policies play
+    full hands (the compiled engine checks the same in C)."""
+    sizes = state.hands().sum(axis=1)
+    want = np.full(state.n_players, state.hand_size)
+    if state.phase == DISCARD:
+        want[state.current] += 1
+    if not np.array_equal(sizes, want):
+        raise ValueError("a round whose deal is not finished cannot be played out")
+
+
+def _checked_fields(fields: Any) -> tuple[Any, ...]:
+    """Raise ``ValueError``/``TypeError`` unless ``fields`` has the form of
+    :meth:`RoundState.fields` (a pickle's): the checks before ``from_state`` takes the
+    values, which checks them (``from_fields`` is an entrance like any other)."""
+    if not isinstance(fields, tuple) or len(fields) != _N_FIELDS:
+        size = len(fields) if isinstance(fields, tuple) else "?"
+        raise ValueError(f"a round state's fields are a tuple of {_N_FIELDS} values, got "
+                         f"{type(fields).__name__} of {size}")
+    n, hands, public = fields[0], fields[7], fields[8]
+    n = _check_count(n, "n_players", 1, _MAX_PLAYERS)
+    if not isinstance(hands, bytes) or len(hands) != n * N_TYPES:
+        raise ValueError(f"the hands must be {n * N_TYPES} bytes")
+    if not isinstance(public, tuple) or len(public) != 3 or \
+            not all(isinstance(b, bytes) for b in public) or \
+            [len(b) for b in public] != [N_TYPES, N_TYPES, n * N_TYPES]:
+        raise ValueError(f"the public counts must be 3 bytes objects of {N_TYPES}, "
+                         f"{N_TYPES} and {n * N_TYPES} bytes")
+    for i, name in ((9, "draw_pile"), (10, "discard_pile"), (17, "scores")):
+        if not isinstance(fields[i], (list, tuple)):
+            raise TypeError(f"{name} must be a list, got {type(fields[i]).__name__}")
+    for i, name in ((5, "return_discard"), (6, "sudden_death"), (18, "hit_max_turns")):
+        if not isinstance(fields[i], (bool, np.bool_)):
+            raise TypeError(f"{name} must be a bool, got {type(fields[i]).__name__}")
+    _check_count(fields[20], "drawn", -1, N_TYPES - 1)
+    rng, snapshot = fields[21], fields[22]
+    if rng is not None:
+        _generator(rng)
+    else:
+        try:
+            _from_snapshot(snapshot)
+        except Exception as exc:  # whatever a malformed snapshot raises
+            raise ValueError(f"the generator's snapshot is malformed: {exc}") from None
+    return fields
 
 
 def _check_seat(seat: int, n_players: int, name: str) -> int:

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
-from ._checks import check_int, check_table
+from ._checks import check_int, check_seat, check_table
 from ._deprecation import renamed_parameters
 from ._state import State
 from ._state_py import RoundState
@@ -322,8 +322,18 @@ class RoundPositions:
         elif rules.decks != obs.decks or rules.return_discard != obs.return_discard:
             raise ValueError(f"rules {rules} disagree with the observation (decks "
                              f"{obs.decks}, return_discard {obs.return_discard})")
-        rng = make_rng(seed)
         n, p = obs.n_players, obs.player
+        check_table(n, rules, least=1, what="a round",
+                    note=" (the observation's n_players)")
+        check_seat(p, n, "obs.player")
+        check_seat(obs.current_player, n, "obs.current_player")
+        if np.shape(obs.taken_counts) != (n, N_TYPES) or np.shape(obs.counts) != (N_TYPES,) \
+                or np.shape(obs.unseen_counts) != (N_TYPES,):
+            raise ValueError(f"the observation's counts are not those of {n} players: "
+                             f"taken_counts {np.shape(obs.taken_counts)}, counts "
+                             f"{np.shape(obs.counts)}, unseen_counts "
+                             f"{np.shape(obs.unseen_counts)}")
+        rng = make_rng(seed)
         pool = np.repeat(np.arange(N_TYPES), obs.unseen_counts)
         rng.shuffle(pool)
         hands: list[npt.NDArray[np.uint8]] = []

@@ -83,8 +83,9 @@ import numpy.typing as npt
 from . import _engine_py
 from ._checks import check_int, check_seat, check_table, default_threads
 from ._state import load_rollout
+from ._state_py import _check_dealt
 from ._threads import run_threaded
-from .records import EventKind, Phase
+from .records import EventKind
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import SeedLike, bot_seeds, game_seeds, game_seeds_range, int_seed
@@ -106,8 +107,8 @@ Policy = Literal["greedy", "random", "strong", "expert"]
 
 _RANDOM = POLICIES.index("random")
 _MAX_PLAYERS = 14
-_MAX_DECK = 232
-_PHASES = {Phase.DRAW: 0, Phase.DISCARD: 1, Phase.OVER: 2}
+# The largest count the engine takes (a C int): worlds, tries, replay_draws.
+_INT_MAX = 2**31 - 1
 # Rounds per call below which threads are not worth starting.
 _SERIAL_ROUNDS = 64
 _SERIAL_GAMES = 8
@@ -178,35 +179,22 @@ def _round_list(rounds: object) -> list[Round]:
     return out
 
 
-def _pack(rounds: list[Round]) -> tuple[Any, ...]:
-    """The rounds as arrays for the engine (its ``S_*`` columns), and copies of their
-    generators; the rounds are only read."""
-    n = len(rounds)
-    hands = np.zeros((n, _MAX_PLAYERS, 56), dtype=np.uint8)
-    draws = np.zeros((n, _MAX_DECK), dtype=np.uint8)
-    piles = np.zeros((n, _MAX_DECK), dtype=np.uint8)
-    states = np.zeros((n, 15), dtype=np.int32)
-    publics = np.zeros((n, 2 + _MAX_PLAYERS, 56), dtype=np.int32)
-    scores = np.full((n, _MAX_PLAYERS), -1, dtype=np.int32)
-    generators = []
-    for i, r in enumerate(rounds):
-        k = r.n_players
-        st = r._state
-        hands[i, :k] = st.hands()
-        draw, pile = st.draw_pile()[::-1], st.discard_pile()   # the top card last
-        draws[i, :len(draw)] = draw
-        piles[i, :len(pile)] = pile
-        states[i] = (k, r.hand_size, r.wild, st.max_turns, not r.rules.return_discard,
-                     r.sudden_death, st.current, st.phase, st.turn, st.taken, st.went_out,
-                     st.final_left, len(draw), len(pile), r.rules.decks)
-        publics[i, 0] = st.hidden_counts()
-        publics[i, 1] = st.pile_counts()
-        publics[i, 2:2 + k] = st.taken_counts()
-        scores[i, :k] = st.scores
-        # a copy of the state builds its own generator in the state of the round's (from
-        # the snapshot a clone keeps, without building the clone's own)
-        generators.append(st.copy().rng.bit_generator)
-    return hands, draws, piles, states, scores, publics, generators
+def _states(rounds: list[Round]) -> list[Any]:
+    """The rounds' states, which the compiled engine reads itself (it takes nothing else
+    of a round: a state was checked when it was made, by ``from_state``, ``from_fields``
+    or the moves). A state of the pure-Python twin, from a pickle made without the
+    compiled core, is rebuilt from its fields, which checks them."""
+    assert _core is not None
+    cls = _core.RoundState
+    return [st if type(st) is cls else cls.from_fields(st.fields())
+            for st in (r._state for r in rounds)]
+
+
+def _generators(states: list[Any]) -> list[np.random.BitGenerator]:
+    """Copies of the states' generators (a copy of a state builds its own generator in
+    the state of the round's, from the snapshot a clone keeps, without building the
+    clone's own)."""
+    return [st.copy().rng.bit_generator for st in states]
 
 
 _SEQUENCE = np.random.SeedSequence(0)
@@ -297,19 +285,21 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy",
     random_seed = _random_seed(seed) if code == _RANDOM else 0
     core = _core
     if core is None:
+        for r in rounds:
+            _check_dealt(r._state)
         return _engine_py.play_out(rounds, POLICIES[code], None if code != _RANDOM else
                                    [np.random.PCG64(s)
                                     for s in game_seeds(random_seed, len(rounds))])
     out = np.empty((len(rounds), k), dtype=np.int32)
+    states = _states(rounds)
 
     def piece(a: int, b: int) -> None:
-        # packed here, piece by piece: about 5 kB a round, never for all the rounds
-        hands, draws, piles, states, scores, publics, generators = _pack(rounds[a:b])
+        # generators made here, piece by piece: never for all the rounds at once
+        generators = _generators(states[a:b])
         choices = (None if code != _RANDOM else
                    [np.random.PCG64(s) for s in game_seeds_range(random_seed, a, b)])
-        core._rounds_range(hands, draws, piles, states, scores, publics,
-                           core._bitgens(generators, b - a), core._bitgens(choices, b - a),
-                           code, out[a:b], None, None, 0, b - a)
+        core._rounds_range(states, core._bitgens(generators, b - a),
+                           core._bitgens(choices, b - a), code, out[a:b], None, None, a, b)
 
     run_threaded(piece, len(rounds), n_threads, _ROUNDS_PER_PIECE)
     return out
@@ -336,6 +326,7 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
     choices = _choices(code, seed, lambda s: game_seeds(s, 1))
     core = _core
     if core is None:
+        _check_dealt(r._state)
         return _engine_py.play_out_actions(r, POLICIES[code],
                                            None if choices is None else choices[0])
     room = 1024
@@ -343,7 +334,8 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
         trace = np.zeros((1, room), dtype=np.int16)
         length = np.zeros(1, dtype=np.int32)
         copies = None if choices is None else [_copy_bit_generator(c) for c in choices]
-        core.play_rounds(*_pack([r]), copies, code, 1, trace, length)
+        states = _states([r])
+        core.play_rounds(states, _generators(states), copies, code, 1, trace, length)
         if length[0] <= room:
             return trace[0, :length[0]].tolist()
         room = int(length[0])
@@ -450,15 +442,15 @@ def _play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: See
     code = _policy(policy)
     if code == _RANDOM:
         raise ValueError("play_worlds plays the 'greedy' or 'strong' policy, not 'random'")
-    worlds = check_int(worlds, "worlds", 1)
+    worlds = check_int(worlds, "worlds", 1, _INT_MAX)
     seed = int_seed(seed)
     if isinstance(discard_weight, bool) or not isinstance(discard_weight, (int, float)):
         raise TypeError(f"discard_weight must be a number, got "
                         f"{type(discard_weight).__name__}")
     if not discard_weight >= 0:
         raise ValueError(f"discard_weight must be 0 or more, got {discard_weight}")
-    tries = check_int(tries, "tries", 1)
-    replay_draws = check_int(replay_draws, "replay_draws", 0)
+    tries = check_int(tries, "tries", 1, _INT_MAX)
+    replay_draws = check_int(replay_draws, "replay_draws", 0, _INT_MAX)
     if deadline is not None and (isinstance(deadline, bool)
                                  or not isinstance(deadline, (int, float))):
         raise TypeError(f"deadline must be a time.perf_counter() moment or None, got "
@@ -476,14 +468,16 @@ def _play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: See
                              f"{r.current_player} now")
         codes.append(int(a))
     n_threads = default_threads(threads, int(worlds), _SERIAL_ROUNDS)
+    if not codes:  # nothing to play in any world
+        return np.zeros((worlds, 0, r.n_players), dtype=np.int32)
     core = _core
     if core is None:
+        _check_dealt(r._state)
         return _engine_py.play_worlds(r, codes, int(worlds), np.random.default_rng(seed),
                                       POLICIES[code], None if deadline is None
                                       else float(deadline))
-    hands, draws, piles, states, scores, publics, _ = _pack([r])
     last_discard, last_kept, blind = _inference(r)
-    return core.play_worlds(hands, draws, piles, states, scores, publics, r.current_player,
+    return core.play_worlds(_states([r])[0], r.current_player,
                             np.array(codes, dtype=np.int16), int(worlds),
                             seed % 2**64, code, n_threads, last_discard, last_kept,
                             float(discard_weight), int(tries), blind, int(replay_draws))

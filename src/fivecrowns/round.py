@@ -54,7 +54,7 @@ import numpy.typing as npt
 
 from . import _state, _state_py
 from . import positions as _positions
-from ._checks import check_int, check_seat, check_table, passes
+from ._checks import check_int, check_seat, check_table, is_int, passes
 from ._deprecation import keyword_only
 from .actions import _CARDS, _source
 from .actions import ACTION_DISCARD as ACTION_DISCARD
@@ -96,14 +96,22 @@ _DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 #: The state's phase numbers as Phases.
 _PHASES = (_DRAW, _DISCARD, _OVER)
 _UINT8 = np.dtype(np.uint8)
-# The largest max_turns the state holds (a C int); no round gets near it.
-_TURN_LIMIT = 2**31 - 1
+# The largest max_turns the state holds (a C int, with room for the final turns); a
+# longer Rules.max_turns is the same rule: no round gets near it.
+_TURN_LIMIT = _state_py.TURN_LIMIT
 # Every field of an Observation, in order, but the three that it makes when first read
 # from the round's frozen public counts, kept under "_tracked": observation() fills a copy.
 _OBS_FIELDS: dict[str, Any] = dict.fromkeys(
     [name for name in Observation.__dataclass_fields__
      if name not in ("discard_counts", "taken_counts", "unseen_counts")] + ["_tracked"])
 _CODES = _state_py.CHECK_CODES
+
+
+def _refuse_set(name: str) -> None:
+    raise AttributeError(
+        f"Round.{name} is read-only: it is part of the round's state, which the moves and "
+        f"the compiled engine read; make another round (Round(...) or Round.from_state) "
+        f"for another {name}")
 
 
 class Round(_positions.RoundPositions):
@@ -167,20 +175,18 @@ class Round(_positions.RoundPositions):
         dealer = check_seat(dealer, n_players, "dealer")
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        self.rules = rules
-        self.n_players = n_players
-        self.round_number = round_number
-        self.hand_size: int = hand_size
-        self.wild: int = wild
-        self.dealer = dealer
-        self.sudden_death = bool(sudden_death)
-        self.totals = totals
+        # Read-only: the players, hand size, wild rank and sudden death are read from
+        # the state itself (the compiled engine trusts nothing else), and these go with it.
+        self._rules = rules
+        self._round_number = round_number
+        self._dealer = dealer
+        self._totals = totals
         self._decks = rules.decks
         self._no_return = not rules.return_discard
         # docs/rules.rst, A round, 1-2: the deal, in the state (fivecrowns._state_py)
-        self._state: _state_py.RoundState = _State.deal(n_players, hand_size, wild, rules.decks,
-                                  min(rules.max_turns, _TURN_LIMIT), rules.return_discard,
-                                  dealer, self.sudden_death, make_rng(seed))
+        self._state: _state_py.RoundState = _State.deal(
+            n_players, hand_size, wild, rules.decks, min(rules.max_turns, _TURN_LIMIT),
+            rules.return_discard, dealer, bool(sudden_death), make_rng(seed))
         self._history: list[Event] = [Event(-1, EventKind.TURN_UP,
                                             _CARDS[self._state.top_discard])]
         self._result: RoundResult | None = None
@@ -189,6 +195,81 @@ class Round(_positions.RoundPositions):
         self._taken_rows: _TakenRows | None = None
 
     # -- state --
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the round."""
+        return self._rules
+
+    @rules.setter
+    def rules(self, value: object) -> None:
+        _refuse_set("rules")
+
+    @property
+    def n_players(self) -> int:
+        """The number of players."""
+        n: int = self._state.n_players
+        return n
+
+    @n_players.setter
+    def n_players(self, value: object) -> None:
+        _refuse_set("n_players")
+
+    @property
+    def round_number(self) -> int | None:
+        """1..11, or None for an explicit deal (``hand_size`` and ``wild`` given)."""
+        return self._round_number
+
+    @round_number.setter
+    def round_number(self, value: object) -> None:
+        _refuse_set("round_number")
+
+    @property
+    def hand_size(self) -> int:
+        """The cards each player holds between turns."""
+        size: int = self._state.hand_size
+        return size
+
+    @hand_size.setter
+    def hand_size(self, value: object) -> None:
+        _refuse_set("hand_size")
+
+    @property
+    def wild(self) -> int:
+        """The wild rank, 3..13 (jokers are always wild)."""
+        wild: int = self._state.wild
+        return wild
+
+    @wild.setter
+    def wild(self, value: object) -> None:
+        _refuse_set("wild")
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self._dealer
+
+    @dealer.setter
+    def dealer(self, value: object) -> None:
+        _refuse_set("dealer")
+
+    @property
+    def sudden_death(self) -> bool:
+        """True in a sudden-death round: the first player to go out ends it."""
+        return bool(self._state.sudden_death)
+
+    @sudden_death.setter
+    def sudden_death(self, value: object) -> None:
+        _refuse_set("sudden_death")
+
+    @property
+    def totals(self) -> tuple[int, ...] | None:
+        """The players' running totals before this round (shown in observations)."""
+        return self._totals
+
+    @totals.setter
+    def totals(self, value: object) -> None:
+        _refuse_set("totals")
 
     @property
     def current_player(self) -> int:
@@ -479,9 +560,9 @@ class Round(_positions.RoundPositions):
         """What ``player`` may know now: their own hand, the public piles and history,
         and the public card counts (see :class:`~fivecrowns.records.Observation`; those
         are made when first read, from the counts of this moment)."""
-        p = player if player.__class__ is int and 0 <= player < self.n_players \
-            else self._check_player(player)
         st = self._state
+        p = player if player.__class__ is int and 0 <= player < st.n_players \
+            else self._check_player(player)
         counts = np.frombuffer(st.hand_bytes(p), _UINT8)   # read-only: quicker than setflags
         phase = _PHASES[st.phase]
         own = p == st.current and phase is _DISCARD
@@ -498,11 +579,11 @@ class Round(_positions.RoundPositions):
         d["top_discard"] = _CARDS[top] if top >= 0 else None
         d["draw_size"] = st.n_draw
         d["discard_size"] = st.n_pile
-        d["round_number"] = self.round_number
-        d["hand_size"] = self.hand_size
-        d["wild"] = self.wild
-        d["n_players"] = self.n_players
-        d["dealer"] = self.dealer
+        d["round_number"] = self._round_number
+        d["hand_size"] = st.hand_size
+        d["wild"] = st.wild
+        d["n_players"] = st.n_players
+        d["dealer"] = self._dealer
         d["current_player"] = st.current
         d["phase"] = phase
         d["turn"] = st.turn
@@ -510,8 +591,8 @@ class Round(_positions.RoundPositions):
         d["went_out"] = None if went_out < 0 else went_out
         d["history"] = tuple(self._history)
         d["decks"] = self._decks
-        d["sudden_death"] = self.sudden_death
-        d["totals"] = self.totals
+        d["sudden_death"] = bool(st.sudden_death)
+        d["totals"] = self._totals
         d["_tracked"] = self._frozen or self._freeze()
         d["return_discard"] = not self._no_return
         d["must_keep"] = _CARDS[kept] if kept >= 0 else None
@@ -542,6 +623,44 @@ class Round(_positions.RoundPositions):
         # game's, in a Game) must stay shared in the copy, or a reshuffle would advance
         # only one of the two and the copy's next deal would differ.
         return self._with_state(copy.deepcopy(self._state, memo))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A pickle's round, checked: its state was checked as it loaded (``from_fields``),
+        and the rest must agree with it. A 0.4 pickle keeps these attributes under their
+        public names."""
+        if not isinstance(state, dict):
+            raise ValueError(f"a Round's pickle holds a dict, got {type(state).__name__}")
+        d = dict(state)
+        for name in ("rules", "round_number", "dealer", "totals"):
+            if name in d:
+                d["_" + name] = d.pop(name)
+        for name in ("n_players", "hand_size", "wild", "sudden_death"):
+            d.pop(name, None)
+        st = d.get("_state")
+        if not isinstance(st, (_State, _state_py.RoundState)):
+            raise ValueError(f"a Round's pickle holds no round state, got "
+                             f"{type(st).__name__}")
+        if not isinstance(st, _State):  # pickled on the other twin
+            d["_state"] = st = _State.from_fields(st.fields())
+        rules = d.get("_rules")
+        if not isinstance(rules, Rules) or rules.decks != st.decks or \
+                rules.return_discard != st.return_discard or \
+                min(rules.max_turns, _TURN_LIMIT) != st.max_turns:
+            raise ValueError(f"a Round's pickle holds rules {rules!r} that disagree with "
+                             f"its state")
+        if d.get("_round_number") is not None and (
+                d["_round_number"] not in range(1, 12)
+                or Rules.hand_size(d["_round_number"]) != st.hand_size):
+            raise ValueError("a Round's pickle holds a round number that disagrees with "
+                             "its state")
+        dealer = d.get("_dealer")
+        if not is_int(dealer) or not 0 <= dealer < st.n_players:
+            raise ValueError(f"a Round's pickle holds a bad dealer: {dealer!r}")
+        if not isinstance(d.get("_history"), list):
+            raise ValueError("a Round's pickle holds no history list")
+        d["_decks"], d["_no_return"] = st.decks, not st.return_discard
+        d["_frozen"] = d["_taken_rows"] = None
+        self.__dict__.update(d)
 
     def __repr__(self) -> str:
         st = self._state
