@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -262,20 +264,28 @@ def test_bad_destinations_are_refused_before_playing(tmp_path: Path,
     assert write_decisions("X.NPZ", 1, seed=1, policy="greedy", n_players=2).games == 1
 
 
-def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _minari() -> Any:
     try:
         import minari
     except ImportError as exc:  # the CI step that installs the extra requires it
         if os.environ.get("FIVECROWNS_REQUIRE_TRAIN") == "1":
             pytest.fail(f"needs the fivecrowns[minari] extra: {exc}", pytrace=False)
         pytest.skip(f"needs the fivecrowns[minari] extra: {exc}")
+    return minari
+
+
+def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _minari()
     from fivecrowns.decisions import to_minari
 
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path))
     d = record_decisions(2, seed=1, policy="greedy", n_players=2)
-    with pytest.warns(UserWarning):  # Minari's: metadata left out (eval_env...)
-        ds = to_minari(d, "fivecrowns/greedy-test-v0", description="two greedy games")
+    # no metadata given: to_minari's own, and no warning (there were six of Minari's)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = to_minari(d, "fivecrowns/greedy-test-v0")
     assert ds.total_episodes == 4 and ds.total_steps == len(d)
+    assert "2-player games" in ds.storage.metadata["description"]
     episodes = list(ds.iterate_episodes())
     first = episodes[0]
     rows = (d.game == 0) & (d.player == 0)
@@ -283,15 +293,73 @@ def test_minari_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert first.observations.shape == (int(rows.sum()) + 1, d.obs.shape[1])
     assert float(sum(e.rewards.sum() for e in episodes)) == float(d.reward.sum())
     assert (first.infos["action_mask"][:-1] == d.mask[rows]).all()
+    # The dataset's size (a walk of its whole folder) is measured a few times, not after
+    # each episode (time as the square of the episodes: 2.4 times the recording's time
+    # for 43,806 decisions)
+    from minari.dataset.minari_storage import MinariStorage
+
+    sizes: list[float] = []
+    measure = MinariStorage.get_size
+    monkeypatch.setattr(MinariStorage, "get_size",
+                        lambda self: sizes.append(measure(self)) or sizes[-1])
+    twelve = to_minari(record_decisions(4, seed=2, policy="greedy", n_players=3),
+                       "fivecrowns/twelve-v0")
+    assert twelve.total_episodes == 12 and len(sizes) <= 3, sizes
     # from a file, chunk by chunk: the same episodes
     f = write_decisions(tmp_path / "d.npz", 2, seed=1, policy="greedy", n_players=2,
                         chunk_games=1)
-    with pytest.warns(UserWarning):
-        again = to_minari(f.path, "fivecrowns/greedy-file-v0", description="the same")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = to_minari(f.path, "fivecrowns/greedy-file-v0", description="the same",
+                          author="me", author_email="me@example.org")
     assert again.total_episodes == 4 and again.total_steps == len(d)
+    assert again.storage.metadata["author"] == {"me"}
+    for a, b in zip(again.iterate_episodes(), episodes):
+        assert a.id == b.id and (a.observations == b.observations).all()
     with pytest.raises(TypeError, match="decisions must be Decisions or a path"):
         to_minari(3, "fivecrowns/x-v0")  # type: ignore[arg-type]
-    del minari
+
+
+def test_minari_export_is_minaris_own_dataset(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arrow route writes a chunk's episodes at once: the dataset must be the one
+    Minari's create_dataset_from_buffers makes of the same episodes, episode by episode,
+    field by field (a Minari release that changes its layout fails here)."""
+    minari = _minari()
+    import gymnasium as gym
+    from minari.data_collector import EpisodeBuffer
+
+    from fivecrowns.decisions import _episodes, to_minari
+
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path))
+    d = record_decisions(3, seed=4, policy=["strong", "random", "greedy"], n_players=3,
+                         seats=[0, 2], features=True)
+    f = write_decisions(tmp_path / "d.npz", 3, seed=4, policy=["strong", "random", "greedy"],
+                        n_players=3, seats=[0, 2], features=True, chunk_games=2)
+    ours = to_minari(f.path, "fivecrowns/ours-v0")
+    buffers = [EpisodeBuffer(observations=o, actions=a, rewards=r, terminations=t,
+                             truncations=np.zeros_like(t), infos={"action_mask": m})
+               for o, a, r, t, m in _episodes(d)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = minari.create_dataset_from_buffers(
+            "fivecrowns/theirs-v0", buffers, observation_space=gym.spaces.Box(
+                -np.inf, np.inf, shape=(d.observations().shape[1],), dtype=np.float32),
+            action_space=gym.spaces.Discrete(114), data_format="arrow")
+    assert (ours.total_episodes, ours.total_steps) == (theirs.total_episodes,
+                                                       theirs.total_steps) == (6, len(d))
+    for a, b in zip(ours.iterate_episodes(), theirs.iterate_episodes(), strict=True):
+        assert a.id == b.id
+        for name in ("observations", "actions", "rewards", "terminations", "truncations"):
+            x, y = getattr(a, name), getattr(b, name)
+            assert x.dtype == y.dtype and x.shape == y.shape and (x == y).all(), name
+        assert (a.infos["action_mask"] == b.infos["action_mask"]).all()
+    ids = range(6)
+    assert list(ours.storage.get_episode_metadata(ids)) == list(
+        theirs.storage.get_episode_metadata(ids))
+    assert ours.storage.metadata["dataset_size"] == theirs.storage.metadata["dataset_size"]
+    loaded = minari.load_dataset("fivecrowns/ours-v0")
+    assert loaded.total_steps == len(d) and len(list(loaded.sample_episodes(2))) == 2
 
 
 def test_recording_without_the_compiled_engine_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
