@@ -1398,8 +1398,16 @@ def play_worlds(RoundState state not None, int player, actions, Py_ssize_t world
     run_threaded(lambda a, b: _worlds_range(state, player, actions, seed, policy,
                                             last_discard, last_kept, discard_weight, tries,
                                             blind, cap, out, world_hands, world_draws, a, b),
-                 worlds, threads)
+                 worlds, threads, _worlds_per_piece(policy, len(actions)))
     return out
+
+
+def _worlds_per_piece(int policy, Py_ssize_t n_actions):
+    """Worlds per piece of work: about a tenth of a second of play-outs (a Ctrl-C is
+    seen between pieces; a world's generator depends on its index alone, so the pieces
+    change no answer)."""
+    cdef Py_ssize_t play_outs = 64 if policy == EXPERT else 512 if policy == STRONG else 4096
+    return max(1, play_outs // max(1, n_actions))
 
 
 cdef int table_max_turns(object max_turns) except -1:
