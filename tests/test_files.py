@@ -120,6 +120,9 @@ def test_arguments_checked(tmp_path: Path) -> None:
         score_file(tmp_path / "none.npy", tmp_path / "o.npy", wild=7)
     with pytest.raises(ValueError, match="a wild column needs a Parquet or CSV input"):
         score_file(src, tmp_path / "o.npy", wild="w")
+    with pytest.raises(ValueError, match="column='hands' names a text column of hands, "
+                                         "which needs a Parquet or CSV input"):
+        score_file(src, tmp_path / "o.npy", wild=7, column="hands")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -436,12 +436,21 @@ def _bad_row(src: Path, fmt: str, row: int, problem: str) -> BadRowError:
                        f"aside)", path=str(src), row=row, line=line, problem=problem)
 
 
+def _check_npy_options(scorer: BatchScorer) -> None:
+    """Refuse the options that name a column where a .npy input has none (its rows are
+    counts), rather than ignore them."""
+    if isinstance(scorer.wild, str):
+        raise ValueError("a wild column needs a Parquet or CSV input, not .npy")
+    if scorer.column is not None:
+        raise ValueError(f"column={scorer.column!r} names a text column of hands, which "
+                         f"needs a Parquet or CSV input: a .npy input's rows are counts")
+
+
 def _local_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int
                  ) -> tuple[Any, Iterator[_Part]]:
     if fmt == "npy":
         arr = _read_npy(src)
-        if isinstance(scorer.wild, str):
-            raise ValueError("a wild column needs a Parquet or CSV input, not .npy")
+        _check_npy_options(scorer)
         wild = check_wild(scorer.wild)
 
         def npy() -> Iterator[_Part]:
@@ -489,8 +498,7 @@ def _ray_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int,
             ds = data.read_csv(str(src), convert_options=pacsv.ConvertOptions(
                 column_types=_csv_types(scorer.column, scorer.wild), strings_can_be_null=True))
         else:
-            if isinstance(scorer.wild, str):
-                raise ValueError("a wild column needs a Parquet or CSV input, not .npy")
+            _check_npy_options(scorer)
             _read_npy(src)  # checks the shape and type here, with a clear message
             if _load_npy(src).dtype.names:
                 raise ValueError(f"{src.name}: backend='ray' reads .npy arrays of shape "
