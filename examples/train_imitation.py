@@ -38,6 +38,17 @@ The recipe, and why (docs/frameworks.rst, Learning from the experts, has the res
    gain with its 95% interval.
 
 The same arguments give the same weights (torch's CPU kernels with one thread, seeded).
+``--check FILE`` compares the weights made with those of FILE, array by array, byte for
+byte, and exits with status 1 if any differs (printing the largest difference): to check
+that the shipped weights are what their command makes (the evaluation does not change the
+weights, so it can be left out)::
+
+    python examples/train_imitation.py --games 2000 --seed 1 --out lb.npz \\
+        --eval-deals 0 --check src/fivecrowns/data/learned_bot.npz
+
+Byte for byte holds on the machine that made them (x86_64, torch 2.13.0+cpu); torch may
+pick other CPU kernels on another processor or release, whose sums round differently:
+there the largest difference says how far apart they are.
 """
 
 from __future__ import annotations
@@ -279,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rl-lr", type=float, default=1e-4)
     p.add_argument("--rl-temperature", type=float, default=1.0)
     p.add_argument("--rl-batch", type=int, default=32, help="rounds per RL update")
+    p.add_argument("--check", metavar="FILE",
+                   help="compare the weights made with FILE's, byte for byte; exit status "
+                        "1 if they differ")
     args = p.parse_args(argv)
     if args.games < 1 or args.epochs < 1 or args.hidden < 1 or args.jobs < 1:
         p.error("--games, --epochs, --hidden and --jobs must be at least 1")
@@ -308,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     weights.save(args.out)
     print(f"saved {args.out} ({os.path.getsize(args.out):,} bytes) after "
           f"{time.perf_counter() - started:.0f} s", flush=True)
+    same = True if args.check is None else check(weights, args.check)
     if args.eval_deals:
         t0 = time.perf_counter()
         bot = _Bot(args.out)
@@ -336,7 +351,36 @@ def main(argv: list[str] | None = None) -> int:
                   f"those, deal by deal: {diff:+.2f} points a game, 95% interval "
                   f"[{dlo:+.2f}, {dhi:+.2f}]")
     print(json.dumps({k: meta.get(k) for k in ("decisions", "accuracy_held_out")}))
-    return 0
+    return 0 if same else 1
+
+
+def check(weights: LearnedWeights, path: str) -> bool:
+    """Print whether ``weights`` are those of the file ``path``, array by array, byte for
+    byte (the largest difference where not); True if every array is."""
+    other = load_weights(path)
+    ours = {"mean": weights.mean, "scale": weights.scale}
+    theirs = {"mean": other.mean, "scale": other.scale}
+    for i, ((w, b), (w2, b2)) in enumerate(zip(weights.layers, other.layers)):
+        ours.update({f"w{i}": w, f"b{i}": b})
+        theirs.update({f"w{i}": w2, f"b{i}": b2})
+    if len(weights.layers) != len(other.layers):
+        print(f"check: {path} has {len(other.layers)} layers, these weights "
+              f"{len(weights.layers)}")
+        return False
+    differ = []
+    for name, a in ours.items():
+        b = theirs[name]
+        if a.shape != b.shape:
+            differ.append(f"{name} {b.shape} against {a.shape}")
+        elif a.astype(np.float32).tobytes() != b.astype(np.float32).tobytes():
+            gap = float(np.abs(a.astype(np.float64) - b.astype(np.float64)).max())
+            differ.append(f"{name} by up to {gap:.3g}")
+    if differ:
+        print(f"check: these weights differ from {path}'s: " + ", ".join(differ))
+        return False
+    print(f"check: these weights are {path}'s, byte for byte "
+          f"({', '.join(ours)})")
+    return True
 
 
 def clone(args: argparse.Namespace, command: str,

@@ -134,8 +134,24 @@ def test_imitation_recipe_trains_saves_and_evaluates(tmp_path: Path) -> None:
     # the weights play, and the same arguments give the same weights
     play_game([LearnedBot(weights=str(weights)), StrongBot()], seed=1, rounds=[2])
     again = tmp_path / "again.npz"
-    run("train_imitation.py", *base, "--eval-deals", "0", "--out", str(again), cwd=tmp_path)
+    out = run("train_imitation.py", *base, "--eval-deals", "0", "--out", str(again),
+              "--check", str(weights), cwd=tmp_path)
     assert all((a[0] == b[0]).all() for a, b in zip(w.layers, load_weights(again).layers))
+    assert f"check: these weights are {weights}'s, byte for byte (mean, scale, w0, b0" in out
+    # --check of other weights: exit status 1, and how far apart they are
+    from fivecrowns.learned import WEIGHTS
+
+    shipped = Path(fivecrowns.__file__).parent / WEIGHTS
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(fivecrowns.__file__).resolve().parent.parent),
+                                         env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, str(EXAMPLES / "train_imitation.py"), "--init",
+                           str(weights), "--eval-deals", "0", "--out", str(tmp_path / "x.npz"),
+                           "--check", str(shipped)], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert re.search(rf"check: these weights differ from {re.escape(str(shipped))}'s: "
+                     r"mean by up to [\d.e+-]+, ", done.stdout), done.stdout
     # the RL phase from saved weights, compared with them on the same deals
     rl = tmp_path / "rl.npz"
     out = run("train_imitation.py", "--init", str(weights), "--rl-rounds", "11",
