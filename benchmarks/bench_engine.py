@@ -1,8 +1,9 @@
-"""The engine's targets (issue 30), measured on this tree and on fivecrowns 0.3 in one run.
+"""The engine's targets (issues 30 and 37), measured on this tree and on an older release
+(0.3 or 0.4) in one run.
 
 Each tree is measured in a subprocess of its own (``--worker``, with that tree's ``src``
 first on ``PYTHONPATH``), one after the other on the same machine, and the table gives
-this tree's figure beside 0.3's and their ratio. The rows:
+this tree's figure beside the older one's and their ratio. The rows:
 
 - ``simulate / play_games``: the CLI's ``simulate --bots strong,strong,strong,strong``
   (run in-process by ``fivecrowns.cli.main``), wall time, over
@@ -23,19 +24,25 @@ this tree's figure beside 0.3's and their ratio. The rows:
   C++ ``gin_rummy`` in the same process (target at least 1); ``OpenSpiel clone 50`` and
   ``2000``: clones a second at move 50 and 2,000 (flat in the history);
 - ``rollouts``: ``rollout.play_out`` of 4-player round-11 deals by the strong policy,
-  rounds a CPU second (no slower).
+  rounds a CPU second (no slower);
+- ``play_games strong``: whole 4-player games of ``rollout.play_games`` a CPU second, one
+  thread; ``play_worlds strong``: worlds a CPU second of ``rollout.play_worlds`` (every
+  legal move of a round-8 position played out in each); ``record_decisions expert``:
+  decisions recorded a CPU second (``fivecrowns.decisions``, 4 ExpertBots). Issue 37 asks
+  for no row below 0.95x 0.4.
 
 Run::
 
-    python benchmarks/bench_engine.py [--old /tmp/v03] [--games 1000] [--quick]
+    python benchmarks/bench_engine.py [--old /tmp/v04] [--games 1000] [--quick]
         [--only round,frameworks] [--repeat 3]
 
 ``--only`` measures some groups of rows: ``simulate``, ``play_game``, ``round``,
-``frameworks``, ``rollouts``.
+``frameworks``, ``rollouts``, ``engine`` (the last needs 0.4 or later on both sides).
 
-``--old`` is a checkout of 0.3 (commit 1ad0f08) with its extensions built in place
-(``git worktree add /tmp/v03 1ad0f08``, then ``FIVECROWNS_BUILD_EXTENSION=1 python
-setup.py build_ext --inplace`` there). Needs ``fivecrowns[rl]`` for the frameworks' rows.
+``--old`` is a checkout of an older release with its extensions built in place (0.4:
+``git worktree add /tmp/v04 cc37e60``, then ``FIVECROWNS_BUILD_EXTENSION=1 python setup.py
+build_ext --inplace`` there; 0.3 is commit 1ad0f08). Needs ``fivecrowns[rl]`` for the
+frameworks' rows.
 """
 
 from __future__ import annotations
@@ -74,7 +81,7 @@ def _wall(fn: Callable[[], object], repeats: int) -> float:
     return best_time(fn, repeats, WALL)
 
 
-GROUPS = ("simulate", "play_game", "round", "frameworks", "rollouts")
+GROUPS = ("simulate", "play_game", "round", "frameworks", "rollouts", "engine")
 
 
 def measure(games: int, quick: bool, only: tuple[str, ...] = GROUPS) -> dict[str, float]:
@@ -162,6 +169,45 @@ def measure(games: int, quick: bool, only: tuple[str, ...] = GROUPS) -> dict[str
 
     if "rollouts" in only:
         out["rollouts"] = _best(rollouts, reps)
+    if "engine" in only:
+        out.update(_engine(reps, quick))
+    return out
+
+
+def _engine(reps: int, quick: bool) -> dict[str, float]:
+    """The compiled engine's entrances that 0.4 added: whole games, worlds, decisions."""
+    import fivecrowns as fc
+    from fivecrowns import decisions, rollout
+
+    out: dict[str, float] = {}
+    games = 20 if quick else 100
+
+    def play_games() -> int:
+        rollout.play_games(games, seed=3, policy="strong", threads=1)
+        return games
+
+    out["play_games strong"] = _best(play_games, reps)
+    position = fc.Round(4, 8, seed=5)
+    bot = fc.StrongBot()
+    for _ in range(6):
+        position.apply_action(fc.player_action(bot, position.observation(
+            position.current_player)))
+    legal = [int(a) for a in position.legal_actions()]
+    worlds = 64 if quick else 256
+
+    def play_worlds() -> int:
+        rollout.play_worlds(position, legal, worlds=worlds, seed=1, policy="strong",
+                            threads=1)
+        return worlds
+
+    out["play_worlds strong"] = _best(play_worlds, reps)
+    recorded = 4 if quick else 12
+
+    def record() -> int:
+        d = decisions.record_decisions(recorded, seed=2, policy="expert", threads=1)
+        return len(d.action)
+
+    out["record_decisions expert"] = _best(record, reps)
     return out
 
 
@@ -260,9 +306,18 @@ def _keep_best(best: dict[str, float], run: dict[str, float]) -> None:
         best[key] = pick(best.get(key, value), value)
 
 
+def _version(tree: Path) -> str:
+    """The version in a checkout's pyproject.toml, for the table's header."""
+    for line in (tree / "pyproject.toml").read_text().splitlines():
+        if line.startswith("version"):
+            return line.split("=", 1)[1].strip().strip('"')
+    return "old"
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--old", default="/tmp/v03", help="a checkout of 0.3, built in place")
+    p.add_argument("--old", default="/tmp/v04",
+                   help="a checkout of an older release, built in place")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--only", default=",".join(GROUPS),
@@ -289,7 +344,8 @@ def main() -> None:
             _keep_best(best, _run_tree(src, args.games, args.quick, args.only))
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
           f"after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
-    print(f"{'measure':<36} {'this tree':>12} {'0.3':>12} {'ratio':>8}")
+    label = _version(Path(args.old))
+    print(f"{'measure':<36} {'this tree':>12} {label:>12} {'ratio':>8}")
     for key in new:
         a, b = new[key], old.get(key, float("nan"))
         ratio = "" if "/" in key else f"{a / b:8.2f}"
