@@ -770,6 +770,10 @@ def _checked_fields(fields: Any) -> tuple[Any, ...]:
         size = len(fields) if isinstance(fields, tuple) else "?"
         raise ValueError(f"a round state's fields are a tuple of {_N_FIELDS} values, got "
                          f"{type(fields).__name__} of {size}")
+    max_turns = fields[4]
+    if isinstance(max_turns, int) and TURN_LIMIT < max_turns <= _SCORE_LIMIT:
+        # 0.4 held a longer Rules.max_turns as 2**31 - 1: the same rule as TURN_LIMIT
+        fields = fields[:4] + (TURN_LIMIT,) + fields[5:]
     n, hands, public = fields[0], fields[7], fields[8]
     n = _check_count(n, "n_players", 1, _MAX_PLAYERS)
     if not isinstance(hands, bytes) or len(hands) != n * N_TYPES:
