@@ -653,7 +653,7 @@ class Round(_positions.RoundPositions):
                 or Rules.hand_size(d["_round_number"]) != st.hand_size):
             raise ValueError("a Round's pickle holds a round number that disagrees with "
                              "its state")
-        dealer = d.get("_dealer")
+        dealer: Any = d.get("_dealer")  # checked just below
         if not is_int(dealer) or not 0 <= dealer < st.n_players:
             raise ValueError(f"a Round's pickle holds a bad dealer: {dealer!r}")
         if not isinstance(d.get("_history"), list):
