@@ -10,8 +10,7 @@ any hand exactly; the simulators play rounds, games and solitaire with bots.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
+from ._version import VERSION
 from .actions import N_ACTIONS, Source, decode_action, encode_discard, encode_draw
 from .bots import GreedyBot, RandomBot, StrongBot
 from .cards import (
@@ -89,10 +88,7 @@ from .solver import (
     solve,
 )
 
-try:
-    __version__ = version("fivecrowns")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+unknown"
+__version__ = VERSION
 
 __all__ = [
     "__version__",

@@ -91,6 +91,7 @@ import numpy.typing as npt
 from ._checks import check_int, check_seat, default_threads
 from ._sigint import sigint_held
 from ._threads import run_threaded
+from ._version import VERSION
 from .actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .cards import N_TYPES
 from .envs.encoding import observation_size
@@ -864,13 +865,11 @@ def to_minari(decisions: Decisions | str | os.PathLike[str], dataset_id: str, *,
     first = next(chunks, None)
     if first is None:
         raise ValueError("no decisions to make a dataset of")
-    from . import __version__
-
     meta: dict[str, Any] = {
         "data_format": "arrow", "author": set(), "author_email": set(),
-        "code_permalink": f"fivecrowns {__version__}, fivecrowns.decisions.to_minari",
+        "code_permalink": f"fivecrowns {VERSION}, fivecrowns.decisions.to_minari",
         "description": f"Five Crowns decisions of {first.n_players}-player games "
-                       f"recorded by fivecrowns {__version__}; an episode is one seat's "
+                       f"recorded by fivecrowns {VERSION}; an episode is one seat's "
                        f"decisions in one game", **metadata}
     spaces = (gym.spaces.Box(-np.inf, np.inf, shape=(first.observations().shape[1],),
                              dtype=np.float32),
