@@ -132,6 +132,19 @@ def require_extra(*modules: str) -> None:
             pytest.skip(why, allow_module_level=True)
 
 
+def require_train_extra(*modules: str) -> None:
+    """Skip the calling test unless the ``fivecrowns[train]`` extra's ``modules`` import;
+    where CI's training step runs (``FIVECROWNS_REQUIRE_TRAIN=1``) a missing one fails."""
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            why = f"needs the fivecrowns[train] extra: {module} does not import ({exc})"
+            if os.environ.get("FIVECROWNS_REQUIRE_TRAIN") == "1":
+                pytest.fail(why, pytrace=False)
+            pytest.skip(why)
+
+
 def need(module: str) -> ModuleType:
     """Import an optional extra's module; skip without it, but fail under CI."""
     try:

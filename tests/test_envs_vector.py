@@ -4,14 +4,12 @@ the same episode seed; bad actions are refused or end only their own game."""
 
 from __future__ import annotations
 
-import importlib
-import os
 from typing import Any
 
 import numpy as np
 import pytest
 
-from conftest import require_extra
+from conftest import require_extra, require_train_extra
 from helpers.engines import sized, slow_on_twins
 
 require_extra("gymnasium")
@@ -21,18 +19,6 @@ import gymnasium  # noqa: E402
 import fivecrowns.envs  # noqa: E402
 from fivecrowns.envs import FiveCrownsEnv, FiveCrownsVectorEnv  # noqa: E402
 from fivecrowns.envs.vector import MAX_ENVS  # noqa: E402
-
-
-def _need_train_extra(module: str) -> None:
-    """Skip without the fivecrowns[train] extra, but fail where CI's training step runs
-    (``FIVECROWNS_REQUIRE_TRAIN=1``)."""
-    try:
-        importlib.import_module(module)
-    except ImportError as exc:
-        why = f"needs the fivecrowns[train] extra: {module} does not import ({exc})"
-        if os.environ.get("FIVECROWNS_REQUIRE_TRAIN") == "1":
-            pytest.fail(why, pytrace=False)
-        pytest.skip(why)
 
 
 def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -176,7 +162,7 @@ def test_make_vec_builds_it_from_the_registered_id() -> None:
 
 
 def test_the_sb3_adapter_follows_vecenv_conventions() -> None:
-    _need_train_extra("stable_baselines3")
+    require_train_extra("stable_baselines3")
     from fivecrowns.envs.sb3 import to_sb3
 
     venv = to_sb3(FiveCrownsVectorEnv(2, ("greedy",), [1]), seed=4)
@@ -200,7 +186,7 @@ def test_the_sb3_adapter_follows_vecenv_conventions() -> None:
 
 
 def test_maskable_ppo_trains_on_the_adapter() -> None:
-    _need_train_extra("sb3_contrib")
+    require_train_extra("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 

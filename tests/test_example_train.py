@@ -7,7 +7,6 @@ step that installs the extra) makes a missing extra a failure.
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import subprocess
@@ -17,21 +16,11 @@ from pathlib import Path
 import pytest
 
 import fivecrowns
+from conftest import require_train_extra
 from helpers.engines import compiled_engine
 from test_examples import EXAMPLES, run
 
 SCRIPT = "train_maskable_ppo.py"
-
-
-def _need_train_extra() -> None:
-    for module in ("torch", "sb3_contrib"):
-        try:
-            importlib.import_module(module)
-        except ImportError as exc:
-            why = f"needs the fivecrowns[train] extra: {module} does not import ({exc})"
-            if os.environ.get("FIVECROWNS_REQUIRE_TRAIN") == "1":
-                pytest.fail(why, pytrace=False)
-            pytest.skip(why)
 
 
 def _figures(out: str) -> dict[str, tuple[float, float, float]]:
@@ -48,7 +37,7 @@ def _figures(out: str) -> dict[str, tuple[float, float, float]]:
 
 @pytest.mark.slow
 def test_train_save_reload_evaluate(tmp_path: Path) -> None:
-    _need_train_extra()
+    require_train_extra("torch", "sb3_contrib")
     model = tmp_path / "model.zip"
     # a few seconds of imitation (the warm start), then 2,048 PPO steps
     out = run(SCRIPT, "--imitate", "0.1", "--steps", "2048", "--envs", "2", "--n-steps", "512",
@@ -82,7 +71,7 @@ def test_train_save_reload_evaluate(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_help_and_bad_arguments(tmp_path: Path) -> None:
-    _need_train_extra()
+    require_train_extra("torch", "sb3_contrib")
     assert "--eval-only" in run(SCRIPT, "--help")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(fivecrowns.__file__).resolve().parent.parent),
@@ -97,18 +86,8 @@ def test_help_and_bad_arguments(tmp_path: Path) -> None:
 
 # -- the imitation recipe, examples/"train_imitation.py": LearnedBot's weights ------------------
 
-def _need_torch() -> None:
-    try:
-        importlib.import_module("torch")
-    except ImportError as exc:
-        why = f"needs torch (the fivecrowns[train] extra): {exc}"
-        if os.environ.get("FIVECROWNS_REQUIRE_TRAIN") == "1":
-            pytest.fail(why, pytrace=False)
-        pytest.skip(why)
-
-
 def test_imitation_recipe_trains_saves_and_evaluates(tmp_path: Path) -> None:
-    _need_torch()
+    require_train_extra("torch")
     compiled_engine()  # the recipe records ExpertBot's decisions, on the compiled engine only
     from fivecrowns import LearnedBot, StrongBot, play_game
     from fivecrowns.learned import load_weights
@@ -162,7 +141,7 @@ def test_imitation_recipe_trains_saves_and_evaluates(tmp_path: Path) -> None:
 
 
 def test_imitation_recipe_bad_arguments() -> None:
-    _need_torch()
+    require_train_extra("torch")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(fivecrowns.__file__).resolve().parent.parent),
                                          env.get("PYTHONPATH", "")])
