@@ -169,6 +169,9 @@ def _tokens(moves: npt.NDArray[np.int16], start: int, stop: int, tokens: tuple[s
 # the same methods, the same answers). Card types 0..55, phases 0 draw / 1 discard /
 # 2 over, -1 for a player, card or score that is not there.
 CHECK_CODES: dict[str, int]
+#: The largest turn count and max_turns a state holds (a C int, with room for the final
+#: turns); shared with the twin (fivecrowns._state_py.TURN_LIMIT).
+TURN_LIMIT: int
 
 @disjoint_base
 class RoundState:
