@@ -31,8 +31,11 @@ from .rules import Rules
 
 __all__ = ["seat_policies", "available", "play_logged", "LoggedGame"]
 
-# The engine's policy numbers (_rollout.pyx).
-_GREEDY, _STRONG, _EXPERT, _RANDOM_BOT = 0, 2, 3, 4
+# The engine's numbers of the policies that play these bots exactly (the registry's,
+# rollout.POLICIES), and of RandomBot itself (_rollout.pyx's RANDOM_BOT, past the policies:
+# the bot's own generator, which the "random" policy does not draw from).
+_GREEDY, _STRONG, _EXPERT = (rollout.POLICIES.index(n) for n in ("greedy", "strong", "expert"))
+_RANDOM_BOT = 4
 _MAX_PLAYERS = 14
 # The columns of a logged round (_rollout.pyx, L_*).
 _WENT_OUT, _HIT, _TURNS, _RESHUFFLES, _DEALER, _MOVES, _SCORES = range(7)

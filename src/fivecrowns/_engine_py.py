@@ -36,15 +36,17 @@ from .cards import Card
 from .expert import ExpertBot
 from .game import Game
 from .records import Observation
+from .registry import engine_policies, engine_policy, parse_bot
 from .round import Round
 from .rules import Rules
 
 __all__ = ["POLICY_BOTS", "RandomPolicy", "play_out", "play_out_actions", "play_games",
            "play_worlds"]
 
-#: The bot of each deterministic policy.
+#: The bot of each deterministic policy: the registry's class of each compiled policy but
+#: ``"random"`` (:class:`RandomPolicy`, whose choices are the engine's, not RandomBot's).
 POLICY_BOTS: dict[str, type[GreedyBot] | type[StrongBot] | type[ExpertBot]] = {
-    "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
+    name: parse_bot(name).cls for name in engine_policies() if name != "random"}
 
 
 class RandomPolicy:
@@ -90,14 +92,12 @@ class RandomPolicy:
 def _players(policy: str, n: int, choices: np.random.BitGenerator | None) -> list[object]:
     """The players of one round or game with ``policy`` in every seat (one random policy
     shared by every seat, as the engine shares its generator)."""
+    policy = engine_policy(policy)
     if policy == "random":
         assert choices is not None
         shared = RandomPolicy(choices)
         return [shared] * n
-    bot = POLICY_BOTS.get(policy)
-    if bot is None:
-        raise ValueError(f"the Python rollouts know the policies "
-                         f"{', '.join(map(repr, [*POLICY_BOTS, 'random']))}, got {policy!r}")
+    bot = POLICY_BOTS[policy]
     return [bot() for _ in range(n)]
 
 
@@ -155,6 +155,7 @@ def play_games(seeds: Sequence[int], *, n_players: int, policies: Sequence[str],
     """Game ``g`` dealt from ``seeds[g]``, seat q played by ``policies[q]`` (the random
     policy's seats sharing ``choices[g]``); the totals. A tie-break round changes no
     total, so it is not played."""
+    policies = [engine_policy(p, what=f"policies[{q}]") for q, p in enumerate(policies)]
     out = np.zeros((len(seeds), n_players), dtype=np.int64)
     plain = dataclasses.replace(rules, tie_break=False)
     for g, seed in enumerate(seeds):

@@ -18,6 +18,14 @@ To register a bot, add one line to the list at the end of this module, e.g.
 ``register("mine", "fivecrowns.mybot:MyBot", "what it does")``, or call
 :func:`register` from your own code.
 
+The compiled engine (:mod:`fivecrowns.rollout`, :mod:`fivecrowns.decisions`, SearchBot's
+rollouts) plays four of these bots in C, as its *policies*: ``greedy``, ``random``,
+``strong`` and ``expert`` (:func:`engine_policies`; ``random`` is RandomBot's move
+distribution drawn from the engine's own generator). Wherever a policy is asked for, any
+spelling of those names that a spec takes is accepted (``StrongBot`` is ``strong``,
+:func:`engine_policy`); the other bots (``search``, ``learned``) have no compiled
+policy and are refused there with a message that lists the four.
+
 >>> spec = parse_bot("search:worlds=8:policy=greedy")
 >>> spec.name, spec.options
 ('search', (('worlds', 8), ('policy', 'greedy')))
@@ -34,7 +42,7 @@ import os
 import sys
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +50,8 @@ from ._deprecation import takes_seed
 from .errors import BotError
 
 __all__ = ["BotEntry", "BotSpec", "BotFactory", "register", "bot_names", "bot_entry",
-           "parse_bot", "bot_options", "describe_bots", "SPEC_SYNTAX"]
+           "parse_bot", "bot_options", "describe_bots", "engine_policies", "engine_policy",
+           "SPEC_SYNTAX"]
 
 #: The spec syntax, as the error messages and help texts show it.
 SPEC_SYNTAX = "NAME[:key=value[:key=value...]] or module:Class[:key=value...]"
@@ -62,25 +71,41 @@ class BotEntry:
         One line on what it does.
     aliases : mapping of str to str
         Other names of options (``{"alias": "option"}``).
+    policy : int or None
+        The compiled engine's number of the policy that plays this bot under its name
+        (:func:`engine_policies`), or None when the engine does not play it. The number
+        is the engine's (its C interface, and what decision records store), not an order
+        of this registry.
     """
 
     name: str
     target: str
     summary: str
     aliases: Mapping[str, str] = field(default_factory=dict)
+    policy: int | None = None
 
 
 _REGISTRY: dict[str, BotEntry] = {}
+# The names of the compiled policies: a policy named as the engine names it is taken after
+# one look-up (the rollouts ask for one per call, and a call can be a single round's).
+_POLICY_NAMES: set[str] = set()
+# Set once the built-in bots are registered: the compiled policies are the engine's, so no
+# later registration can add one.
+_SEALED = False
 
 
 def register(name: str, target: str, summary: str, *,
-             aliases: Mapping[str, str] | None = None) -> None:
+             aliases: Mapping[str, str] | None = None, policy: int | None = None) -> None:
     """Register the class ``target`` (``"module:Class"``) under ``name``.
+
+    ``policy`` is for the built-in bots alone (the lines at the end of this module): the
+    engine's number of the compiled policy that plays the bot.
 
     Raises
     ------
     ValueError
-        A name already registered, or one that is not a lower-case identifier.
+        A name already registered, or one that is not a lower-case identifier; a
+        ``policy`` given outside the built-in lines.
     """
     if not name.isidentifier() or name != name.lower():
         raise ValueError(f"a bot name must be a lower-case identifier, got {name!r}")
@@ -89,7 +114,15 @@ def register(name: str, target: str, summary: str, *,
     module, _, attr = target.partition(":")
     if not module or not attr:
         raise ValueError(f"target must be 'module:Class', got {target!r}")
-    _REGISTRY[name] = BotEntry(name, target, summary, dict(aliases or {}))
+    if policy is not None:
+        if _SEALED:
+            raise ValueError(f"bot {name!r}: only the built-in bots have a compiled policy "
+                             f"(the engine plays {', '.join(engine_policies())})")
+        if policy in (e.policy for e in _REGISTRY.values()):
+            raise ValueError(f"bot {name!r}: policy {policy} is already taken")
+    _REGISTRY[name] = BotEntry(name, target, summary, dict(aliases or {}), policy)
+    if policy is not None:
+        _POLICY_NAMES.add(name)
 
 
 def bot_names() -> tuple[str, ...]:
@@ -119,6 +152,67 @@ def bot_entry(name: str) -> BotEntry:
         raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(_REGISTRY)} "
                          f"or module:Class")
     return entry
+
+
+def engine_policies() -> tuple[str, ...]:
+    """The names of the bots the compiled engine plays as policies, in the order of the
+    engine's numbers (``fivecrowns.rollout.POLICIES``).
+
+    >>> engine_policies()
+    ('greedy', 'random', 'strong', 'expert')
+    """
+    played = sorted((e.policy, e.name) for e in _REGISTRY.values() if e.policy is not None)
+    return tuple(name for _, name in played)
+
+
+def engine_policy(name: object, *, what: str = "policy", exclude: Collection[str] = (),
+                  user: str = "") -> str:
+    """The engine's policy name of the bot called ``name`` as a user writes it:
+    ``"strong"``, ``"StrongBot"`` and ``" Strong "`` are ``"strong"``.
+
+    Parameters
+    ----------
+    name : str
+        A registered bot's name (:func:`bot_names`) that has a compiled policy.
+    what : str
+        How the messages call the argument (``"policy"``, ``"policy[1]"``).
+    exclude : collection of str
+        Policies ``user`` does not play (``("random",)`` for the worlds of a search).
+    user : str
+        Who does not play the ``exclude`` ones, for their message (``"play_worlds"``).
+
+    Raises
+    ------
+    TypeError
+        ``name`` is not a str.
+    ValueError
+        An unknown name, or a bot without a compiled policy (``learned``, ``search``) or
+        in ``exclude``; each message lists the policies that are taken.
+
+    >>> engine_policy("StrongBot")
+    'strong'
+    >>> engine_policy("learned")
+    Traceback (most recent call last):
+    ...
+    ValueError: policy 'learned' is LearnedBot, which has no compiled policy: the engine plays ...
+    """
+    if type(name) is str and name in _POLICY_NAMES and name not in exclude:
+        return name
+    taken = [p for p in engine_policies() if p not in exclude]
+    listed = ", ".join(taken)
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a str, one of {listed}; got {type(name).__name__}")
+    entry = _REGISTRY.get(_key(name))
+    if entry is None:
+        raise ValueError(f"{what} must be one of {listed}, got {name!r}")
+    if entry.policy is None:
+        cls = entry.target.rpartition(":")[2]
+        raise ValueError(f"{what} {name!r} is {cls}, which has no compiled policy: "
+                         f"{user or 'the engine'} plays {listed}")
+    if entry.name in exclude:
+        raise ValueError(f"{what} {name!r}: {user or 'this call'} plays {listed}, "
+                         f"not {entry.name}")
+    return entry.name
 
 
 def _import_class(target: str, spec: str) -> type:
@@ -449,14 +543,21 @@ def describe_bots() -> str:
 # ---------------------------------------------------------------------------------------------
 # The built-in bots: one line each.
 
-register("random", "fivecrowns.bots:RandomBot", "any legal move, uniformly")
+# policy=: the engine's number of the bot's compiled policy (greedy 0, random 1, strong 2,
+# expert 3): the engine's C interface, stored in decision records, so never renumbered.
+
+register("random", "fivecrowns.bots:RandomBot", "any legal move, uniformly", policy=1)
 register("greedy", "fivecrowns.bots:GreedyBot",
-         "takes the top discard when it lowers its deadwood; discards the least deadwood")
+         "takes the top discard when it lowers its deadwood; discards the least deadwood",
+         policy=0)
 register("strong", "fivecrowns.bots:StrongBot",
-         "weighs a blind draw against the pile; looks one draw ahead for its discard")
+         "weighs a blind draw against the pile; looks one draw ahead for its discard",
+         policy=2)
 register("search", "fivecrowns.search:SearchBot",
          "StrongBot improved by determinized Monte-Carlo search (worlds per decision)")
 register("expert", "fivecrowns.expert:ExpertBot",
-         "StrongBot re-tuned: looks two draws ahead on the draw and on its best discards")
+         "StrongBot re-tuned: looks two draws ahead on the draw and on its best discards",
+         policy=3)
 register("learned", "fivecrowns.learned:LearnedBot",
          "a network fitted to ExpertBot's choices, scoring each move by solver features")
+_SEALED = True

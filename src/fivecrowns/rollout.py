@@ -18,6 +18,10 @@ evaluation of a position, a policy's value over thousands of games) becomes one 
 
 Policies
 --------
+The registry's bots with a compiled policy (:func:`fivecrowns.registry.engine_policy`):
+every ``policy`` argument takes their names as a bot spec does (``"StrongBot"`` is
+``"strong"``) and refuses the other bots (``"search"``, ``"learned"``) and unknown names.
+
 ``"greedy"``
     Exactly :class:`~fivecrowns.bots.GreedyBot`: take the top discard when the
     best-discard deadwood after taking it is below the deadwood now; discard the best
@@ -75,7 +79,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -86,6 +90,7 @@ from ._state import load_rollout
 from ._state_py import _check_dealt
 from ._threads import run_threaded
 from .records import EventKind
+from .registry import engine_policies, engine_policy
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import SeedLike, bot_seeds, game_seeds, game_seeds_range, int_seed
@@ -101,9 +106,15 @@ _core = load_rollout()
 #: :func:`play_worlds` samples other worlds from the same distribution).
 ROLLOUT_IMPLEMENTATION = "python" if _core is None else "compiled"
 
-#: The policies the engine plays, by name.
-POLICIES = ("greedy", "random", "strong", "expert")
+#: The policies the engine plays, by name, in the order of the engine's numbers (its C
+#: interface, stored in decision records): the registry's bots with a compiled policy
+#: (:func:`fivecrowns.registry.engine_policies`). Every argument that names a policy takes
+#: their names as the registry does (``"StrongBot"`` is ``"strong"``).
+POLICIES = engine_policies()
 Policy = Literal["greedy", "random", "strong", "expert"]
+if get_args(Policy) != POLICIES:  # the type must name what the registry gives
+    raise ImportError(f"rollout.Policy names {get_args(Policy)}, the registry's compiled "
+                      f"policies are {POLICIES}")
 
 _RANDOM = POLICIES.index("random")
 _MAX_PLAYERS = 14
@@ -122,12 +133,9 @@ _ROUNDS_PER_PIECE = 512
 
 
 def _policy(policy: object) -> int:
-    if not isinstance(policy, str):
-        raise TypeError(f"policy must be a str, one of {', '.join(POLICIES)}; "
-                        f"got {type(policy).__name__}")
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    return POLICIES.index(policy)
+    """The engine's number of the policy named ``policy`` (any name the registry takes for
+    it), checked."""
+    return POLICIES.index(engine_policy(policy))
 
 
 def _seat_policies(policy: object, n_players: int) -> list[int]:
@@ -139,16 +147,8 @@ def _seat_policies(policy: object, n_players: int) -> list[int]:
     if len(seats) != n_players:
         raise ValueError(f"policy must name one policy per seat: {n_players} for "
                          f"n_players={n_players}, got {len(seats)}")
-    codes = []
-    for q, p in enumerate(seats):
-        if not isinstance(p, str):
-            raise TypeError(f"policy[{q}] must be a str, one of {', '.join(POLICIES)}; "
-                            f"got {type(p).__name__}")
-        if p not in POLICIES:
-            raise ValueError(f"policy[{q}] must be one of {', '.join(POLICIES)}, "
-                             f"got {p!r}")
-        codes.append(POLICIES.index(p))
-    return codes
+    return [POLICIES.index(engine_policy(p, what=f"policy[{q}]"))
+            for q, p in enumerate(seats)]
 
 
 def _choices(code: int, seed: object,
@@ -439,9 +439,7 @@ def _play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: See
     none); the compiled engine, whose worlds take microseconds, plays them all (so it is
     not offered in the public signature: its answer would depend on the engine)."""
     (r,) = _round_list([round])
-    code = _policy(policy)
-    if code == _RANDOM:
-        raise ValueError("play_worlds plays the 'greedy' or 'strong' policy, not 'random'")
+    code = POLICIES.index(engine_policy(policy, exclude=("random",), user="play_worlds"))
     worlds = check_int(worlds, "worlds", 1, _INT_MAX)
     seed = int_seed(seed)
     if isinstance(discard_weight, bool) or not isinstance(discard_weight, (int, float)):

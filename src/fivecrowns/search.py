@@ -28,8 +28,8 @@ import time
 import numpy as np
 import numpy.typing as npt
 
-from . import _engine_py, solver
 from . import rollout as _rollout
+from . import solver
 from ._checks import check_int
 from ._deprecation import (
     deprecated_attribute,
@@ -41,6 +41,7 @@ from .bots import StrongBot
 from .cards import N_TYPES, Card, card_value
 from .expert import ExpertBot
 from .records import Observation
+from .registry import engine_policy
 from .round import Round
 from .rules import N_ROUNDS
 from .seeding import SeedLike, make_rng
@@ -150,7 +151,9 @@ class SearchBot:
         (:class:`~fivecrowns.ExpertBot`, the strongest policy, about fifty times
         dearer than StrongBot's: at the default worlds a decision is far over 100 ms;
         ``worlds=4`` keeps p95 under it, docs/bots.rst). With ``"expert"`` the move to
-        improve on (the *default*) is ExpertBot's instead of StrongBot's.
+        improve on (the *default*) is ExpertBot's instead of StrongBot's. Any name the
+        registry takes for them is accepted (``"StrongBot"`` is ``"strong"``,
+        :func:`fivecrowns.registry.engine_policy`).
     confidence : float
         Standard errors of evidence needed to leave the default move (0: the best mean
         wins).
@@ -196,9 +199,8 @@ class SearchBot:
         candidates = check_int(candidates, "candidates", 0)
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
-        if policy not in _engine_py.POLICY_BOTS:
-            raise ValueError(f"policy must be one of {tuple(_engine_py.POLICY_BOTS)}, "
-                             f"got {policy!r}")
+        # the worlds' policy, as play_worlds takes it (not the random one)
+        policy = engine_policy(policy, exclude=("random",), user="SearchBot")
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) \
                 or not confidence >= 0:
             raise ValueError(f"confidence must be a number >= 0, got {confidence!r}")
