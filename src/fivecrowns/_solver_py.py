@@ -206,9 +206,22 @@ def plan(counts: Sequence[int], wild: int) -> tuple[int, list[tuple[int, int, in
     return hand.natural_value - best_saved, best_runs, sorted(i + 3 for i in best_books)
 
 
+#: Hands already solved, as the compiled core's memo keeps them: the bots' look-ahead asks
+#: for the same hands again and again (every draw of a table, every world of a search),
+#: and each costs the search above about a millisecond here. Emptied when full.
+_MEMO: dict[tuple[bytes, int], int] = {}
+_MEMO_SIZE = 1 << 17
+
+
 def deadwood(counts: Sequence[int], wild: int) -> int:
     """Least deadwood of the hand."""
-    return plan(counts, wild)[0]
+    key = (bytes(counts), wild)
+    value = _MEMO.get(key)
+    if value is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        value = _MEMO[key] = plan(counts, wild)[0]
+    return value
 
 
 def discard_candidates(counts: Sequence[int], wild: int) -> list[int]:
