@@ -7,10 +7,15 @@ Every entrance that names a compiled policy (``rollout.play_out``, ``play_out_ac
 (``StrongBot`` is ``strong``), refuses an unknown name with one message, and a registered
 bot without a compiled policy (``learned``, ``search``) with another. Each entrance is
 checked on both engines (the compiled one and its pure-Python twin).
+
+Every entrance that takes a player or an entrant (``simulate_games``, ``duplicate_match``,
+``play_game``) takes a bot's registry spec too, and plays the same games with it as with
+the class.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import typing
 from collections.abc import Callable
@@ -20,11 +25,24 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fivecrowns import _engine_py, registry, rollout
+from fivecrowns import (
+    GreedyBot,
+    RandomBot,
+    StrongBot,
+    _bot_games,
+    _engine_py,
+    duplicate_match,
+    play_game,
+    registry,
+    rollout,
+    simulate_games,
+)
 from fivecrowns.actions import ACTION_DRAW_DECK, ACTION_DRAW_DISCARD
 from fivecrowns.decisions import record_decisions, write_decisions
+from fivecrowns.players import entrant_factory
 from fivecrowns.round import Round
 from fivecrowns.search import SearchBot
+from fivecrowns.seeding import int_seed, play_seeds
 from helpers.engines import ENGINES, engine
 
 ALL = "greedy, random, strong, expert"
@@ -186,3 +204,95 @@ def test_the_python_twins_own_entrances() -> None:
                           _engine_py.play_games(seeds, policies=["strong", "greedy"], **kw))
     _refuses(lambda name: _engine_py.play_games(seeds, policies=[name, "greedy"], **kw),
              "policies[0]")
+
+
+# -- bots by name where a player or an entrant is taken ---------------------------------------
+# simulate_games, duplicate_match and play_game take a bot's registry spec wherever they
+# take a player class, a factory or a player: the same games as with the class (or the
+# player the spec makes), the registry's label as the bot's name, the registry's one
+# message for an unknown name.
+
+def _unknown_message(name: str) -> str:
+    with pytest.raises(ValueError) as info:
+        registry.parse_bot(name)
+    return str(info.value)
+
+
+def _same_games(a: Any, b: Any) -> None:
+    assert a.seeds == b.seeds and a.hit_max_turns == b.hit_max_turns
+    assert a.scores.tolist() == b.scores.tolist() and a.wins.tolist() == b.wins.tolist()
+
+
+# module:Class and an option: the Python route; the built-in names: the engine's route
+NAMED = ["strong", "GreedyBot", " random ", "fivecrowns.bots:GreedyBot", "strong:lookahead=1"]
+CLASSES = [StrongBot, GreedyBot, RandomBot, GreedyBot, functools.partial(StrongBot, lookahead=1)]
+LABELS = ["strong", "greedy", "random", "GreedyBot", "strong:lookahead=1"]
+
+
+def test_simulate_games_by_name(twin: str) -> None:
+    kw: dict[str, Any] = {"seed": 2, "rounds": [1, 2]}
+    records: dict[str, list[dict[str, Any]]] = {"names": [], "classes": []}
+    by_name = simulate_games(NAMED, 5, on_record=records["names"].append, **kw)
+    by_class = simulate_games(CLASSES, 5, on_record=records["classes"].append, **kw)
+    _same_games(by_name, by_class)
+    assert [e.name for e in by_name.entrants] == LABELS
+    assert records["names"][1]["players"] == [*LABELS[1:], LABELS[0]]  # seats rotate
+    assert [{**r, "players": None} for r in records["names"]] == \
+        [{**r, "players": None} for r in records["classes"]]
+    # the built-in bots by name stay on the engine's route (one look into the factory)
+    for name, cls in zip(NAMED[:3], CLASSES[:3]):
+        assert _bot_games.entrant_policy(entrant_factory(name)) == \
+            _bot_games.entrant_policy(cls) is not None
+    with pytest.raises(ValueError) as info:
+        simulate_games(["strong", "strnog"], 1, seed=0)
+    assert str(info.value) == _unknown_message("strnog")
+    # a str is one spec, not a sequence of one-letter entrants
+    with pytest.raises(TypeError, match="^entrants must be a sequence of entrants \\(one a "
+                                        "seat\\), got str 'strong'$"):
+        simulate_games("strong", 1, seed=0)  # type: ignore[arg-type]
+
+
+def test_duplicate_match_by_name(twin: str) -> None:
+    kw: dict[str, Any] = {"seed": 1, "rounds": [1, 2]}
+    by_name = duplicate_match("StrongBot", "random", ["greedy", "strong:lookahead=1"], 4, **kw)
+    by_class = duplicate_match(StrongBot, RandomBot,
+                               [GreedyBot, functools.partial(StrongBot, lookahead=1)], 4, **kw)
+    assert (by_name.bot, by_name.reference, by_name.field) == \
+        ("strong", "random", ("greedy", "strong:lookahead=1"))
+    assert by_name.seeds == by_class.seeds
+    assert (by_name.gain, by_name.gain_ci) == (by_class.gain, by_class.gain_ci)
+    assert by_name.scores.tolist() == by_class.scores.tolist()
+    assert by_name.reference_scores.tolist() == by_class.reference_scores.tolist()
+    for where in ({"bot": "strnog"}, {"reference": "strnog"}, {"field": ["strnog"]}):
+        args = {"bot": "strong", "reference": "greedy", "field": ["random"], **where}
+        with pytest.raises(ValueError) as info:
+            duplicate_match(args["bot"], args["reference"], args["field"], 1, seed=0)
+        assert str(info.value) == _unknown_message("strnog"), where
+
+
+def test_play_game_by_name(twin: str) -> None:
+    kw: dict[str, Any] = {"seed": 5, "rounds": [1, 2]}
+    own = play_seeds(5, 0, 3)  # the seeds `fivecrowns play` gives its bots
+    assert play_game(["random", "StrongBot", "greedy"], **kw) == \
+        play_game([RandomBot(seed=own[0]), StrongBot(), GreedyBot()], **kw)
+    # a name beside a player object, off the engine's route (an option), its own seed
+    mixed = play_game([GreedyBot(), "strong:lookahead=1", "random"], **kw)
+    assert mixed == play_game([GreedyBot(), StrongBot(lookahead=1),
+                               RandomBot(seed=own[2])], **kw)
+    # a Generator gives one int: the game deals from it and the bots are seeded from it
+    seed = int_seed(np.random.default_rng(8))
+    got = play_game(["random", "greedy"], seed=np.random.default_rng(8), rounds=[1, 2])
+    assert got.seed == seed
+    assert got == play_game([RandomBot(seed=play_seeds(seed, 0, 2)[0]), GreedyBot()],
+                            seed=seed, rounds=[1, 2])
+    with pytest.raises(ValueError) as info:
+        play_game(["greedy", "strnog"], **kw)
+    assert str(info.value) == _unknown_message("strnog")
+    with pytest.raises(TypeError, match="^players must be a sequence of players or bot "
+                                        "names \\(one a seat\\), got str 'greedy'$"):
+        play_game("greedy", **kw)  # type: ignore[arg-type]
+    # a class where a player goes: said at once, not at its first move
+    with pytest.raises(TypeError, match="^players\\[1\\] is the class GreedyBot, not a "
+                                        "player: give an instance \\(GreedyBot\\(...\\)\\) "
+                                        "or a bot's name$"):
+        play_game([GreedyBot(), GreedyBot], **kw)  # type: ignore[list-item]

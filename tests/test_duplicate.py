@@ -189,7 +189,7 @@ def test_errors() -> None:
     with pytest.raises(ValueError, match="2 to 7 entrants, got 8"):
         duplicate_match(GreedyBot, StrongBot, [GreedyBot] * 7, 2, seed=1)
     with pytest.raises(TypeError, match="an entrant must be a Player class"):
-        duplicate_match(GreedyBot, "strong", [GreedyBot], 2, seed=1)
+        duplicate_match(GreedyBot, 3, [GreedyBot], 2, seed=1)
     with pytest.raises(ValueError, match="games must be at least 1"):
         duplicate_match(GreedyBot, StrongBot, [GreedyBot], 0, seed=1)
     with pytest.raises(ValueError, match="names has 2 entries for the bot, the reference "

@@ -8,6 +8,10 @@ rules do not allow, stops the game with :class:`~fivecrowns.BotError` naming the
 game's seed, so the game can be replayed; there is no silent fallback. Many games at
 once are :func:`fivecrowns.simulate.simulate_games`' job.
 
+Wherever a player or an entrant is taken, a bot may also be given by its spec in
+:mod:`fivecrowns.registry`: ``"strong"``, ``"StrongBot"``, ``"search:worlds=8"``,
+``"mybots:MyBot"``.
+
 Examples
 --------
 >>> from fivecrowns.bots import GreedyBot, RandomBot
@@ -22,16 +26,16 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Union
 
-from . import _bot_games
+from . import _bot_games, registry
 from ._deprecation import moved_names, takes_seed
 from ._player import Player, player_action
 from .errors import BotError
 from .game import Game, GameResult, _check_game
 from .records import Phase
 from .rules import Rules
-from .seeding import SeedLike
+from .seeding import SeedLike, int_seed, play_seeds
 
 __all__ = [
     "Player",
@@ -39,6 +43,7 @@ __all__ = [
     "play_game",
     "player_action",
     "entrant_factory",
+    "Entrant",
 ]
 
 
@@ -47,19 +52,30 @@ __getattr__ = moved_names(__name__, {"game_seeds": "fivecrowns.seeding"})
 #: Makes a fresh player for one game from an int seed (see :func:`entrant_factory`).
 PlayerFactory = Callable[[int], Player]
 
+#: An entrant of a simulation (:func:`entrant_factory`): a bot's registry spec
+#: (``"strong"``, ``"search:worlds=8"``, ``"mybots:MyBot"``), a Player class, or a callable
+#: returning a Player. (Not ``Callable[..., Player]``: a list of two bot classes has no
+#: common type that is a Player to a type checker.)
+Entrant = Union[str, Callable[..., Any]]
+
 
 def _bot_name(bot: object) -> str:
     return getattr(bot, "name", None) or type(bot).__name__
 
 
-def play_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None = None,
+def play_game(players: Sequence[Player | str], *, seed: SeedLike, rules: Rules | None = None,
               rounds: Sequence[int] | None = None, first_dealer: int = 0) -> GameResult:
     """Play one game between ``players`` (seat i is ``players[i]``).
 
     Parameters
     ----------
-    players : sequence of Player
+    players : sequence of Player or str
         2 to 7 players (14 with ``Rules(decks=4)``); the same object may fill several seats.
+        A str is a bot's spec in :mod:`fivecrowns.registry` (``"strong"``, ``"StrongBot"``,
+        ``"search:worlds=8"``, ``"mybots:MyBot"``): seat ``s`` gets a new such bot made
+        with the seed ``play_seeds(seed, 0, len(players))[s]``
+        (:func:`~fivecrowns.seeding.play_seeds`, as ``fivecrowns play`` seeds its bots),
+        so the game is the same as with that bot object in the seat.
     seed : int, numpy SeedSequence or numpy Generator
         Shuffles the game; the same seed and players give the same game. Keyword-only.
     rules : Rules, optional
@@ -86,6 +102,11 @@ def play_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None 
 
     Raises
     ------
+    TypeError
+        A seat that is neither a player nor a str (a player class is refused: it names
+        the instance or the name to give instead).
+    ValueError
+        A str that is no bot's spec (:func:`fivecrowns.registry.parse_bot`'s message).
     BotError
         A player raised, or chose an illegal move; the message names the seed, round and
         seat.
@@ -96,13 +117,25 @@ def play_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None 
     >>> res = play_game([GreedyBot()] * 3, seed=9, rounds=[1])
     >>> sum(s == 0 for s in res.rounds[0].scores) >= 1
     True
+
+    Bots by name: the same game as with the objects the names make.
+
+    >>> from fivecrowns.bots import RandomBot
+    >>> from fivecrowns.seeding import play_seeds
+    >>> by_name = play_game(["greedy", "RandomBot"], seed=4, rounds=[1, 2])
+    >>> by_name == play_game([GreedyBot(), RandomBot(seed=play_seeds(4, 0, 2)[1])], seed=4,
+    ...                      rounds=[1, 2])
+    True
     """
-    players = list(players)
+    if isinstance(players, (str, bytes)):
+        raise TypeError(f"players must be a sequence of players or bot names (one a seat), "
+                        f"got {type(players).__name__} {players!r}")
+    players, seed = _named_players(players, seed)
     engine = _bot_games.available() and _bot_games.seat_policies(players) is not None
     for i, bot in enumerate(players):
         if not engine and not isinstance(bot, Player):  # built-in bots are Players
-            raise TypeError(f"players[{i}] ({bot!r}) is not a Player: it needs "
-                            f"choose_draw() and choose_discard() methods")
+            raise TypeError(f"players[{i}] ({bot!r}) is not a Player or a bot's name: a "
+                            f"player needs choose_draw() and choose_discard() methods")
     if engine:
         rules, plan, number, first_dealer = _check_game(len(players), seed, rules, rounds,
                                                        first_dealer)
@@ -111,6 +144,32 @@ def play_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None 
         return _bot_games.game_result(game, len(players), rules, plan, first_dealer)
     return _play_on_game(players, seed=seed, rules=rules, rounds=rounds,
                          first_dealer=first_dealer)
+
+
+def _named_players(players: Sequence[Player | str], seed: SeedLike
+                   ) -> tuple[list[Player], SeedLike]:
+    """The players of a game, each str seat made into its registry bot, and the seed to
+    deal from: the int drawn from a Generator or SeedSequence once a bot is seeded from
+    it (the game deals from that same int, the one its record keeps)."""
+    out: list[Player] = []
+    own: list[int] | None = None
+    factories: dict[str, registry.BotFactory] = {}
+    for i, bot in enumerate(players):
+        if isinstance(bot, str):
+            if own is None:
+                seed = int_seed(seed)
+                own = play_seeds(seed, 0, len(players))
+            if bot not in factories:
+                factories[bot] = registry.parse_bot(bot).factory()
+            bot = factories[bot](own[i])
+        elif isinstance(bot, type) and inspect.isfunction(
+                inspect.getattr_static(bot, "choose_draw", None)):
+            # The class passes the Player check (its methods are there, unbound) and
+            # would fail only at its first move, with "missing argument 'obs'".
+            raise TypeError(f"players[{i}] is the class {bot.__name__}, not a player: give "
+                            f"an instance ({bot.__name__}(...)) or a bot's name")
+        out.append(bot)
+    return out, seed
 
 
 def _play_on_game(players: Sequence[Player], *, seed: SeedLike, rules: Rules | None = None,
@@ -156,7 +215,8 @@ def _where(game: Game, seat: int, bot: object) -> str:
 
 _EXPECTED = ("an entrant must be a Player class or a picklable callable that returns a "
              "Player, called with seed=<int> when it takes a 'seed' parameter and with no "
-             "argument otherwise")
+             "argument otherwise, or a bot's spec in the registry (a str: 'strong', "
+             "'search:worlds=8', 'mybots:MyBot')")
 
 
 def _takes_seed(entrant: Callable[..., Any]) -> bool | None:
@@ -209,10 +269,19 @@ def entrant_factory(entrant: object) -> PlayerFactory:
     ``seed=<int>`` when it accepts a ``seed`` parameter, else with no argument. The
     factory pickles when the entrant does (classes and module-level functions do).
 
+    An entrant may also be a bot's spec, a str (``"strong"``, ``"StrongBot"``,
+    ``"search:worlds=8"``, ``"mybots:MyBot"``): its factory is
+    ``parse_bot(entrant).factory()`` (:func:`fivecrowns.registry.parse_bot`), which makes
+    players as the class itself as an entrant does (the same games), and which the
+    simulators see through to play the built-in bots on the compiled engine.
+
     Raises
     ------
     TypeError
-        If ``entrant`` is not such a callable (the message says what is expected).
+        If ``entrant`` is not such a callable or a str (the message says what is
+        expected).
+    ValueError
+        A str that is no bot's spec (:func:`fivecrowns.registry.parse_bot`'s message).
 
     Examples
     --------
@@ -222,9 +291,13 @@ def entrant_factory(entrant: object) -> PlayerFactory:
     ...     def choose_discard(self, obs): return obs.hand[-1], False
     >>> type(entrant_factory(Lazy)(5)).__name__, type(entrant_factory(RandomBot)(5)).__name__
     ('Lazy', 'RandomBot')
+    >>> entrant_factory("StrongBot")(5)
+    StrongBot(lookahead=3)
     """
     if isinstance(entrant, _Entrant):
         return entrant
+    if isinstance(entrant, str):
+        return registry.parse_bot(entrant).factory()
     if not callable(entrant):
         raise TypeError(f"{_EXPECTED}; got {type(entrant).__name__} {entrant!r}")
     seeded = _takes_seed(entrant)

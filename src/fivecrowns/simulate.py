@@ -31,7 +31,7 @@ from ._deprecation import RENAMED, warn_deprecated
 from .duplicate import DuplicateReport
 from .errors import Interrupted
 from .game import _check_game
-from .players import PlayerFactory, entrant_factory, play_game
+from .players import Entrant, PlayerFactory, entrant_factory, play_game
 from .replay import GameRecord
 from .rules import Rules
 from .runner import Backend, ProgressCallback, check_fits, run_in_order
@@ -218,6 +218,8 @@ def _play_block(args: tuple[Sequence[PlayerFactory], int, int, Sequence[int], in
 
 
 def _name(entrant: object) -> str:
+    if isinstance(entrant, str):  # a bot's spec: the registry's label of it
+        entrant = entrant_factory(entrant)
     inner = getattr(entrant, "func", None)  # a functools.partial: its function's name
     return str(getattr(entrant, "name", None) or getattr(entrant, "__name__", None)
                or (_name(inner) if callable(inner) else None) or repr(entrant))
@@ -228,7 +230,7 @@ RENAMED[_OLD_DUPLICATE] = "duplicate_match(bot, reference, field, games, seed=..
 
 
 @overload
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
+def simulate_games(entrants: Sequence[Entrant], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
@@ -239,20 +241,20 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
 @overload
 @_deprecated("simulate_games(..., duplicate=reference) is deprecated: use "
             "duplicate_match(bot, reference, field, games, seed=...)")
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
+def simulate_games(entrants: Sequence[Entrant], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
                    backend: Backend = "local", ray_address: str | None = None,
-                   duplicate: Any) -> DuplicateReport: ...
+                   duplicate: Entrant) -> DuplicateReport: ...
 
 
-def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int = 1,
+def simulate_games(entrants: Sequence[Entrant], games: int, *, seed: SeedLike, jobs: int = 1,
                    progress: ProgressCallback | None = None, rules: Rules | None = None,
                    rounds: Sequence[int] | None = None, names: Sequence[str] | None = None,
                    on_record: Callable[[dict[str, Any]], Any] | None = None,
                    backend: Backend = "local", ray_address: str | None = None,
-                   duplicate: Any = None) -> GamesReport | DuplicateReport:
+                   duplicate: Entrant | None = None) -> GamesReport | DuplicateReport:
     """Play ``games`` seeded games between the entrants and summarise them.
 
     Each entrant takes one seat; seats rotate from game to game so that every entrant
@@ -264,9 +266,11 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
     entrants : sequence
         One per seat (2 to 7, or 14 with ``Rules(decks=4)``). Each is a Player class or
         any callable returning a Player, called once per game with ``seed=<int>`` when it
-        accepts a ``seed`` parameter, else with no argument (see
+        accepts a ``seed`` parameter, else with no argument, or a bot's spec in
+        :mod:`fivecrowns.registry`, a str (``"strong"``, ``"StrongBot"``,
+        ``"search:worlds=8"``, ``"mybots:MyBot"``), which plays as its class does (see
         :func:`~fivecrowns.players.entrant_factory`). With ``jobs > 1`` or on Ray they
-        must pickle (classes and module-level functions do).
+        must pickle (classes, module-level functions and specs do).
     games : int
     seed : int, numpy SeedSequence or numpy Generator
         Keyword-only. Game ``g`` is dealt from ``game_seeds(seed, games)[g]``
@@ -284,7 +288,8 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
     rounds : sequence of int, optional
         Round numbers of every game (default all 11).
     names : sequence of str, optional
-        Entrant names (default: each entrant's ``name`` or ``__name__``).
+        Entrant names (default: each entrant's ``name`` or ``__name__``; a spec's label,
+        the registry's name with its options: ``"strong"`` for ``"StrongBot"``).
     on_record : callable, optional
         Called, in game order, with each game's record as a JSON-ready dict
         (:meth:`GameRecord.to_dict`, plus ``game``, its number, and ``players``, the
@@ -304,9 +309,10 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
     Raises
     ------
     TypeError
-        An entrant that is not a Player class or a callable as described.
+        An entrant that is not a Player class, a callable as described or a str.
     ValueError
-        Fewer than 2 or too many entrants, ``games`` below 1, or
+        An unknown bot's name (the registry's message: :func:`~fivecrowns.registry.parse_bot`),
+        fewer than 2 or too many entrants, ``games`` below 1, or
         :class:`~fivecrowns.runner.TooManyGames`: more games than this machine's memory
         holds the report of (each game's seed is made as it is played; the report keeps
         every game's seed, scores and wins).
@@ -322,6 +328,12 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
     >>> report = simulate_games([GreedyBot, RandomBot, GreedyBot], 3, seed=1, rounds=[2])
     >>> [e.name for e in report.entrants], report.scores.shape
     (['GreedyBot', 'RandomBot', 'GreedyBot'], (3, 3))
+
+    The same games, the bots given by name:
+
+    >>> by_name = simulate_games(["greedy", "random", "GreedyBot"], 3, seed=1, rounds=[2])
+    >>> [e.name for e in by_name.entrants], by_name.scores.tolist() == report.scores.tolist()
+    (['greedy', 'random', 'greedy'], True)
     """
     if duplicate is not None:
         warn_deprecated(_OLD_DUPLICATE, RENAMED[_OLD_DUPLICATE])
@@ -338,16 +350,21 @@ def simulate_games(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs:
                      ray_address=ray_address)
 
 
-def _checked(entrants: Sequence[Any], games: object, rules: Rules | None,
+def _checked(entrants: Sequence[Entrant], games: object, rules: Rules | None,
              names: Sequence[str] | None) -> tuple[list[PlayerFactory], int, list[str]]:
     """The entrants' factories, the number of games and the names, checked."""
+    if isinstance(entrants, (str, bytes)):  # else each of its letters would be an entrant
+        raise TypeError(f"entrants must be a sequence of entrants (one a seat), got "
+                        f"{type(entrants).__name__} {entrants!r}")
+    entrants = list(entrants)
     factories = [entrant_factory(e) for e in entrants]
     limit = (rules or Rules()).max_players
     if not 2 <= len(factories) <= limit:
         raise ValueError(f"a simulation needs 2 to {limit} entrants, got {len(factories)}")
     games = check_int(games, "games", 1)
     if names is None:
-        names = [_name(e) for e in entrants]
+        # a spec's factory carries its label: the spec is not parsed twice
+        names = [_name(f if isinstance(e, str) else e) for e, f in zip(entrants, factories)]
     elif len(names) != len(factories):
         raise ValueError(f"names has {len(names)} entries for {len(factories)} entrants")
     return factories, games, [str(n) for n in names]
@@ -359,7 +376,7 @@ def _checked(entrants: Sequence[Any], games: object, rules: Rules | None,
 _REPORT_BYTES = 56
 
 
-def _simulate(entrants: Sequence[Any], games: int, *, seed: SeedLike, jobs: int,
+def _simulate(entrants: Sequence[Entrant], games: int, *, seed: SeedLike, jobs: int,
               progress: ProgressCallback | None, rules: Rules | None,
               rounds: Sequence[int] | None, names: Sequence[str] | None,
               on_record: Callable[[dict[str, Any]], Any] | None, backend: Backend,
@@ -457,7 +474,7 @@ def _play_duplicate(args: _DuplicateWork) -> list[tuple[_Outcome, _Outcome]]:
     return [(outcomes[i], outcomes[i + 1]) for i in range(0, len(outcomes), 2)]
 
 
-def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, *,
+def duplicate_match(bot: Entrant, reference: Entrant, field: Sequence[Entrant], games: int, *,
                     seed: SeedLike, jobs: int = 1, progress: ProgressCallback | None = None,
                     rules: Rules | None = None, rounds: Sequence[int] | None = None,
                     names: Sequence[str] | None = None,
@@ -475,8 +492,9 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
     Parameters
     ----------
     bot, reference : entrant
-        The bot under test and the bot it is measured against: a Player class or a
-        callable returning a Player, as :func:`simulate_games` takes.
+        The bot under test and the bot it is measured against: a Player class, a
+        callable returning a Player or a bot's spec in :mod:`fivecrowns.registry`
+        (``"strong"``, ``"search:worlds=8"``), as :func:`simulate_games` takes.
     field : sequence of entrants
         The other seats (1 or more), the same in both games of a deal.
     games : int
@@ -487,7 +505,7 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
         As for :func:`simulate_games`; ``progress`` is called with deals finished.
     names : sequence of str, optional
         Names of ``[bot, reference, *field]`` (default: each one's ``name`` or
-        ``__name__``).
+        ``__name__``, a spec's label).
     on_record : callable, optional
         Gets both games of each deal, the bot's first, each with a ``"duplicate"``
         field, ``"bot"`` or ``"reference"``.
@@ -499,9 +517,10 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
     Raises
     ------
     TypeError
-        An entrant that is not a Player class or a callable as described.
+        An entrant that is not a Player class, a callable as described or a str.
     ValueError
-        An empty field, too many seats for the rules, or
+        An unknown bot's name (the registry's message), an empty field, too many seats
+        for the rules, or
         :class:`~fivecrowns.runner.TooManyGames` (as for :func:`simulate_games`).
     BotError
         A player raised or chose an illegal move (the message names the game's seed).
@@ -517,12 +536,14 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
     >>> m = duplicate_match(GreedyBot, RandomBot, [GreedyBot], 6, seed=1, rounds=[1, 2])
     >>> m.bot, m.reference, m.games, m.gain > 0
     ('GreedyBot', 'RandomBot', 6, True)
+    >>> duplicate_match("greedy", "random", ["greedy"], 6, seed=1, rounds=[1, 2]).gain == m.gain
+    True
     """
     if isinstance(field, (str, bytes)) or not isinstance(field, Sequence):
         raise TypeError(f"field must be a sequence of entrants, got {type(field).__name__}")
     if not field:
         raise ValueError("field must hold 1 or more entrants (the other seats)")
-    reference_name = _name(reference)
+    reference_name = None
     if names is not None:
         names = list(names)
         if len(names) != len(field) + 2:
@@ -531,6 +552,8 @@ def duplicate_match(bot: Any, reference: Any, field: Sequence[Any], games: int, 
         reference_name = str(names.pop(1))
     factories, games, names = _checked([bot, *field], games, rules, names)
     reference_factory = entrant_factory(reference)
+    if reference_name is None:
+        reference_name = _name(reference_factory if isinstance(reference, str) else reference)
     seed = int_seed(seed)
     check_fits(games, _REPORT_BYTES + 32 * len(factories))
     seeds = GameSeeds(seed, games)  # each block's made as it is played
