@@ -13,7 +13,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fivecrowns import ExpertBot, GreedyBot, RandomBot, Rules, StrongBot, _bot_games, play_game
+from fivecrowns import (
+    ExpertBot,
+    GreedyBot,
+    RandomBot,
+    Rules,
+    StrongBot,
+    _bot_games,
+    play_game,
+    registry,
+)
 from fivecrowns.game import Game
 from fivecrowns.players import _play_on_game
 from fivecrowns.seeding import game_seeds
@@ -22,12 +31,10 @@ from helpers.engines import compiled_engine
 compiled_engine()  # skips the module on the Python twin (fails where the core is required)
 assert _bot_games.available()
 
-MAKERS = {"random": lambda s: RandomBot(seed=s), "greedy": lambda s: GreedyBot(),
-          "strong": lambda s: StrongBot(), "expert": lambda s: ExpertBot()}
-
 
 def lineup(kinds: list[str], seed: int) -> list[object]:
-    return [MAKERS[k](seed * 31 + q) for q, k in enumerate(kinds)]
+    """The registry's bots of ``kinds``, each made with its own seed."""
+    return [registry.parse_bot(k).factory()(seed * 31 + q) for q, k in enumerate(kinds)]
 
 
 def both(kinds: list[str], seed: int, **kw: object) -> None:

@@ -225,7 +225,8 @@ def _same_games(a: Any, b: Any) -> None:
 
 # module:Class and an option: the Python route; the built-in names: the engine's route
 NAMED = ["strong", "GreedyBot", " random ", "fivecrowns.bots:GreedyBot", "strong:lookahead=1"]
-CLASSES = [StrongBot, GreedyBot, RandomBot, GreedyBot, functools.partial(StrongBot, lookahead=1)]
+CLASSES: list[Any] = [StrongBot, GreedyBot, RandomBot, GreedyBot,
+                      functools.partial(StrongBot, lookahead=1)]
 LABELS = ["strong", "greedy", "random", "GreedyBot", "strong:lookahead=1"]
 
 
@@ -249,7 +250,7 @@ def test_simulate_games_by_name(twin: str) -> None:
     # a str is one spec, not a sequence of one-letter entrants
     with pytest.raises(TypeError, match="^entrants must be a sequence of entrants \\(one a "
                                         "seat\\), got str 'strong'$"):
-        simulate_games("strong", 1, seed=0)  # type: ignore[arg-type]
+        simulate_games("strong", 1, seed=0)
 
 
 def test_duplicate_match_by_name(twin: str) -> None:
@@ -264,7 +265,8 @@ def test_duplicate_match_by_name(twin: str) -> None:
     assert by_name.scores.tolist() == by_class.scores.tolist()
     assert by_name.reference_scores.tolist() == by_class.reference_scores.tolist()
     for where in ({"bot": "strnog"}, {"reference": "strnog"}, {"field": ["strnog"]}):
-        args = {"bot": "strong", "reference": "greedy", "field": ["random"], **where}
+        args: dict[str, Any] = {"bot": "strong", "reference": "greedy", "field": ["random"],
+                                **where}
         with pytest.raises(ValueError) as info:
             duplicate_match(args["bot"], args["reference"], args["field"], 1, seed=0)
         assert str(info.value) == _unknown_message("strnog"), where
@@ -290,7 +292,7 @@ def test_play_game_by_name(twin: str) -> None:
     assert str(info.value) == _unknown_message("strnog")
     with pytest.raises(TypeError, match="^players must be a sequence of players or bot "
                                         "names \\(one a seat\\), got str 'greedy'$"):
-        play_game("greedy", **kw)  # type: ignore[arg-type]
+        play_game("greedy", **kw)
     # a class where a player goes: said at once, not at its first move
     with pytest.raises(TypeError, match="^players\\[1\\] is the class GreedyBot, not a "
                                         "player: give an instance \\(GreedyBot\\(...\\)\\) "

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import fivecrowns as fc
+from fivecrowns import registry
 from fivecrowns.game import Game
 from fivecrowns.rules import Rules
 
@@ -52,12 +53,7 @@ def make_bot(spec: str) -> Any:
         return fc.RandomBot(seed=int(args[0]))
     if kind == "search":
         return fc.SearchBot(int(args[0]), int(args[1]))
-    return {"greedy": fc.GreedyBot, "strong": fc.StrongBot, "expert": fc.ExpertBot,
-            "learned": fc.LearnedBot}[kind]()
-
-
-ENTRANTS = {"random": fc.RandomBot, "greedy": fc.GreedyBot, "strong": fc.StrongBot,
-            "expert": fc.ExpertBot}
+    return registry.parse_bot(kind).cls()
 
 
 def _id(entry: dict[str, Any]) -> str:
@@ -134,14 +130,14 @@ def test_a_one_player_round_plays_as_before(entry: dict[str, Any]) -> None:
 def test_a_simulation_gives_the_same_scores_and_records(entry: dict[str, Any]) -> None:
     _skip_slow_experts([*entry["entrants"], entry["duplicate"]])
     records: list[dict[str, Any]] = []
-    entrants = [ENTRANTS[e] for e in entry["entrants"]]
+    entrants = entry["entrants"]  # the registry's names: the same games as their classes
     kw: dict[str, Any] = dict(seed=entry["seed"], rules=Rules(**entry["rules"]),
                               rounds=entry["rounds"], on_record=records.append)
     rep: Any
     if entry["duplicate"] is None:
         rep = fc.simulate_games(entrants, entry["games"], **kw)
     else:  # 0.3's simulate_games(..., duplicate=reference)
-        rep = fc.duplicate_match(entrants[0], ENTRANTS[entry["duplicate"]], entrants[1:],
+        rep = fc.duplicate_match(entrants[0], entry["duplicate"], entrants[1:],
                                  entry["games"], **kw)
     assert rep.scores.tolist() == entry["scores"]
     if entry["duplicate"] is not None:

@@ -29,7 +29,7 @@ from fivecrowns.decisions import (
     record_decisions,
     write_decisions,
 )
-from helpers.rollout_twins import BOTS
+from helpers.rollout_twins import policy_bot
 
 
 def replay(d: Decisions, games: int, seed: int, policies: list[str], seats: set[int],
@@ -40,7 +40,7 @@ def replay(d: Decisions, games: int, seed: int, policies: list[str], seats: set[
     i = 0
     for g, s in enumerate(game_seeds(seed, games)):
         game = Game(len(policies), seed=s, rules=rules, rounds=rounds)
-        bots = [BOTS[p]() for p in policies]
+        bots = [policy_bot(p) for p in policies]
         while not game.is_over:
             p = game.current_player
             obs = game.observation(p)

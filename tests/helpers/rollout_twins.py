@@ -8,24 +8,29 @@ import pickle
 
 import numpy as np
 
-from fivecrowns import GreedyBot, Round, Rules, StrongBot
+from fivecrowns import GreedyBot, Player, Round, Rules, registry
 from fivecrowns.actions import encode_discard, encode_draw
-from fivecrowns.expert import ExpertBot
 from fivecrowns.records import Phase
 from fivecrowns.rollout import play_out, play_out_actions
 from helpers.playing import play_until
 
-__all__ = ["by_bots", "random_prefix", "greedy_prefix", "varied_round", "check_twin"]
+__all__ = ["policy_bot", "by_bots", "random_prefix", "greedy_prefix", "varied_round",
+           "check_twin"]
 
 
-#: The Python bot of each deterministic policy of the engine.
-BOTS = {"greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
+def policy_bot(policy: str) -> Player:
+    """The Python bot of a deterministic policy of the engine (``greedy``, ``strong``,
+    ``expert``): the registry's class of that name, with its defaults."""
+    # the random policy draws from the engine's generator, not from a bot's: no twin here
+    registry.engine_policy(policy, exclude=("random",), user="policy_bot")
+    player: Player = registry.parse_bot(policy).cls()
+    return player
 
 
 def by_bots(r: Round, policy: str = "greedy") -> tuple[list[int], list[int]]:
     """Play ``r`` (changed) to its end with the policy's bot in every seat:
     (scores, moves)."""
-    bot = BOTS[policy]()
+    bot = policy_bot(policy)
     moves: list[int] = []
     while not r.is_over:
         obs = r.observation(r.current_player)
