@@ -298,3 +298,15 @@ def test_play_game_by_name(twin: str) -> None:
                                         "player: give an instance \\(GreedyBot\\(...\\)\\) "
                                         "or a bot's name$"):
         play_game([GreedyBot(), GreedyBot], **kw)  # type: ignore[list-item]
+
+
+def test_a_spec_with_its_defaults_is_seen_as_its_class() -> None:
+    # what decides the simulators' blocks of engine games (2.2x the time for
+    # "strong:lookahead=3" when it was not seen as StrongBot); each game still checks
+    # its players, so a wrong guess would only be slower, never other games
+    for spec, cls in (("strong:lookahead=3:now_weight=0.35", StrongBot),
+                      ("random:go_out=1", RandomBot)):
+        assert _bot_games.entrant_policy(registry.parse_bot(spec).factory()) == \
+            _bot_games.entrant_policy(cls) is not None, spec
+    for spec in ("strong:lookahead=2", "random:go_out=0.5", "search", "learned"):
+        assert _bot_games.entrant_policy(registry.parse_bot(spec).factory()) is None, spec

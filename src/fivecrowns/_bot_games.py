@@ -13,6 +13,7 @@ Anything else (a subclass, other parameters, a custom player) takes the Python r
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -87,18 +88,32 @@ _CLASSES = {GreedyBot: _GREEDY, StrongBot: _STRONG, ExpertBot: _EXPERT,
             RandomBot: _RANDOM_BOT}
 
 
+def _default_options(cls: type, options: Mapping[str, object]) -> bool:
+    """True when every option is the default of ``cls``'s argument of that name: the
+    players are those of ``cls()``."""
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return False
+    return all(k in params and params[k].default == v for k, v in options.items())
+
+
 def entrant_policy(entrant: object) -> int | None:
     """The policy number of an entrant of a simulation that makes built-in bots with
-    their defaults (the class itself, or a factory of it without options: the
-    simulator's and the command line's wrappers are looked into), without calling it;
-    None when that cannot be told. Only a guess of what its players will be: each game
-    still checks its players with :func:`seat_policies`."""
+    their defaults (the class itself, or a factory of it whose options are its
+    defaults, as ``"strong"`` or ``"strong:lookahead=3"`` give: the simulator's and the
+    registry's wrappers are looked into), without calling it; None when that cannot be
+    told. Only a guess of what its players will be: each game still checks its players
+    with :func:`seat_policies`."""
     for _ in range(3):  # the simulator's wrapper, then the registry's
         if isinstance(entrant, type):
             return _CLASSES.get(entrant)
         inner = getattr(entrant, "entrant", None)
-        if inner is None and not getattr(entrant, "options", True):
-            inner = getattr(entrant, "cls", None)
+        if inner is None:
+            cls, options = getattr(entrant, "cls", None), getattr(entrant, "options", None)
+            if isinstance(cls, type) and isinstance(options, Mapping) and \
+                    _default_options(cls, options):
+                inner = cls
         if inner is None:
             return None
         entrant = inner
