@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import require_extra, require_train_extra
-from helpers.engines import sized, slow_on_twins
+from helpers.engines import compiled_engine, sized, slow_on_twins
 
 require_extra("gymnasium")
 
@@ -19,6 +19,7 @@ import gymnasium  # noqa: E402
 import fivecrowns.envs  # noqa: E402
 from fivecrowns.envs import FiveCrownsEnv, FiveCrownsVectorEnv  # noqa: E402
 from fivecrowns.envs.vector import MAX_ENVS  # noqa: E402
+from fivecrowns.rules import Rules  # noqa: E402
 
 
 def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -147,6 +148,140 @@ def test_bad_actions_and_options_get_clear_errors() -> None:
     with pytest.raises(ValueError):
         envs.step(np.zeros(3, dtype=np.int64))
     np.testing.assert_array_equal(kept, obs["observation"])
+
+
+def _same_step(a: tuple[Any, ...], b: tuple[Any, ...], where: str) -> None:
+    """Two vector envs' step results are the same, final observations and infos too."""
+    _same_obs(a[0], b[0])
+    for j, name in ((1, "rewards"), (2, "terminations"), (3, "truncations")):
+        np.testing.assert_array_equal(a[j], b[j], err_msg=f"{name}, {where}")
+    ia, ib = a[4], b[4]
+    np.testing.assert_array_equal(ia["totals"], ib["totals"], err_msg=where)
+    assert ("final_obs" in ia) == ("final_obs" in ib), where
+    if "final_obs" in ia:
+        np.testing.assert_array_equal(ia["_final_obs"], ib["_final_obs"], err_msg=where)
+        for i in np.flatnonzero(ia["_final_obs"]):
+            _same_obs(ia["final_obs"][i], ib["final_obs"][i])
+        assert set(ia["final_info"]) == set(ib["final_info"]), where
+        for key, value in ia["final_info"].items():
+            np.testing.assert_array_equal(value, ib["final_info"][key], err_msg=where)
+
+
+_COMPILED_CASES = [
+    dict(opponents=("strong", "greedy"), rounds=[1, 3]),
+    dict(opponents=("random", "greedy", "StrongBot"), rounds=[2], seat=2, normalize=True,
+         max_turns=3),
+    dict(opponents=("expert",), rounds=[1, 2], max_episode_steps=7),
+    dict(opponents=("random",) * 5, rounds=[4], seat=3, rules=Rules(decks=4)),
+    dict(opponents=("greedy", "random"), rounds=[1, 2, 3],
+         rules=Rules(return_discard=True, max_turns=6)),
+]
+
+
+@pytest.mark.parametrize("options", _COMPILED_CASES)
+def test_the_compiled_route_plays_the_python_routes_games(options: dict[str, Any]) -> None:
+    """Every opponent the engine plays, learners' illegal and out-of-range actions, both
+    time limits, party decks, a seat other than 0: the games in C give the same
+    observations, masks, rewards, ends, totals and final infos as the games of
+    FiveCrownsEnv, step by step."""
+    compiled_engine()
+    n = 5
+    fast = FiveCrownsVectorEnv(n, implementation="compiled", **options)
+    spec = FiveCrownsVectorEnv(n, implementation="python", **options)
+    assert (fast.implementation, spec.implementation) == ("compiled", "python")
+    _same_obs(fast.reset(seed=3)[0], spec.reset(seed=3)[0])
+    rng = np.random.default_rng(8)
+    ended = 0
+    for t in range(120):
+        actions = _random_actions(fast.action_masks(), rng)
+        bad = rng.random(n) < 0.02
+        actions[bad] = rng.integers(-3, 120, size=int(bad.sum()))
+        a, b = fast.step(actions), spec.step(actions)
+        _same_step(a, b, f"step {t}")
+        ended += int((a[2] | a[3]).sum())
+    assert ended >= n
+    assert fast._episodes.tolist() == spec._episodes.tolist()
+
+
+def test_the_compiled_route_gives_the_same_games_on_any_number_of_threads() -> None:
+    compiled_engine()
+    runs = []
+    for threads in (1, 2):
+        envs = FiveCrownsVectorEnv(300, ("strong", "random", "greedy"), [1, 2],
+                                   threads=threads)
+        assert envs.implementation == "compiled"
+        obs, _ = envs.reset(seed=5)
+        rng = np.random.default_rng(1)
+        seen = [obs["observation"].copy()]
+        for _ in range(30):
+            masks = envs.action_masks()
+            obs, rewards, terms, truncs, _ = envs.step(
+                (rng.random(masks.shape) * masks).argmax(axis=1))
+            seen += [obs["observation"].copy(), rewards.copy(), terms.copy()]
+        runs.append(seen)
+    for x, y in zip(*runs):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_the_route_is_chosen_or_refused_with_a_reason() -> None:
+    compiled_engine()
+    assert FiveCrownsVectorEnv(2, ("greedy",)).implementation == "compiled"
+    assert FiveCrownsVectorEnv(2, ("learned",)).implementation == "python"
+    assert FiveCrownsVectorEnv(2, ("strong:lookahead=2",)).implementation == "python"
+    assert FiveCrownsVectorEnv(2, ("greedy",), solver_features=True).implementation == "python"
+    with pytest.raises(ValueError, match="the engine plays random, greedy, strong and expert "
+                                         "with their default options; the opponents are "
+                                         "'learned'"):
+        FiveCrownsVectorEnv(2, ("learned",), implementation="compiled")
+    with pytest.raises(ValueError, match="solver features"):
+        FiveCrownsVectorEnv(2, ("greedy",), solver_features=True, implementation="compiled")
+    with pytest.raises(ValueError, match="implementation must be one of auto, compiled, "
+                                         "python, got 'c'"):
+        FiveCrownsVectorEnv(2, ("greedy",), implementation="c")
+
+
+def test_the_compiled_games_check_every_argument() -> None:
+    """The engine's own class refuses what would read or write out of bounds."""
+    core = compiled_engine()
+
+    def games(**changes: Any) -> Any:
+        args = dict(n=2, n_players=3, seat=0, policies=[-1, 2, 0], decks=2, max_turns=100,
+                    return_discard=False, rounds=[1, 2], agent_turns=0, max_steps=0,
+                    scale=None)
+        args.update(changes)
+        return core.VectorGames(*args.values())
+
+    for changes, message in [
+            (dict(n=0), "n must be"), (dict(n_players=15), "n_players"),
+            (dict(seat=3), "seat must be"), (dict(policies=[-1, 2]), "policies must hold"),
+            (dict(policies=[2, 2, 0]), "policy -1"), (dict(policies=[-1, 1, 0]), "policy"),
+            (dict(decks=3), "decks"), (dict(rounds=[]), "rounds must hold"),
+            (dict(rounds=[12]), "round number"), (dict(max_turns=0), "max_turns"),
+            (dict(n_players=14, policies=[-1] + [0] * 13, rounds=[11]), "cards"),
+            (dict(scale=np.ones(5, np.float32)), "scale must have shape"),
+            (dict(agent_turns=-1), ">= 0")]:
+        with pytest.raises(ValueError, match=message):
+            games(**changes)
+    g = games()
+    obs = np.zeros((2, g.size), np.float32)
+    masks = np.zeros((2, 114), np.int8)
+    with pytest.raises(RuntimeError, match="no generators"):
+        g.begin(obs, masks, 0, 2)
+    with pytest.raises(IndexError):
+        g.provide(2, np.random.PCG64(0), [None] * 3)
+    with pytest.raises(ValueError, match="only for it"):
+        g.provide(0, np.random.PCG64(0), [None, np.random.PCG64(1), None])
+    for i in range(2):
+        g.provide(i, np.random.PCG64(i), [None] * 3)
+    with pytest.raises(ValueError, match="obs must have shape"):
+        g.begin(np.zeros((2, 5), np.float32), masks, 0, 2)
+    with pytest.raises(ValueError, match="games 0..3"):
+        g.begin(obs, masks, 0, 3)
+    g.begin(obs, masks, 0, 2)
+    assert masks[:, :2].sum() > 0
+    with pytest.raises(TypeError, match="pickled"):
+        import pickle
+        pickle.dumps(g)
 
 
 def test_make_vec_builds_it_from_the_registered_id() -> None:

@@ -1,6 +1,6 @@
 # Type stub of the compiled rollout engine (fivecrowns/_rollout.pyx). Callers use
 # fivecrowns.rollout, which validates the arguments; the engine reads the round states.
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -279,3 +279,28 @@ class RoundState:
 
 def encode_state(state: RoundState, player: int, out: npt.NDArray[np.float32],
                  round_number: int, totals: Any) -> None: ...
+
+@disjoint_base
+class VectorGames:
+    """The compiled games of ``envs.vector.FiveCrownsVectorEnv``."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    def __new__(cls, n: int, n_players: int, seat: int, policies: Sequence[int], decks: int,
+                max_turns: int, return_discard: bool, rounds: Sequence[int],
+                agent_turns: int, max_steps: int,
+                scale: npt.NDArray[np.float32] | None) -> VectorGames: ...
+    def provide(self, i: int, rng: np.random.BitGenerator,
+                choices: Sequence[np.random.BitGenerator | None]) -> None: ...
+    def begin(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8], start: int,
+              stop: int) -> None: ...
+    def step(self, actions: npt.NDArray[np.int64], obs: npt.NDArray[np.float32],
+             masks: npt.NDArray[np.int8], rewards: npt.NDArray[np.float64],
+             terms: npt.NDArray[np.uint8], truncs: npt.NDArray[np.uint8],
+             illegal: npt.NDArray[np.int32], final_obs: npt.NDArray[np.float32],
+             final_masks: npt.NDArray[np.int8], ended: npt.NDArray[np.uint8],
+             totals: npt.NDArray[np.int64], start: int, stop: int) -> None: ...
+    def totals(self, i: int) -> tuple[int, ...]: ...
+    def __reduce__(self) -> Any: ...

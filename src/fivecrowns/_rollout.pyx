@@ -2861,15 +2861,18 @@ cdef object _make_record(cls, dict fields):
 
 # -- envs.encoding of a round's state ------------------------------------------------------
 
+include "_vecgames.pxi"
+
+
 def encode_state(RoundState state, int player, float[::1] out, int round_number, totals):
     """``envs.encoding.encode_observation(round.observation(player))`` into ``out``
     (``192 + 60 * n_players`` float32) straight from the state: the same numbers, without
     making the observation. ``round_number`` -1: none (a tie-break round); ``totals``
     the round's ``totals`` (or None)."""
     cdef Table* T = &state.T
-    cdef int n = T.n_players, t, i, q, at, grown, phase, own = 0
-    cdef int unseen[N_TYPES]
+    cdef int n = T.n_players, q
     cdef int64_t[MAX_PLAYERS] sums
+    cdef const int64_t* given = NULL
     if not 0 <= player < n:
         raise ValueError(f"player must be a seat 0..{n - 1}, got {player}")
     if out.shape[0] != 192 + 60 * n:
@@ -2881,44 +2884,5 @@ def encode_state(RoundState state, int player, float[::1] out, int round_number,
             raise ValueError(f"totals must hold {n} values, got {len(totals)}")
         for q in range(n):
             sums[q] = totals[q]
-    memset(&out[0], 0, out.shape[0] * sizeof(float))
-    for t in range(N_TYPES):
-        out[t] = T.hands[player][t]
-        out[112 + t] = T.pile_counts[t]
-    if T.n_pile > 0:
-        out[56 + T.pile[T.n_pile - 1]] = 1.0
-    unseen_of(T, player, unseen)
-    for t in range(N_TYPES):
-        out[168 + t] = unseen[t]
-    grown = T.current if T.phase == DISCARD else -1  # holds one card more
-    at = 224
-    for i in range(1, n):  # the opponents in play order: hand size, cards seen taken
-        q = (player + i) % n
-        out[at] = T.hand_size + 1 if q == grown else T.hand_size
-        for t in range(N_TYPES):
-            out[at + 1 + t] = T.taken_counts[q][t]
-        at += 57
-    out[at] = T.n_draw
-    at += 1
-    if round_number > 0:
-        out[at + round_number - 1] = 1.0
-    at += N_RANKS   # the rounds 1..11
-    out[at + T.wild - 3] = 1.0
-    at += N_RANKS
-    out[at + (T.current - player + n) % n] = 1.0
-    at += n
-    phase = -1 if T.phase == OVER else T.phase
-    if phase >= 0:
-        out[at + phase] = 1.0
-    at += 2
-    if T.went_out >= 0 and T.phase != OVER:
-        out[at] = 1.0
-    at += 1
-    if T.went_out >= 0:
-        out[at + (T.went_out - player + n) % n] = 1.0
-    at += n
-    if totals is not None:
-        own = <int>sums[player]
-        for i in range(1, n):
-            out[at] = <float>(<double>(sums[(player + i) % n] - own))
-            at += 1
+        given = sums
+    encode_table(T, player, &out[0], round_number, given)

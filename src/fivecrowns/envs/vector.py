@@ -23,8 +23,17 @@ decision), so every deal is reproducible from the vector environment's seed alon
   ``(num_envs, 114)`` bool array, for sb3-contrib's ``MaskablePPO``
   (:func:`fivecrowns.envs.sb3.to_sb3` adapts the environment to Stable-Baselines3).
 
-This is the environment's pure-Python implementation: each game is a
-:class:`~fivecrowns.envs.FiveCrownsEnv`, so its opponents may be any registry bot.
+Two routes play the games, the same decisions on the same seeds:
+
+- ``"compiled"`` (chosen when it can be): every game in C, the opponents played there
+  between the learner's decisions, the games split over ``threads`` threads with the GIL
+  released. It takes the opponents the engine plays (``random``, ``greedy``, ``strong``,
+  ``expert`` with their default options) and no solver features.
+- ``"python"``: each game a :class:`~fivecrowns.envs.FiveCrownsEnv`, so its opponents may
+  be any registry bot (``learned``, ``search``, your own).
+
+``infos["totals"]`` holds every game's running totals, ``(num_envs, n_players)`` int64 (a
+buffer too), and ``infos["seat"]`` the learner's seat.
 
 Examples
 --------
@@ -56,9 +65,10 @@ with requires("rl", "fivecrowns.envs.vector (the Gymnasium vector environment)")
     from gymnasium.vector.utils import batch_space
 
 from .._checks import check_int
-from ..actions import N_ACTIONS
+from .._state import rollout_core as _core
 from ..rules import Rules
 from ..seeding import int_seed
+from ._vector_games import Buffers, CompiledGames, PythonGames, compiled_policies
 from .gym import FiveCrownsEnv
 
 __all__ = ["FiveCrownsVectorEnv", "MAX_ENVS"]
@@ -67,6 +77,7 @@ __all__ = ["FiveCrownsVectorEnv", "MAX_ENVS"]
 MAX_ENVS = 1 << 20
 
 _Obs = dict[str, npt.NDArray[Any]]
+_IMPLEMENTATIONS = ("auto", "compiled", "python")
 
 
 class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
@@ -86,6 +97,11 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         Truncate an episode after this many steps, as ``gymnasium.make``'s time limit
         does (``gymnasium.make_vec`` passes the registered one, which never cuts a game
         short under the default rules).
+    implementation : {"auto", "compiled", "python"}
+        The route (see the module): ``"auto"`` takes the compiled one where it can;
+        ``"compiled"`` where it cannot is a ``ValueError`` that says why.
+    threads : int, optional
+        Threads of the compiled route (default: one below 256 games, else every core).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -94,7 +110,8 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
                  rounds: Sequence[int] | None = None, *, seat: int = 0,
                  rules: Rules | None = None, max_turns: int | None = None,
                  solver_features: bool = False, normalize: bool = False,
-                 max_episode_steps: int | None = None) -> None:
+                 max_episode_steps: int | None = None, implementation: str = "auto",
+                 threads: int | None = None) -> None:
         num_envs = check_int(num_envs, "num_envs", 1)
         self.max_episode_steps = (None if max_episode_steps is None else
                                   check_int(max_episode_steps, "max_episode_steps", 1))
@@ -104,11 +121,30 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
                 isinstance(o, str) for o in opponents):
             raise TypeError(f"opponents must be a sequence of bot specs (str), one per "
                             f"opponent, got {opponents!r}")
+        if implementation not in _IMPLEMENTATIONS:
+            raise ValueError(f"implementation must be one of {', '.join(_IMPLEMENTATIONS)}, "
+                             f"got {implementation!r}")
+
+        def single() -> FiveCrownsEnv:
+            return FiveCrownsEnv(tuple(opponents), rounds, seat=seat, rules=rules,
+                                 max_turns=max_turns, solver_features=solver_features,
+                                 normalize=normalize)
+
         # the first game validates every option, with the single environment's messages
-        self._games = [FiveCrownsEnv(tuple(opponents), rounds, seat=seat, rules=rules,
-                                     max_turns=max_turns, solver_features=solver_features,
-                                     normalize=normalize) for _ in range(num_envs)]
-        first = self._games[0]
+        first = single()
+        max_steps = self.max_episode_steps or 0
+        why = _why_not_compiled(first, opponents)
+        if implementation == "compiled" and why:
+            raise ValueError(f"implementation='compiled' cannot play these games: {why}")
+        self.implementation = "python" if why or implementation == "python" else "compiled"
+        self._games: PythonGames | CompiledGames
+        if self.implementation == "compiled":
+            policies = compiled_policies(first.opponents, first.n_players, first.seat)
+            assert policies is not None
+            self._games = CompiledGames(num_envs, first, policies, threads, max_steps)
+        else:
+            self._games = PythonGames([first] + [single() for _ in range(num_envs - 1)],
+                                      max_steps)
         self.num_envs = num_envs
         self.opponents = first.opponents
         self.n_players, self.seat = first.n_players, first.seat
@@ -116,14 +152,11 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         self.single_action_space = first.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        size = first._encode.low.shape[0]
-        self._obs: _Obs = {"observation": np.zeros((num_envs, size), dtype=np.float32),
-                           "action_mask": np.zeros((num_envs, N_ACTIONS), dtype=np.int8)}
-        self._rewards = np.zeros(num_envs, dtype=np.float64)
-        self._terminations = np.zeros(num_envs, dtype=np.bool_)
-        self._truncations = np.zeros(num_envs, dtype=np.bool_)
+        self._out = Buffers.empty(num_envs, first._encode.low.shape[0], first.n_players)
+        self._obs: _Obs = {"observation": self._out.obs, "action_mask": self._out.masks}
         self._episodes = np.zeros(num_envs, dtype=np.int64)
-        self._steps = np.zeros(num_envs, dtype=np.int64)
+        self._seats = np.full(num_envs, first.seat, dtype=np.int64)
+        self._everyone = np.ones(num_envs, dtype=np.bool_)
         self._seed: int | None = None
 
     # -- seeds ------------------------------------------------------------------------------
@@ -137,6 +170,9 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         k = check_int(k, "k", 0)
         if i >= self.num_envs:
             raise ValueError(f"i must be 0..{self.num_envs - 1}, got {i}")
+        return self._seed_of(i, k)
+
+    def _seed_of(self, i: int, k: int) -> int:
         state = np.random.SeedSequence(self._seed, spawn_key=(i, k)).generate_state(
             2, np.uint32)
         return (int(state[0]) | int(state[1]) << 32) >> 1
@@ -154,13 +190,8 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         self._seed = (int_seed(np.random.default_rng().integers(2**63)) if seed is None
                       else int_seed(seed))
         self._episodes[:] = 0
-        self._steps[:] = 0
-        infos: dict[str, Any] = {}
-        for i, game in enumerate(self._games):
-            obs, info = game.reset(seed=self.episode_seed(i, 0))
-            self._put(i, obs)
-            infos = self._add_info(infos, info, i)
-        return self._obs, infos
+        self._games.start(self._seed_of, self._out)
+        return self._obs, self._infos()
 
     @property
     def seed(self) -> int | None:
@@ -175,23 +206,13 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         if self._seed is None:
             raise RuntimeError("call reset() before step()")
         acts = _check_actions(actions, self.num_envs)
-        infos: dict[str, Any] = {}
-        for i, game in enumerate(self._games):
-            obs, reward, terminated, truncated, info = game.step(int(acts[i]))
-            self._steps[i] += 1
-            if self.max_episode_steps is not None and self._steps[i] >= self.max_episode_steps:
-                truncated = True
-            self._rewards[i] = reward
-            self._terminations[i] = terminated
-            self._truncations[i] = truncated
-            if terminated or truncated:
-                infos = self._add_info(infos, {"final_obs": obs, "final_info": info}, i)
-                self._episodes[i] += 1
-                self._steps[i] = 0
-                obs, info = game.reset(seed=self.episode_seed(i, int(self._episodes[i])))
-            self._put(i, obs)
-            infos = self._add_info(infos, info, i)
-        return self._obs, self._rewards, self._terminations, self._truncations, infos
+        ended = self._games.step(acts, self._out, self._seed_of, self._episodes)
+        infos = self._infos()
+        for e in ended:
+            infos = self._add_info(infos, {"final_obs": e.obs, "final_info": e.info}, e.game)
+            self._episodes[e.game] += 1
+        out = self._out
+        return self._obs, out.rewards, out.terminations, out.truncations, infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Every game's legal actions now, a ``(num_envs, 114)`` bool array (a view of the
@@ -201,13 +222,25 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         return self._obs["action_mask"].view(np.bool_)
 
     def close_extras(self, **kwargs: Any) -> None:
-        self._games = []
+        self._games.close()
 
     # -- internals --------------------------------------------------------------------------
 
-    def _put(self, i: int, obs: _Obs) -> None:
-        self._obs["observation"][i] = obs["observation"]
-        self._obs["action_mask"][i] = obs["action_mask"]
+    def _infos(self) -> dict[str, Any]:
+        return {"totals": self._out.totals, "_totals": self._everyone,
+                "seat": self._seats, "_seat": self._everyone}
+
+
+def _why_not_compiled(env: FiveCrownsEnv, opponents: Sequence[str]) -> str:
+    """Why the compiled route cannot play ``env``'s games ("" if it can)."""
+    if _core is None:
+        return "the compiled core is not in use (fivecrowns.IMPLEMENTATION is 'python')"
+    if env.solver_features:
+        return "the solver features are computed in Python (solver_features=True)"
+    if compiled_policies(env.opponents, env.n_players, env.seat) is None:
+        return (f"the engine plays random, greedy, strong and expert with their default "
+                f"options; the opponents are {', '.join(map(repr, opponents))}")
+    return ""
 
 
 def _check_actions(actions: npt.ArrayLike, n: int) -> npt.NDArray[np.int64]:

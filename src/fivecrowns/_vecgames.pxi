@@ -1,0 +1,366 @@
+# The engine of fivecrowns.envs.vector: many games of one learner's seat against compiled
+# bots, stepped together without the GIL. Included by _rollout.pyx (it plays on its
+# Table); its Python twin is the pure-Python route of envs/vector.py, where each game is
+# an envs.gym.FiveCrownsEnv (the specification: tests/test_envs_vector.py checks the two
+# decision by decision).
+
+from libc.stdint cimport uintptr_t
+from libc.stdlib cimport calloc
+
+cdef struct VecGame:
+    Table T
+    int64_t totals[MAX_PLAYERS]        # Game.totals
+    int64_t start_totals[MAX_PLAYERS]  # the round's Round.totals: the totals at its deal
+    int k                              # the round being played, an index into the plan
+    int turns                          # the learner's turns (discards) this episode
+    int64_t steps                      # this episode's steps
+    bint over
+    bitgen_t* choices[MAX_PLAYERS]     # an opponent RandomBot's generator, else NULL
+    # the next episode's generators, given before they are needed (VectorGames.provide)
+    bint has_next
+    bitgen_t* next_rng
+    bitgen_t* next_choices[MAX_PLAYERS]
+
+
+cdef struct VecConfig:
+    int n_players
+    int seat
+    int decks
+    int max_turns                      # Rules.max_turns, as a table holds it
+    bint no_return
+    int n_rounds
+    int8_t plan[N_RANKS]
+    int32_t policies[MAX_PLAYERS]      # each opponent's; the learner's seat: -1
+    int agent_turns                    # truncate after this many learner turns (0: never)
+    int64_t max_steps                  # truncate after this many steps (0: never)
+    int size                           # the observation vector's length
+    const float* scale                 # its scale (normalize), or NULL
+
+
+cdef enum:
+    VEC_ILLEGAL_REWARD = -100          # envs._common.ILLEGAL_REWARD
+    VEC_NO_ACTION = -1
+
+
+cdef void encode_table(const Table* T, int player, float* out, int round_number,
+                       const int64_t* totals) noexcept nogil:
+    """``envs.encoding.encode_observation(round.observation(player))`` into ``out``
+    (``192 + 60 * n_players`` values) straight from the table; ``round_number`` -1: none
+    (a tie-break round); ``totals`` the round's ``Round.totals``, or NULL for none."""
+    cdef int n = T.n_players, t, i, q, at, grown, phase, own
+    cdef int unseen[N_TYPES]
+    memset(out, 0, (192 + 60 * n) * sizeof(float))
+    for t in range(N_TYPES):
+        out[t] = T.hands[player][t]
+        out[112 + t] = T.pile_counts[t]
+    if T.n_pile > 0:
+        out[56 + T.pile[T.n_pile - 1]] = 1.0
+    unseen_of(T, player, unseen)
+    for t in range(N_TYPES):
+        out[168 + t] = unseen[t]
+    grown = T.current if T.phase == DISCARD else -1  # holds one card more
+    at = 224
+    for i in range(1, n):  # the opponents in play order: hand size, cards seen taken
+        q = (player + i) % n
+        out[at] = T.hand_size + 1 if q == grown else T.hand_size
+        for t in range(N_TYPES):
+            out[at + 1 + t] = T.taken_counts[q][t]
+        at += 57
+    out[at] = T.n_draw
+    at += 1
+    if round_number > 0:
+        out[at + round_number - 1] = 1.0
+    at += N_RANKS   # the rounds 1..11
+    out[at + T.wild - 3] = 1.0
+    at += N_RANKS
+    out[at + (T.current - player + n) % n] = 1.0
+    at += n
+    phase = -1 if T.phase == OVER else T.phase
+    if phase >= 0:
+        out[at + phase] = 1.0
+    at += 2
+    if T.went_out >= 0 and T.phase != OVER:
+        out[at] = 1.0
+    at += 1
+    if T.went_out >= 0:
+        out[at + (T.went_out - player + n) % n] = 1.0
+    at += n
+    if totals != NULL:
+        own = <int>totals[player]
+        for i in range(1, n):
+            out[at] = <float>(<double>(totals[(player + i) % n] - own))
+            at += 1
+
+
+cdef bint vec_legal(Table* T, int64_t code) noexcept nogil:
+    """Whether ``code`` is a legal action now (``Round.legal_action_mask()[code]``)."""
+    if code < 0 or code >= 114:
+        return False
+    if code < 2:
+        return draw_code(T, code == 1) == C_OK
+    if code < 58:
+        return discard_code(T, <int>code - 2, False) == C_OK
+    return discard_code(T, <int>code - 58, True) == C_OK
+
+
+cdef void vec_deal(const VecConfig* C, VecGame* G) noexcept nogil:
+    """``Game._start_round(G.k)``: the deal passes left each round."""
+    cdef int size = C.plan[G.k] + 2, q
+    deal(&G.T, C.n_players, size, size, C.decks, C.max_turns, C.no_return,
+         G.k % C.n_players)
+    for q in range(C.n_players):
+        G.start_totals[q] = G.totals[q]
+
+
+cdef double vec_bots(const VecConfig* C, VecGame* G) noexcept nogil:
+    """``FiveCrownsEnv._play_bots``, with ``Game``'s round ends: the bots move until it is
+    the learner's turn or the game is over; the learner's reward meanwhile (minus its
+    score of each round that ended)."""
+    cdef Table* T = &G.T
+    cdef double reward = 0.0
+    cdef int q
+    while True:
+        if T.phase == OVER:
+            for q in range(C.n_players):
+                G.totals[q] += T.scores[q]
+            reward -= T.scores[C.seat]
+            if G.k + 1 == C.n_rounds:
+                G.over = True  # the last round stays the game's round, as in Game
+                return reward
+            G.k += 1
+            vec_deal(C, G)
+            continue
+        if T.current == C.seat:
+            return reward
+        T.choices = G.choices[T.current]
+        step(T, C.policies[T.current])
+
+
+cdef void vec_begin(const VecConfig* C, VecGame* G) noexcept nogil:
+    """``FiveCrownsEnv.reset``: the next episode's game, its bots moved to the learner's
+    first turn (no round can end before it)."""
+    cdef int q
+    G.T.rng = G.next_rng
+    for q in range(MAX_PLAYERS):
+        G.choices[q] = G.next_choices[q]
+        G.totals[q] = 0
+    G.has_next = False
+    G.k = 0
+    G.turns = 0
+    G.steps = 0
+    G.over = False
+    vec_deal(C, G)
+    vec_bots(C, G)
+
+
+cdef void vec_observe(const VecConfig* C, const VecGame* G, float* out,
+                      int8_t* mask) noexcept nogil:
+    """``FiveCrownsEnv._obs``: the learner's vector (scaled) and legal actions."""
+    cdef int codes[114]
+    cdef int n, j
+    encode_table(&G.T, C.seat, out, C.plan[G.k], G.start_totals)
+    if C.scale != NULL:
+        for j in range(C.size):
+            out[j] *= C.scale[j]
+    memset(mask, 0, 114)
+    if not G.over:
+        n = legal_codes(<Table*>&G.T, codes)
+        for j in range(n):
+            mask[codes[j]] = 1
+
+
+cdef void vec_step(const VecConfig* C, VecGame* G, int64_t action, float* obs, int8_t* mask,
+                   double* reward, uint8_t* term, uint8_t* trunc, int32_t* illegal,
+                   float* final_obs, int8_t* final_mask, uint8_t* ended,
+                   int64_t* totals) noexcept nogil:
+    """``FiveCrownsEnv.step`` and the vector env's time limit and auto-reset; ``totals``:
+    the game's totals after the step (those of the episode that ended, if one did)."""
+    cdef Table* T = &G.T
+    cdef bint was_draw
+    cdef int q
+    reward[0] = 0.0
+    term[0] = False
+    trunc[0] = False
+    illegal[0] = VEC_NO_ACTION
+    ended[0] = False
+    if vec_legal(T, action):
+        was_draw = T.phase == DRAW
+        apply_action(T, <int>action)
+        if not was_draw:
+            G.turns += 1
+        reward[0] = vec_bots(C, G)
+        term[0] = G.over
+        trunc[0] = C.agent_turns > 0 and G.turns >= C.agent_turns and not G.over
+    else:
+        reward[0] = VEC_ILLEGAL_REWARD
+        term[0] = True
+        illegal[0] = <int32_t>action
+    G.steps += 1
+    if C.max_steps > 0 and G.steps >= C.max_steps:
+        trunc[0] = True
+    for q in range(C.n_players):
+        totals[q] = G.totals[q]
+    if term[0] or trunc[0]:
+        vec_observe(C, G, final_obs, final_mask)
+        ended[0] = True
+        vec_begin(C, G)
+    vec_observe(C, G, obs, mask)
+
+
+cdef class VectorGames:
+    """The games of ``envs.vector.FiveCrownsVectorEnv`` where every opponent is a bot the
+    engine plays (the compiled route): their tables, and the generators of their current
+    and next episodes (given by :meth:`provide`, kept alive here).
+
+    Every argument is checked here, once: the loops below trust them."""
+
+    cdef VecGame* games
+    cdef VecConfig C
+    cdef readonly Py_ssize_t n
+    cdef object _scale
+    cdef list _held
+
+    def __cinit__(self, Py_ssize_t n, int n_players, int seat, policies, int decks,
+                  max_turns, bint return_discard, rounds, int agent_turns,
+                  int64_t max_steps, scale):
+        cdef int q, k, largest = 0
+        if not 1 <= n <= (1 << 24):
+            raise ValueError(f"n must be 1..{1 << 24}, got {n}")
+        if not 2 <= n_players <= MAX_PLAYERS:
+            raise ValueError(f"n_players must be 2..{MAX_PLAYERS}, got {n_players}")
+        if not 0 <= seat < n_players:
+            raise ValueError(f"seat must be 0..{n_players - 1}, got {seat}")
+        if decks != 2 and decks != 4:
+            raise ValueError(f"decks must be 2 or 4, got {decks}")
+        if len(policies) != n_players:
+            raise ValueError(f"policies must hold {n_players} values, got {len(policies)}")
+        for q in range(n_players):
+            p = policies[q]
+            if q == seat:
+                if p != -1:
+                    raise ValueError(f"the learner's seat {seat} must have policy -1")
+            elif p not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
+                raise ValueError(f"seat {q}: an opponent's policy must be one of "
+                                 f"{GREEDY, STRONG, EXPERT, RANDOM_BOT}, got {p!r}")
+            self.C.policies[q] = p
+        if not 1 <= len(rounds) <= N_RANKS:
+            raise ValueError(f"rounds must hold 1..{N_RANKS} round numbers, got {len(rounds)}")
+        for k in range(len(rounds)):
+            if not 1 <= rounds[k] <= N_RANKS:
+                raise ValueError(f"a round number must be 1..{N_RANKS}, got {rounds[k]!r}")
+            self.C.plan[k] = rounds[k]
+            largest = max(largest, rounds[k])
+        if n_players * (largest + 2) + 1 > 58 * decks:
+            raise ValueError(f"{n_players} hands of {largest + 2} cards and a card turned "
+                             f"up need more than {58 * decks} cards")
+        if agent_turns < 0 or max_steps < 0:
+            raise ValueError("agent_turns and max_steps must be >= 0 (0: no limit)")
+        self.C.n_players = n_players
+        self.C.seat = seat
+        self.C.decks = decks
+        self.C.max_turns = table_max_turns(max_turns)
+        self.C.no_return = not return_discard
+        self.C.n_rounds = <int>len(rounds)
+        self.C.agent_turns = agent_turns
+        self.C.max_steps = max_steps
+        self.C.size = 192 + 60 * n_players
+        self.C.scale = NULL
+        if scale is not None:
+            self._scale = np.ascontiguousarray(scale, dtype=np.float32)
+            if self._scale.shape != (self.C.size,):
+                raise ValueError(f"scale must have shape ({self.C.size},), "
+                                 f"got {self._scale.shape}")
+            self.C.scale = <const float*><uintptr_t>self._scale.ctypes.data
+        self.games = <VecGame*>calloc(n, sizeof(VecGame))
+        if self.games == NULL:
+            raise MemoryError(f"no room for {n} games")
+        self.n = n
+        self._held = [((), ()) for _ in range(n)]
+
+    def __dealloc__(self):
+        free(self.games)
+
+    def __reduce__(self):
+        raise TypeError("VectorGames cannot be pickled")
+
+    @property
+    def size(self):
+        """The observation vector's length."""
+        return self.C.size
+
+    def provide(self, Py_ssize_t i, rng, choices):
+        """Game ``i``'s next episode's generators: ``rng`` (a BitGenerator: every deal and
+        reshuffle, ``Game``'s) and ``choices`` (one per seat: an opponent RandomBot's
+        BitGenerator, else None)."""
+        cdef VecGame* G
+        cdef int q
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} of {self.n}")
+        if len(choices) != self.C.n_players:
+            raise ValueError(f"choices must hold {self.C.n_players} values")
+        G = &self.games[i]
+        G.next_rng = bitgen_of(rng)
+        for q in range(MAX_PLAYERS):
+            G.next_choices[q] = NULL
+        for q in range(self.C.n_players):
+            if (choices[q] is None) != (self.C.policies[q] != RANDOM_BOT):
+                raise ValueError(f"seat {q}: a generator is needed for a RandomBot, and "
+                                 f"only for it")
+            if choices[q] is not None:
+                G.next_choices[q] = bitgen_of(choices[q])
+        G.has_next = True
+        # the current episode's generators stay referenced until the next one begins
+        self._held[i] = (self._held[i][1], (rng, tuple(choices)))
+
+    cdef int check_out(self, float[:, ::1] obs, int8_t[:, ::1] masks, Py_ssize_t start,
+                       Py_ssize_t stop) except -1:
+        cdef Py_ssize_t i
+        if not 0 <= start <= stop <= self.n:
+            raise ValueError(f"games {start}..{stop} of {self.n}")
+        if obs.shape[0] != self.n or obs.shape[1] != self.C.size:
+            raise ValueError(f"obs must have shape ({self.n}, {self.C.size})")
+        if masks.shape[0] != self.n or masks.shape[1] != 114:
+            raise ValueError(f"masks must have shape ({self.n}, 114)")
+        for i in range(start, stop):
+            if not self.games[i].has_next:
+                raise RuntimeError(f"game {i} has no generators for its next episode")
+        return 0
+
+    def begin(self, float[:, ::1] obs, int8_t[:, ::1] masks, Py_ssize_t start,
+              Py_ssize_t stop):
+        """Deal games ``start..stop`` their next episode; their first observations."""
+        cdef Py_ssize_t i
+        self.check_out(obs, masks, start, stop)
+        with nogil:
+            for i in range(start, stop):
+                vec_begin(&self.C, &self.games[i])
+                vec_observe(&self.C, &self.games[i], &obs[i, 0], &masks[i, 0])
+
+    def step(self, const int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] masks,
+             double[::1] rewards, uint8_t[::1] terms, uint8_t[::1] truncs,
+             int32_t[::1] illegal, float[:, ::1] final_obs, int8_t[:, ::1] final_masks,
+             uint8_t[::1] ended, int64_t[:, ::1] totals, Py_ssize_t start, Py_ssize_t stop):
+        """Step games ``start..stop`` with ``actions``; each output has a row per game
+        (``totals``: as after the step, those of the episode that ended where one did)."""
+        cdef Py_ssize_t i
+        self.check_out(obs, masks, start, stop)
+        self.check_out(final_obs, final_masks, start, stop)
+        for name, length in (("actions", actions.shape[0]), ("rewards", rewards.shape[0]),
+                             ("terms", terms.shape[0]), ("truncs", truncs.shape[0]),
+                             ("illegal", illegal.shape[0]), ("ended", ended.shape[0]),
+                             ("totals", totals.shape[0])):
+            if length != self.n:
+                raise ValueError(f"{name} must hold {self.n} values, got {length}")
+        if totals.shape[1] != self.C.n_players:
+            raise ValueError(f"totals must have {self.C.n_players} columns")
+        with nogil:
+            for i in range(start, stop):
+                vec_step(&self.C, &self.games[i], actions[i], &obs[i, 0], &masks[i, 0],
+                         &rewards[i], &terms[i], &truncs[i], &illegal[i], &final_obs[i, 0],
+                         &final_masks[i, 0], &ended[i], &totals[i, 0])
+
+    def totals(self, Py_ssize_t i):
+        """Game ``i``'s running totals (``Game.totals``)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} of {self.n}")
+        return tuple(self.games[i].totals[q] for q in range(self.C.n_players))

@@ -1,0 +1,225 @@
+"""The two routes of :class:`~fivecrowns.envs.vector.FiveCrownsVectorEnv`: the games it
+holds and how one call steps them all.
+
+- :class:`PythonGames`, the specification: each game a
+  :class:`~fivecrowns.envs.FiveCrownsEnv`, any opponent the registry names.
+- :class:`CompiledGames`: every game in C (``_rollout.VectorGames``), the opponents played
+  there between the learner's decisions, the games split over threads with the GIL
+  released. It takes opponents the engine plays (``_bot_games.seat_policy``) and no solver
+  features; it plays what :class:`PythonGames` plays, decision by decision
+  (tests/test_envs_vector.py).
+
+Both write into the environment's buffers (:class:`Buffers`) and give back, for each game
+whose episode ended in the step, its last observation and info.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium.utils.seeding import np_random
+
+from .._bot_games import _RANDOM_BOT, seat_policy
+from .._checks import default_threads
+from .._state import rollout_core as _core
+from .._threads import run_threaded
+from ..actions import N_ACTIONS
+from ..registry import parse_bot
+from ..rules import N_ROUNDS, Rules
+from ..seeding import make_rng
+from ._common import new_seed
+from .gym import FiveCrownsEnv
+
+__all__ = ["Buffers", "Ended", "PythonGames", "CompiledGames", "compiled_policies"]
+
+# Below this many games one thread steps them all (starting threads would cost more).
+_SERIAL_GAMES = 256
+
+
+@dataclass
+class Buffers:
+    """The arrays a step writes, one row per game, handed out without a copy."""
+
+    obs: npt.NDArray[np.float32]
+    masks: npt.NDArray[np.int8]
+    rewards: npt.NDArray[np.float64]
+    terminations: npt.NDArray[np.bool_]
+    truncations: npt.NDArray[np.bool_]
+    totals: npt.NDArray[np.int64]
+
+    @classmethod
+    def empty(cls, n: int, size: int, n_players: int) -> Buffers:
+        return cls(np.zeros((n, size), dtype=np.float32), np.zeros((n, N_ACTIONS), np.int8),
+                   np.zeros(n, np.float64), np.zeros(n, np.bool_), np.zeros(n, np.bool_),
+                   np.zeros((n, n_players), np.int64))
+
+
+@dataclass
+class Ended:
+    """A game whose episode ended in a step: its last observation and info."""
+
+    game: int
+    obs: dict[str, npt.NDArray[Any]]
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def compiled_policies(opponents: Sequence[object], n_players: int, seat: int
+                      ) -> list[int] | None:
+    """The engine's policy of each seat (-1 for the learner's), or None when an opponent
+    is a bot the engine does not play."""
+    policies = []
+    others = iter(opponents)
+    for s in range(n_players):
+        if s == seat:
+            policies.append(-1)
+            continue
+        opponent = next(others)
+        if not isinstance(opponent, str):  # a player object: played in Python
+            return None
+        code = seat_policy(parse_bot(opponent).factory()(0))
+        if code is None:
+            return None
+        policies.append(code)
+    return policies
+
+
+SeedOf = Callable[[int, int], int]
+
+
+class PythonGames:
+    """Each game a :class:`~fivecrowns.envs.FiveCrownsEnv`; ``max_steps``: the vector
+    env's time limit (0: none)."""
+
+    def __init__(self, games: list[FiveCrownsEnv], max_steps: int) -> None:
+        self.games = games
+        self.max_steps = max_steps
+        self.steps = np.zeros(len(games), dtype=np.int64)
+
+    def start(self, seed_of: SeedOf, out: Buffers) -> None:
+        """Deal every game its first episode."""
+        for i in range(len(self.games)):
+            self._begin(i, seed_of(i, 0), out)
+
+    def _begin(self, i: int, seed: int, out: Buffers) -> None:
+        obs, info = self.games[i].reset(seed=seed)
+        self.steps[i] = 0
+        out.obs[i] = obs["observation"]
+        out.masks[i] = obs["action_mask"]
+        out.totals[i] = info["totals"]
+
+    def step(self, actions: npt.NDArray[np.int64], out: Buffers, seed_of: SeedOf,
+             episodes: npt.NDArray[np.int64]) -> list[Ended]:
+        """Step every game; a game whose episode ends is dealt its next one
+        (``seed_of(i, episodes[i] + 1)``)."""
+        ended = []
+        for i, game in enumerate(self.games):
+            obs, reward, terminated, truncated, info = game.step(int(actions[i]))
+            self.steps[i] += 1
+            if self.max_steps and self.steps[i] >= self.max_steps:
+                truncated = True
+            out.rewards[i] = reward
+            out.terminations[i] = terminated
+            out.truncations[i] = truncated
+            out.totals[i] = info["totals"]
+            out.obs[i] = obs["observation"]
+            out.masks[i] = obs["action_mask"]
+            if terminated or truncated:
+                ended.append(Ended(i, obs, _final_info(info)))
+                self._begin(i, seed_of(i, int(episodes[i]) + 1), out)
+        return ended
+
+    def close(self) -> None:
+        self.games = []
+
+
+def _final_info(info: dict[str, Any]) -> dict[str, Any]:
+    final = dict(info)
+    final["totals"] = np.array(info["totals"], dtype=np.int64)
+    return final
+
+
+class CompiledGames:
+    """Every game in C; ``max_steps``: the vector env's time limit (0: none)."""
+
+    def __init__(self, n: int, env: FiveCrownsEnv, policies: Sequence[int],
+                 threads: int | None, max_steps: int) -> None:
+        assert _core is not None
+        rules: Rules = env._rules
+        plan = env._rounds if env._rounds is not None else tuple(range(1, N_ROUNDS + 1))
+        scale = env._encode.scale
+        self.n_players, self.seat = env.n_players, env.seat
+        self.policies = policies
+        self.threads = default_threads(threads, n, _SERIAL_GAMES)
+        self.games = _core.VectorGames(
+            n, env.n_players, env.seat, policies, rules.decks, rules.max_turns,
+            rules.return_discard, list(plan), env.max_turns or 0, max_steps, scale)
+        size = self.games.size
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._illegal = np.zeros(n, dtype=np.int32)
+        self._ended = np.zeros(n, dtype=np.uint8)
+        self._final_obs = np.zeros((n, size), dtype=np.float32)
+        self._final_masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
+
+    def provide(self, i: int, seed: int) -> None:
+        """Game ``i``'s generators for the episode that ``FiveCrownsEnv.reset(seed=seed)``
+        deals: the game's (``Game``'s ``default_rng``), then each opponent's seed in seat
+        order, drawn whether it is used or not, a RandomBot's generator kept."""
+        rng, _ = np_random(seed)
+        game = np.random.PCG64(new_seed(rng))
+        choices: list[Any] = [None] * self.n_players
+        for s in range(self.n_players):
+            if s == self.seat:
+                continue
+            bot_seed = new_seed(rng)
+            if self.policies[s] == _RANDOM_BOT:
+                choices[s] = make_rng(bot_seed).bit_generator
+        self.games.provide(i, game, choices)
+
+    def start(self, seed_of: SeedOf, out: Buffers) -> None:
+        """Deal every game its first episode; give it its second's generators."""
+        n = self.games.n
+        for i in range(n):
+            self.provide(i, seed_of(i, 0))
+        games = self.games
+
+        def piece(a: int, b: int) -> None:
+            games.begin(out.obs, out.masks, a, b)
+
+        run_threaded(piece, n, self.threads)
+        out.totals[:] = 0
+        for i in range(n):
+            self.provide(i, seed_of(i, 1))
+
+    def step(self, actions: npt.NDArray[np.int64], out: Buffers, seed_of: SeedOf,
+             episodes: npt.NDArray[np.int64]) -> list[Ended]:
+        """Step every game; a game whose episode ends is dealt its next one in C (from
+        the generators given ahead), and given the generators of the one after."""
+        np.copyto(self._actions, actions)
+        games = self.games
+        terms = out.terminations.view(np.uint8)
+        truncs = out.truncations.view(np.uint8)
+
+        def piece(a: int, b: int) -> None:
+            games.step(self._actions, out.obs, out.masks, out.rewards, terms, truncs,
+                       self._illegal, self._final_obs, self._final_masks, self._ended,
+                       out.totals, a, b)
+
+        run_threaded(piece, len(actions), self.threads)
+        ended = []
+        for i in np.flatnonzero(self._ended).tolist():
+            info: dict[str, Any] = {"totals": out.totals[i].copy(), "seat": self.seat}
+            if self._illegal[i] >= 0:
+                info["illegal_action"] = int(self._illegal[i])
+            obs = {"observation": self._final_obs[i].copy(),
+                   "action_mask": self._final_masks[i].copy()}
+            ended.append(Ended(i, obs, info))
+            out.totals[i] = 0  # the next episode's
+            self.provide(i, seed_of(i, int(episodes[i]) + 2))
+        return ended
+
+    def close(self) -> None:
+        pass
