@@ -202,15 +202,21 @@ class _Fields:
         return self.cls.from_fields, (self.fields,)
 
 
+class _AsRound:
+    """Pickles as a Round whose pickle holds ``state``, as a Round's own pickle does."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return object.__new__, (Round,), self.state
+
+
 def _round_pickle(r: Round, fields: tuple[Any, ...]) -> bytes:
     """``r`` pickled with its state's fields replaced by ``fields``."""
-    d = r.__dict__
-    state = d["_state"]
-    d["_state"] = _Fields(type(state), fields)
-    try:
-        return pickle.dumps(r)
-    finally:
-        d["_state"] = state
+    d = r.__getstate__()
+    d["_state"] = _Fields(type(d["_state"]), fields)
+    return pickle.dumps(_AsRound(d))
 
 
 def test_a_round_pickle_with_a_malformed_state_is_refused_on_load() -> None:

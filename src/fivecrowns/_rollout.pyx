@@ -2649,12 +2649,14 @@ cdef class RoundState:
         """The generator of the reshuffles (a copy's, built from its snapshot when first
         asked for)."""
         if self._rng is None:
-            if self.raw_kind is not None:
-                self._rng = _from_raw(self.raw_kind, self.raw)
-                self.raw_kind = None
-            else:
-                self._rng = _from_snapshot(self._snapshot)
-                self._snapshot = None
+            # Building it may run another thread (a garbage collection in between): the
+            # snapshot is read once, and a generator that thread built first is kept,
+            # so that the state never reshuffles with two generators.
+            kind, snapshot = self.raw_kind, self._snapshot
+            built = _from_raw(kind, self.raw) if kind is not None else _from_snapshot(snapshot)
+            if self._rng is None:
+                self._rng = built
+                self.raw_kind = self._snapshot = None
         return self._rng
 
     # -- copies and pickles --
@@ -2683,6 +2685,24 @@ cdef class RoundState:
         memcpy(&new.T, &self.T, sizeof(Table))
         new._rng = _generator(rng)
         return new
+
+    def copy_at(self, list history not None, bint share_rng=False):
+        """``(copy, list(history))`` of one moment: see the twin's."""
+        cdef RoundState new
+        cdef list events
+        while True:
+            # Each move changes the table and appends to its history in one C call, which
+            # no other thread interrupts (it holds the GIL). The copy reads the two in
+            # separate steps, and the allocations between them may run a garbage
+            # collection, and so another thread: a move meanwhile has lengthened the
+            # history, and the copy is made again.
+            events = history[:]
+            if share_rng and self._rng is not None:
+                new = self.copy_with(self._rng)
+            else:
+                new = self.copy()
+            if len(history) == len(events):
+                return new, events
 
     def __copy__(self):
         return self.copy()

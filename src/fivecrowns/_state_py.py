@@ -39,6 +39,7 @@ Examples
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -124,6 +125,10 @@ class RoundState:
     _taken_counts: npt.NDArray[np.int64]
     _hidden: npt.NDArray[np.int64]
     _scores: list[int]
+    # Held by every step that a Round takes as one (a move with its events, a copy, the
+    # fields of a pickle): the compiled twin's steps are single C calls, which the GIL
+    # keeps whole; this twin's are many lines of Python (docs/development.rst, Threads).
+    _lock: threading.RLock
 
     # -- construction --
 
@@ -132,6 +137,7 @@ class RoundState:
                return_discard: bool, sudden_death: bool, rng: Any) -> RoundState:
         _check_table(n_players, hand_size, wild, decks, max_turns)
         s = object.__new__(cls)
+        s._lock = threading.RLock()
         s.n_players, s.hand_size, s.wild, s.decks = n_players, hand_size, wild, decks
         s.max_turns, s.return_discard = max_turns, bool(return_discard)
         s.sudden_death = bool(sudden_death)
@@ -416,6 +422,10 @@ class RoundState:
         return over
 
     def play(self, action: int, history: list[Any]) -> Any:
+        with self._lock:
+            return self._play(action, history)
+
+    def _play(self, action: int, history: list[Any]) -> Any:
         """Make the move of action code ``action`` (:mod:`fivecrowns.actions`) as
         :meth:`Round.apply_action <fivecrowns.Round.apply_action>` does: :meth:`draw` or
         :meth:`discard`, then append the move's public events (a reshuffle's first) to
@@ -588,18 +598,20 @@ class RoundState:
         costs more than the rest of the copy): it keeps a snapshot of its state and
         builds one from it when first needed, so it draws what the original generator
         would have drawn from the moment of the copy, whatever happens to that one."""
-        rng = self._rng
-        if rng is None:
-            assert self._snapshot is not None
-            rng = self._rng = _from_snapshot(self._snapshot)
-            self._snapshot = None
-        return rng
+        with self._lock:  # built once, even by two threads at once
+            rng = self._rng
+            if rng is None:
+                assert self._snapshot is not None
+                rng = self._rng = _from_snapshot(self._snapshot)
+                self._snapshot = None
+            return rng
 
     # -- copies and pickles --
 
     def _copy_cards(self) -> RoundState:
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
+        new._lock = threading.RLock()
         new._hands = self._hands.copy()
         new._draw, new._pile = list(self._draw), list(self._pile)
         new._pile_counts = self._pile_counts.copy()
@@ -610,16 +622,36 @@ class RoundState:
 
     def copy(self) -> RoundState:
         """An independent copy, its generator in the same state as this one's."""
-        new = self._copy_cards()
-        new._rng = None
-        new._snapshot = self._snapshot if self._rng is None else _snapshot(self._rng)
-        return new
+        with self._lock:
+            new = self._copy_cards()
+            new._rng = None
+            new._snapshot = self._snapshot if self._rng is None else _snapshot(self._rng)
+            return new
 
     def copy_with(self, rng: np.random.Generator) -> RoundState:
         """A copy that reshuffles with ``rng`` (shared, not copied)."""
-        new = self._copy_cards()
+        with self._lock:
+            new = self._copy_cards()
         new.set_rng(rng)
         return new
+
+    def copy_at(self, history: list[Any],
+                share_rng: bool = False) -> tuple[RoundState, list[Any]]:
+        """``(copy, list(history))`` of one moment, ``history`` being the list that
+        :meth:`play` appends this state's events to: what ``Round.clone`` copies. With
+        ``share_rng`` the copy reshuffles with this state's own generator (shared, as
+        :meth:`copy_with`; for a pickle or a deep copy, which copy it themselves), else
+        with a copy of it (as :meth:`copy`).
+
+        Another thread's move is never half seen: it is wholly before the copy or wholly
+        after (here the state's lock holds both; the compiled twin's moves are single C
+        calls)."""
+        if not isinstance(history, list):
+            raise TypeError(f"history must be a list, got {type(history).__name__}")
+        with self._lock:
+            rng = self._rng
+            new = self.copy_with(rng) if share_rng and rng is not None else self.copy()
+            return new, history[:]
 
     def __copy__(self) -> RoundState:
         return self.copy()
@@ -632,6 +664,10 @@ class RoundState:
     def fields(self) -> tuple[Any, ...]:
         """Everything as plain values, what :meth:`from_fields` takes (and what a pickle
         holds): the same values from either twin, so either twin can be built from them."""
+        with self._lock:
+            return self._fields()
+
+    def _fields(self) -> tuple[Any, ...]:
         return (self.n_players, self.hand_size, self.wild, self.decks, self.max_turns,
                 self.return_discard, self.sudden_death, self._hands.tobytes(),
                 self.public_bytes(), self.draw_pile(), self.discard_pile(), self.current,

@@ -58,7 +58,7 @@ from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import SeedLike, _deepcopy_rng, int_seed
 
-__all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
+__all__ = ["Game", "GameInUseError", "GameResult", "TIE_BREAK_HAND_SIZE"]
 
 #: Cards dealt (and the wild rank) in the tie-break round.
 TIE_BREAK_HAND_SIZE = 6
@@ -67,6 +67,20 @@ TIE_BREAK_HAND_SIZE = 6
 # cost of a copy otherwise).
 _SHARED = frozenset({"n_players", "seed", "rules", "rounds", "first_dealer", "_seats",
                      "_tie_round", "_tie_seats", "_winners", "_over", "_result"})
+
+
+class GameInUseError(RuntimeError):
+    """A :class:`Game` was moved, copied or pickled by one thread while another thread was
+    moving, copying or pickling it. Nothing was changed by the refused call; a game is
+    one thread's at a time (share it behind a lock of your own, or give each thread a
+    :meth:`~Game.clone`)."""
+
+
+def _in_use(what: str) -> GameInUseError:
+    return GameInUseError(
+        f"cannot {what} this Game: another thread is moving, copying or pickling it now; "
+        f"a Game is used by one thread at a time (hold a lock of your own around its "
+        f"moves, or give each thread a clone)")
 
 
 def _check_game(n_players: int, seed: SeedLike, rules: Rules | None,
@@ -134,6 +148,11 @@ class Game:
     verify/can/do trio as :class:`~fivecrowns.round.Round`); each round starts as soon
     as the previous one ends.
 
+    A move, a copy or a pickle of a game is many steps (the round's move, the record,
+    the next round's deal); one started while another thread's is under way raises
+    :class:`GameInUseError` and changes nothing, so a game is never left half moved
+    or copied half way (docs/development.rst, Threads).
+
     Parameters
     ----------
     n_players : int
@@ -174,6 +193,9 @@ class Game:
         self._winners: tuple[int, ...] = ()
         self._over = False
         self._result: GameResult | None = None
+        # The token of a move, copy or pickle under way: taken by list.pop (one step,
+        # which no other thread interrupts), put back by append; empty while in use.
+        self._guard: list[None] = [None]
         self._start_round(0)
 
     # -- rounds --
@@ -333,12 +355,21 @@ class Game:
     def apply_action(self, action: int, *,
                      player: int | None = None) -> DrawRecord | DiscardRecord:
         """Make the move of an action code (see :mod:`fivecrowns.actions`); the record's
-        player is the seat."""
-        self._check_open()
-        rec = self._round.apply_action(action, player=self._local(player))
-        self._actions[-1].append(int(action))
-        seat = self._seats[rec.player]
-        self._after_move()
+        player is the seat. :class:`GameInUseError` while another thread moves, copies
+        or pickles this game."""
+        guard = self._guard
+        try:
+            guard.pop()
+        except IndexError:
+            raise _in_use("move") from None
+        try:
+            self._check_open()
+            rec = self._round.apply_action(action, player=self._local(player))
+            self._actions[-1].append(int(action))
+            seat = self._seats[rec.player]
+            self._after_move()
+        finally:
+            guard.append(None)
         if seat != rec.player:
             rec = _with_player(rec, seat)  # a tie-break round numbers its players 0..
         return rec
@@ -483,21 +514,53 @@ class Game:
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         # The round's deck shuffles with the game's own generator, so the copy's deck
         # must share the copy's generator: both go through the same memo.
-        new = object.__new__(type(self))
-        memo[id(self)] = new
-        d = new.__dict__
-        for name, value in self.__dict__.items():
-            if name in _SHARED:
-                d[name] = value
-            elif name == "_rng":
-                d[name] = _deepcopy_rng(value, memo)
-            elif name in ("_totals", "_results"):
-                d[name] = list(value)
-            elif name == "_actions":
-                d[name] = [list(acts) for acts in value]
-            else:  # the round, and whatever a subclass adds
-                d[name] = copy.deepcopy(value, memo)
+        guard = self.__dict__.get("_guard")
+        if guard is not None:  # (None: a game being unpickled by copy.deepcopy)
+            try:
+                guard.pop()
+            except IndexError:
+                raise _in_use("copy") from None
+        try:
+            new = object.__new__(type(self))
+            memo[id(self)] = new
+            d = new.__dict__
+            for name, value in self.__dict__.items():
+                if name in _SHARED:
+                    d[name] = value
+                elif name == "_rng":
+                    d[name] = _deepcopy_rng(value, memo)
+                elif name in ("_totals", "_results"):
+                    d[name] = list(value)
+                elif name == "_actions":
+                    d[name] = [list(acts) for acts in value]
+                elif name == "_guard":
+                    d[name] = [None]
+                else:  # the round, and whatever a subclass adds
+                    d[name] = copy.deepcopy(value, memo)
+        finally:
+            if guard is not None:
+                guard.append(None)
         return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle holds: a copy's attributes (the pickler reads them after this
+        returns, when another thread may be moving the game), but the guard."""
+        d = self.__deepcopy__({}).__dict__
+        d.pop("_guard", None)
+        return d
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if not isinstance(state, dict):
+            raise ValueError(f"a Game's pickle holds a dict, got {type(state).__name__}")
+        guard = self.__dict__.get("_guard")
+        if guard is not None:  # loaded into a game in use: refused the same way
+            try:
+                guard.pop()
+            except IndexError:
+                raise _in_use("load a pickle into") from None
+        d = dict(state)
+        d["_guard"] = [None]
+        self.__dict__.update(d)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"round={self.round_number}"

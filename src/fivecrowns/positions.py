@@ -54,7 +54,7 @@ class RoundPositions:
         _no_return: bool
         _state: RoundState
         _history: list[Event]
-        _frozen: Frozen | None
+        _frozen: tuple[Any, int, Frozen] | None
         _taken_rows: _TakenRows | None
 
         @property
@@ -397,16 +397,17 @@ class RoundPositions:
         (True, False, 105)
         """
         p = self._check_player(player)
-        if self.phase is _OVER:
+        # Everything is read from the copy: one moment of the round, whatever another
+        # thread does to it meanwhile (its hands are replaced only after they are read).
+        new = self.clone()
+        if new.phase is _OVER:
             raise ValueError("cannot determinize a round that is over: its hands are in "
                              "its result")
         rng = make_rng(seed)
-        st = self._state
+        st = world = new._state
         pool = np.repeat(np.arange(N_TYPES), st.unseen(p))
         rng.shuffle(pool)
         known_rows = st.taken_counts()
-        new = self.clone()
-        world = new._state
         i = 0
         for q in range(self.n_players):
             if q == p:
@@ -417,7 +418,7 @@ class RoundPositions:
             row += known
             world.set_hand(q, row)
             if q == st.current and st.drawn >= 0 \
-                    and self._history[-1].kind is EventKind.DRAW_DECK:
+                    and new._history[-1].kind is EventKind.DRAW_DECK:
                 world.set_drawn(int(pool[i + m - 1]))   # uniform over their unknown cards
             i += m
         world.set_draw_pile(pool[i:][::-1].tolist())

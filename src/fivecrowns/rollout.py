@@ -285,6 +285,8 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy",
     random_seed = _random_seed(seed) if code == _RANDOM else 0
     core = _core
     if core is None:
+        # each round read at one moment, whatever another thread does to it meanwhile
+        rounds = [r.clone() for r in rounds]
         for r in rounds:
             _check_dealt(r._state)
         return _engine_py.play_out(rounds, POLICIES[code], None if code != _RANDOM else
@@ -294,12 +296,20 @@ def play_out(rounds: Sequence[Round], *, policy: Policy = "greedy",
     states = _states(rounds)
 
     def piece(a: int, b: int) -> None:
-        # generators made here, piece by piece: never for all the rounds at once
-        generators = _generators(states[a:b])
+        # Copies and generators made here, piece by piece: never for all the rounds at
+        # once. Each round is read once, by its copy (one step, whatever another thread
+        # does to the round meanwhile), and its generator is the copy's.
+        copies = [st.copy() for st in states[a:b]]
+        for i, c in enumerate(copies, a):
+            if c.n_players != k:   # its rows would be left unfilled
+                raise RuntimeError(f"rounds[{i}] became a round of {c.n_players} players "
+                                   f"while play_out read the rounds (another thread)")
+        generators = [c.rng.bit_generator for c in copies]
         choices = (None if code != _RANDOM else
                    [np.random.PCG64(s) for s in game_seeds_range(random_seed, a, b)])
-        core._rounds_range(states, core._bitgens(generators, b - a),
-                           core._bitgens(choices, b - a), code, out[a:b], None, None, a, b)
+        core._rounds_range(copies, core._bitgens(generators, b - a),
+                           core._bitgens(choices, b - a), code, out[a:b], None, None,
+                           0, b - a)
 
     run_threaded(piece, len(rounds), n_threads, _ROUNDS_PER_PIECE)
     return out
@@ -324,6 +334,7 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
     (r,) = _round_list([round])
     code = _policy(policy)
     choices = _choices(code, seed, lambda s: game_seeds(s, 1))
+    r = r.clone()  # one moment of the round, whatever another thread does to it
     core = _core
     if core is None:
         _check_dealt(r._state)
@@ -440,6 +451,9 @@ def _play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: See
     not offered in the public signature: its answer would depend on the engine)."""
     (r,) = _round_list([round])
     code = POLICIES.index(engine_policy(policy, exclude=("random",), user="play_worlds"))
+    # Everything below reads one moment of the round (its checks, its history, its
+    # state), whatever another thread does to it meanwhile.
+    r = r.clone()
     worlds = check_int(worlds, "worlds", 1, _INT_MAX)
     seed = int_seed(seed)
     if isinstance(discard_weight, bool) or not isinstance(discard_weight, (int, float)):

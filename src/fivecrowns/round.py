@@ -46,7 +46,6 @@ True
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
@@ -105,6 +104,8 @@ _OBS_FIELDS: dict[str, Any] = dict.fromkeys(
     [name for name in Observation.__dataclass_fields__
      if name not in ("discard_counts", "taken_counts", "unseen_counts")] + ["_tracked"])
 _CODES = _state_py.CHECK_CODES
+# An observation's public counts and what they are of: (state, moment, counts).
+_Tracked = tuple[Any, int, Frozen]
 
 
 def _refuse_set(name: str) -> None:
@@ -143,6 +144,19 @@ class Round(_positions.RoundPositions):
     ``copy.copy`` and ``copy.deepcopy`` of a round give the same independent copy as
     :meth:`clone` (random state included); ``copy.deepcopy`` of objects that share a
     generator with the round's deck (a :class:`~fivecrowns.Game`) keeps it shared.
+
+    A round used from two threads at once is serialized, never corrupted: a move
+    changes the round's state and history in one step of its state
+    (``RoundState.play``: one C call, or under the Python twin's lock), and a copy
+    (:meth:`clone`, ``copy``, ``deepcopy``, a pickle, :meth:`determinize`) reads both in
+    one step (``RoundState.copy_at``), so it is of one moment, before or after another
+    thread's move; two threads' moves are made one after the other (the later may be
+    refused as illegal by then). Views (:meth:`observation`, :meth:`legal_actions`...)
+    read the moment of their own reads: read a clone while another thread moves.
+    :func:`fivecrowns.rollout.play_worlds` and ``play_out`` read one moment of the
+    round, and the engine's threads only its copy. docs/development.rst, Threads, says
+    how; a :class:`~fivecrowns.Game` refuses instead
+    (:class:`~fivecrowns.game.GameInUseError`).
 
     Examples
     --------
@@ -190,8 +204,9 @@ class Round(_positions.RoundPositions):
         self._history: list[Event] = [Event(-1, EventKind.TURN_UP,
                                             _CARDS[self._state.top_discard])]
         self._result: RoundResult | None = None
-        # The public counts of this moment, for observations (see _freeze).
-        self._frozen: Frozen | None = None
+        # The public counts of a moment, for observations: (state, moment, counts), valid
+        # while the state is at that moment (see _freeze).
+        self._frozen: _Tracked | None = None
         self._taken_rows: _TakenRows | None = None
 
     # -- state --
@@ -306,7 +321,16 @@ class Round(_positions.RoundPositions):
     @property
     def result(self) -> RoundResult | None:
         """The outcome once the round is over, else ``None``."""
-        return self._result
+        res = self._result
+        if res is None:
+            st = self._state
+            if st.phase == 2:
+                # a clone made by another thread between the round's last move and its
+                # result: made here, from the state
+                res = self._make_result(st)
+                if self._state is st:
+                    self._result = res
+        return res
 
     @property
     def history(self) -> tuple[Event, ...]:
@@ -467,24 +491,28 @@ class Round(_positions.RoundPositions):
 
     def _play(self, action: int) -> Any:
         """Make the legal move of an action code: the state makes the move, its events
-        and its record (apply_action repeats these lines: a call less per move)."""
-        rec = self._state.play(action, self._history)
-        self._frozen = None
-        return rec if rec is not None else self._last_record(action)
-
-    def _last_record(self, action: int) -> DiscardRecord:
-        """The record of the discard that ended the round, which holds its result."""
+        and its record in one step (apply_action repeats these lines: a call less per
+        move). Nothing else of the round changes: the counts that observations keep are
+        those of a moment of the state (see _freeze), so no other thread sees a move
+        half made (docs/development.rst, Threads)."""
         st = self._state
-        self._result = self._make_result()
+        rec = st.play(action, self._history)
+        return rec if rec is not None else self._last_record(action, st)
+
+    def _last_record(self, action: int, st: Any) -> DiscardRecord:
+        """The record of the discard that ended the round of state ``st``, which holds
+        its result."""
+        res = self._make_result(st)
+        if self._state is st:
+            self._result = res
         out = action >= ACTION_GO_OUT
         rec: DiscardRecord = _new_record(DiscardRecord, {
             "player": st.current,
             "card": _CARDS[action - (ACTION_GO_OUT if out else ACTION_DISCARD)],
-            "go_out": out, "turn": st.turn - 1, "round_over": True, "result": self._result})
+            "go_out": out, "turn": st.turn - 1, "round_over": True, "result": res})
         return rec
 
-    def _make_result(self) -> RoundResult:
-        st = self._state
+    def _make_result(self, st: Any) -> RoundResult:
         out = st.went_out
         return RoundResult(
             scores=tuple(st.scores), went_out=None if out < 0 else out,
@@ -528,13 +556,13 @@ class Round(_positions.RoundPositions):
         if action.__class__ is int and player is None and 0 <= action < N_ACTIONS:
             # the fast path: the state checks the move (a refused move changes nothing),
             # then the sentence of why is made
+            st = self._state
             try:
-                rec = self._state.play(action, self._history)
+                rec = st.play(action, self._history)
             except ValueError as exc:
                 refused = exc
             else:
-                self._frozen = None
-                return rec if rec is not None else self._last_record(action)
+                return rec if rec is not None else self._last_record(action, st)
             self.verify_action(action)    # raises the sentence
             raise refused
         kind, what, out = decode_action(action)
@@ -544,16 +572,27 @@ class Round(_positions.RoundPositions):
 
     # -- views --
 
-    def _freeze(self) -> Frozen:
-        """The public counts now, immutable (:meth:`fivecrowns.public.PublicState.freeze`'s
-        form): made once a moment, the taken rows shared until they change."""
-        frozen = self._frozen
-        if frozen is None:
-            pile, hidden, taken = self._state.public_bytes()
-            rows = self._taken_rows
-            if rows is None or rows.data != taken:
-                rows = self._taken_rows = _TakenRows(taken)
-            frozen = self._frozen = (pile, np.frombuffer(hidden, _UINT8), rows)
+    def _freeze(self, st: Any = None, moment: int = -1) -> Frozen:
+        """The public counts of state ``st`` (the round's) at ``moment`` (its
+        ``3 * turn + phase``, which every move of a state increases), immutable
+        (:meth:`fivecrowns.public.PublicState.freeze`'s form): made once a moment, the
+        taken rows shared until they change.
+
+        Kept with the state and the moment they belong to, never cleared by a move: a
+        move is then one step of the state, and counts read while another thread moves
+        (``moment`` read first) are never taken for a later moment's."""
+        if st is None:
+            st = self._state
+            moment = 3 * st.turn + st.phase
+        tracked = self._frozen
+        if tracked is not None and tracked[0] is st and tracked[1] == moment:
+            return tracked[2]
+        pile, hidden, taken = st.public_bytes()
+        rows = self._taken_rows
+        if rows is None or rows.data != taken:
+            rows = self._taken_rows = _TakenRows(taken)
+        frozen = (pile, np.frombuffer(hidden, _UINT8), rows)
+        self._frozen = (st, moment, frozen)
         return frozen
 
     def observation(self, player: int) -> Observation:
@@ -564,7 +603,12 @@ class Round(_positions.RoundPositions):
         p = player if player.__class__ is int and 0 <= player < st.n_players \
             else self._check_player(player)
         counts = np.frombuffer(st.hand_bytes(p), _UINT8)   # read-only: quicker than setflags
-        phase = _PHASES[st.phase]
+        ph = st.phase
+        turn = st.turn
+        tracked = self._frozen
+        d_tracked = (tracked[2] if tracked is not None and tracked[0] is st
+                     and tracked[1] == 3 * turn + ph else self._freeze(st, 3 * turn + ph))
+        phase = _PHASES[ph]
         own = p == st.current and phase is _DISCARD
         kept = st.must_keep() if own else -1
         top = st.top_discard
@@ -586,14 +630,14 @@ class Round(_positions.RoundPositions):
         d["dealer"] = self._dealer
         d["current_player"] = st.current
         d["phase"] = phase
-        d["turn"] = st.turn
+        d["turn"] = turn
         d["final_turn"] = went_out >= 0 and phase is not _OVER
         d["went_out"] = None if went_out < 0 else went_out
         d["history"] = tuple(self._history)
         d["decks"] = self._decks
         d["sudden_death"] = bool(st.sudden_death)
         d["totals"] = self._totals
-        d["_tracked"] = self._frozen or self._freeze()
+        d["_tracked"] = d_tracked
         d["return_discard"] = not self._no_return
         d["must_keep"] = _CARDS[kept] if kept >= 0 else None
         obs = object.__new__(Observation)
@@ -604,15 +648,20 @@ class Round(_positions.RoundPositions):
     def clone(self) -> Round:
         """An independent copy: playing on it leaves this round untouched, and the same
         moves give the same round (its deck draws from a generator of its own, in the
-        same state; see ``RoundState.rng``)."""
-        return self._with_state(self._state.copy())
+        same state; see ``RoundState.rng``). A copy of one moment, even while another
+        thread moves this round."""
+        return self._copy(False)
 
-    def _with_state(self, state: _state_py.RoundState) -> Round:
+    def _copy(self, share_rng: bool) -> Round:
+        """A copy of this round at one moment (its state sharing this one's generator if
+        ``share_rng``): the attributes in one step, then the state and history together
+        in one (``RoundState.copy_at``): a move by another thread is wholly in the copy
+        or not at all. The counts kept for observations are made again."""
         new = object.__new__(type(self))
         d = new.__dict__
         d.update(self.__dict__)
-        d["_state"] = state
-        d["_history"] = list(self._history)
+        d["_state"], d["_history"] = d["_state"].copy_at(d["_history"], share_rng)
+        d["_frozen"] = None
         return new
 
     def __copy__(self) -> Round:
@@ -621,8 +670,34 @@ class Round(_positions.RoundPositions):
     def __deepcopy__(self, memo: dict[int, Any]) -> Round:
         # Through the memo: a generator the deck shares with what is copied along (the
         # game's, in a Game) must stay shared in the copy, or a reshuffle would advance
-        # only one of the two and the copy's next deal would differ.
-        return self._with_state(copy.deepcopy(self._state, memo))
+        # only one of the two and the copy's next deal would differ. The copy's own is
+        # a copy of the moment the state is copied at (another thread may be moving
+        # this round), and the memo names it for whatever else shares the generator.
+        new = object.__new__(type(self))
+        d = new.__dict__
+        d.update(self.__dict__)
+        source = d["_state"]
+        shared = source.rng
+        state, d["_history"] = source.copy_at(d["_history"])
+        twin = memo.get(id(shared))
+        if twin is None:
+            memo[id(shared)] = state.rng
+            memo.setdefault(id(memo), []).append(shared)  # alive while named by id
+        else:
+            state.set_rng(twin)
+        d["_state"] = state
+        d["_frozen"] = None
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle holds: the attributes, the state and the history of one moment.
+        The state's generator is the round's own object, so that a pickle keeps it
+        shared with whatever else it holds (a :class:`~fivecrowns.Game`'s); the pickler
+        reads it after this, so while another thread moves the round a reshuffle may
+        come between (a :class:`~fivecrowns.Game`'s pickle copies the game first)."""
+        d = self._copy(True).__dict__
+        d["_taken_rows"] = None
+        return d
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """A pickle's round, checked: its state was checked as it loaded (``from_fields``),
