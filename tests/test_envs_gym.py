@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import require_extra
-from helpers.engines import slow_on_twins
+from helpers.engines import compiled_engine, slow_on_twins
 
 require_extra("gymnasium")
 
@@ -144,6 +144,34 @@ def test_the_old_table_of_names_is_deprecated() -> None:
     assert set(table) == {"random", "greedy", "strong"}
     with pytest.raises(AttributeError):
         gym_module.NO_SUCH_NAME  # noqa: B018
+
+
+@pytest.mark.parametrize("opponents", [("random", "greedy", "StrongBot"), ("expert",),
+                                       ("strong", "random:go_out=0.5")])
+def test_the_bots_moves_chosen_in_c_are_their_python_moves(opponents: tuple[str, ...]) -> None:
+    """The opponents the engine plays choose their moves in C (policy_action): the same
+    games, step by step and move by move, as their Python classes, RandomBot's generator
+    included; a bot it does not play (go_out < 1) moves in Python beside them."""
+    compiled_engine()
+    fast = FiveCrownsEnv(opponents, rounds=[1, 2, 3])
+    slow = FiveCrownsEnv(opponents, rounds=[1, 2, 3])
+    slow.compiled_bots = False
+    rng = np.random.default_rng(2)
+    for episode in range(3):
+        a, _ = fast.reset(seed=episode)
+        b, _ = slow.reset(seed=episode)
+        assert len(fast._compiled) == sum(o != "random:go_out=0.5" for o in opponents)
+        assert not slow._compiled
+        done = False
+        while not done:
+            np.testing.assert_array_equal(a["observation"], b["observation"])
+            np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+            action = int(rng.choice(np.flatnonzero(a["action_mask"])))
+            a, ra, ta, ua, _ = fast.step(action)
+            b, rb, tb, ub, _ = slow.step(action)
+            assert (ra, ta, ua) == (rb, tb, ub)
+            done = ta or ua
+        assert fast.game.record().actions == slow.game.record().actions
 
 
 def test_action_masks() -> None:

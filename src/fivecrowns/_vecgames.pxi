@@ -364,3 +364,44 @@ cdef class VectorGames:
         if not 0 <= i < self.n:
             raise IndexError(f"game {i} of {self.n}")
         return tuple(self.games[i].totals[q] for q in range(self.C.n_players))
+
+
+def policy_action(RoundState state not None, int policy, choices=None):
+    """The action code a built-in bot plays now in ``state``, not applied: ``policy`` one
+    of GREEDY, STRONG, EXPERT, or RANDOM_BOT with ``choices``, the RandomBot's own
+    BitGenerator, advanced as the bot's ``choose_*`` advances it (the single
+    Gymnasium environment's opponents move by it, then by ``Game.apply_action``)."""
+    cdef Table T
+    cdef int16_t codes[2]
+    cdef bint from_pile
+    if policy not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
+        raise ValueError(f"policy must be one of {GREEDY, STRONG, EXPERT, RANDOM_BOT}, "
+                         f"got {policy}")
+    if (policy == RANDOM_BOT) != (choices is not None):
+        raise ValueError("a RandomBot's generator is needed for RANDOM_BOT, and only there")
+    if state.T.phase == OVER:
+        raise ValueError("the round is over: no move to choose")
+    if state.T.phase == DRAW and draw_code(&state.T, False) != C_OK \
+            and draw_code(&state.T, True) != C_OK:
+        raise ValueError("no draw is possible")
+    # A copy decides: the discard functions apply the move they choose (to the copy, its
+    # code noted in the trace); no decision shuffles (rng stays NULL).
+    memcpy(&T, &state.T, sizeof(Table))
+    T.rng = NULL
+    T.choices = NULL if choices is None else bitgen_of(choices)
+    T.trace = codes
+    T.trace_room = 2
+    T.n_trace = 0
+    T.trace_grows = False
+    if T.phase == DRAW:
+        if policy == GREEDY:
+            from_pile = greedy_draw(&T)
+        elif policy == STRONG:
+            from_pile = strong_draw(&T)
+        elif policy == EXPERT:
+            from_pile = expert_draw(&T)
+        else:
+            from_pile = random_draw(&T, True)
+        return 1 if from_pile else 0
+    step(&T, policy)
+    return codes[0]

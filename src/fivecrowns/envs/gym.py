@@ -46,9 +46,11 @@ with requires("rl", "fivecrowns.envs.gym (the Gymnasium environment)"):
     import gymnasium
     from gymnasium import spaces
 
+from .._bot_games import _RANDOM_BOT, seat_policy
 from .._checks import check_seat
 from .._deprecation import RENAMED, warn_deprecated
 from .._player import player_action
+from .._state import rollout_core as _core
 from ..actions import N_ACTIONS
 from ..game import Game
 from ..players import Player
@@ -108,6 +110,10 @@ class FiveCrownsEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    #: Whether the built-in bots the engine plays (``random``, ``greedy``, ``strong``,
+    #: ``expert`` with their defaults) choose their moves in C (the same moves as their
+    #: Python classes, far faster); False plays every bot's Python methods.
+    compiled_bots: bool = True
 
     def __init__(self, opponents: Sequence[OpponentLike] = ("greedy", "greedy", "greedy"),
                  rounds: Sequence[int] | None = None, *, seat: int = 0,
@@ -151,6 +157,9 @@ class FiveCrownsEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(N_ACTIONS)
         self._game: Game | None = None
         self._bots: dict[int, Any] = {}
+        # seat -> (policy, RandomBot generator or None): the bots the engine plays,
+        # whose moves are chosen in C (the same moves, tests/test_envs_gym.py)
+        self._compiled: dict[int, tuple[int, Any]] = {}
         self._turns = 0
 
     @property
@@ -173,6 +182,13 @@ class FiveCrownsEnv(gymnasium.Env):
             # seeds does not depend on which bots are random
             seed = new_seed(rng)
             self._bots[s] = opp if factory is None else factory(seed)
+        self._compiled = {}
+        if _core is not None and self.compiled_bots:
+            for s, bot in self._bots.items():
+                code = seat_policy(bot)
+                if code is not None:
+                    self._compiled[s] = (code, bot.rng.bit_generator if code == _RANDOM_BOT
+                                         else None)
         self._turns = 0
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()
@@ -183,9 +199,13 @@ class FiveCrownsEnv(gymnasium.Env):
         reward = 0.0
         while not game.is_over and game.current_player != self.seat:
             s = game.current_player
-            bot = self._bots[s]
             done = game.round_index
-            game.apply_action(player_action(bot, game.observation(s)), player=s)
+            fast = self._compiled.get(s)
+            if fast is not None:
+                action = _core.policy_action(game.round._state, *fast)
+            else:
+                action = player_action(self._bots[s], game.observation(s))
+            game.apply_action(action, player=s)
             if game.round_index > done:
                 reward -= game.results[-1].scores[self.seat]
         return reward

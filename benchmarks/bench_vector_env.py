@@ -1,0 +1,163 @@
+"""Learner steps a second through the vector environment, against the single Gymnasium
+environment (issue 38's targets, as ratios measured in one run).
+
+Every loop plays random legal actions for the learner's seat against three ``"strong"``
+opponents (``--opponents`` for others), whole 11-round games, auto-reset included:
+
+- ``single env``: :class:`~fivecrowns.envs.FiveCrownsEnv`, a ``step`` and a ``reset``
+  when its game ends (its opponents are Python bots on the compiled round);
+- ``single env (old)``: the same loop on an older release (``--old``, 0.4 by default),
+  run in a subprocess with that tree's ``src`` first on the path;
+- ``vector, python route``: :class:`~fivecrowns.envs.FiveCrownsVectorEnv` with
+  ``implementation="python"`` (each game a ``FiveCrownsEnv``), ``--python-envs`` games;
+- ``vector, compiled, T threads``: the compiled route, ``--envs`` games, ``threads=T``.
+
+The learner's actions are drawn from the masks in NumPy for every game at once; that
+time is in the figures (it is what a learner pays too). Each row is the wall-clock rate
+over ``--seconds`` seconds after one warm-up step. A last line gives the resident memory
+that ``--memory-envs`` compiled games and their buffers add (``/proc/self/status``).
+
+Run::
+
+    python benchmarks/bench_vector_env.py [--envs 2000] [--seconds 5] [--old /tmp/v04]
+                                          [--opponents strong,strong,strong] [--quick]
+
+``--quick``: 1 second a row, 500 games, no old release, no memory line. Needs
+``fivecrowns[rl]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+
+def _random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action of every game (each row has one)."""
+    return (rng.random(masks.shape, dtype=np.float32) * masks).argmax(axis=1)
+
+
+def single_rate(opponents: tuple[str, ...], seconds: float, seed: int = 0) -> float:
+    """Agent steps a second of one FiveCrownsEnv."""
+    from fivecrowns.envs import FiveCrownsEnv
+
+    env = FiveCrownsEnv(opponents)
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+        steps += 1
+        if terminated or truncated:
+            obs, _ = env.reset(seed=int(rng.integers(2**31)))
+    return steps / (time.perf_counter() - start)
+
+
+def vector_rate(opponents: tuple[str, ...], n: int, seconds: float, seed: int = 0,
+                **options: object) -> float:
+    """Learner steps a second of a FiveCrownsVectorEnv of ``n`` games."""
+    from fivecrowns.envs import FiveCrownsVectorEnv
+
+    env = FiveCrownsVectorEnv(n, opponents, **options)  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    env.step(_random_legal(env.action_masks(), rng))  # warm-up
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.step(_random_legal(env.action_masks(), rng))
+        steps += n
+    return steps / (time.perf_counter() - start)
+
+
+def _rss() -> int:
+    """This process's resident memory in bytes (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def memory_of(opponents: tuple[str, ...], n: int) -> int:
+    """Resident bytes that ``n`` compiled games add, dealt and stepped once."""
+    from fivecrowns.envs import FiveCrownsVectorEnv
+
+    before = _rss()
+    env = FiveCrownsVectorEnv(n, opponents, implementation="compiled")
+    env.reset(seed=0)
+    env.step(_random_legal(env.action_masks(), np.random.default_rng(0)))
+    return _rss() - before
+
+
+def _old_single_rate(old: Path, opponents: tuple[str, ...], seconds: float) -> float | None:
+    """The single env's rate on the release in ``old`` (None if it cannot run)."""
+    env = dict(os.environ, PYTHONPATH=str(old / "src"))
+    code = (f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_vector_env as b; "
+            f"print(b.single_rate({opponents!r}, {seconds!r}))")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=False)
+    if done.returncode != 0:
+        print(f"(the old release in {old} did not run: {done.stderr.strip()[-300:]})",
+              file=sys.stderr)
+        return None
+    return float(done.stdout.split()[-1])
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--envs", type=int, default=2000, help="games of the compiled rows")
+    p.add_argument("--python-envs", type=int, default=16, help="games of the python route")
+    p.add_argument("--memory-envs", type=int, default=10_000)
+    p.add_argument("--seconds", type=float, default=5.0, help="wall-clock seconds a row")
+    p.add_argument("--opponents", default="strong,strong,strong")
+    p.add_argument("--old", default="/tmp/v04", help="an older release's checkout, built "
+                   "in place ('' for none)")
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--json", action="store_true", help="the rates as JSON")
+    args = p.parse_args(argv)
+    opponents = tuple(s.strip() for s in args.opponents.split(","))
+    seconds, envs = (1.0, 500) if args.quick else (args.seconds, args.envs)
+    rows: dict[str, float] = {}
+    rows["single env"] = single_rate(opponents, seconds)
+    if args.old and not args.quick and Path(args.old, "src").is_dir():
+        old = _old_single_rate(Path(args.old), opponents, seconds)
+        if old is not None:
+            rows["single env (old)"] = old
+    rows["vector, python route"] = vector_rate(opponents, args.python_envs, seconds,
+                                               implementation="python")
+    for threads in (1, 2):
+        rows[f"vector, compiled, {threads} thread{'s' * (threads > 1)}"] = vector_rate(
+            opponents, envs, seconds, implementation="compiled", threads=threads)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    base = rows["single env"]
+    old_base = rows.get("single env (old)")
+    print(f"learner steps a second, random legal actions, against {', '.join(opponents)}; "
+          f"{envs:,} compiled games; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    print(f"{'':34} {'steps/s':>12} {'x single':>9} {'x old':>9}")
+    for name, rate in rows.items():
+        vs_old = f"{rate / old_base:9.1f}" if old_base else f"{'':>9}"
+        print(f"{name:34} {rate:12,.0f} {rate / base:9.1f} {vs_old}")
+    two = rows["vector, compiled, 2 threads"] / rows["vector, compiled, 1 thread"]
+    print(f"1 -> 2 threads: x{two:.2f}")
+    if not args.quick:
+        used = memory_of(opponents, args.memory_envs)
+        print(f"memory of {args.memory_envs:,} compiled games and their buffers: "
+              f"{used / 2**20:,.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
