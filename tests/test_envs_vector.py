@@ -171,8 +171,9 @@ _COMPILED_CASES = [
     dict(opponents=("strong", "greedy"), rounds=[1, 3]),
     dict(opponents=("random", "greedy", "StrongBot"), rounds=[2], seat=2, normalize=True,
          max_turns=3),
-    dict(opponents=("expert",), rounds=[1, 2], max_episode_steps=7),
-    dict(opponents=("random",) * 5, rounds=[4], seat=3, rules=Rules(decks=4)),
+    dict(opponents=("expert",), rounds=[1, 2], max_episode_steps=7, solver_features=True),
+    dict(opponents=("random",) * 5, rounds=[4], seat=3, rules=Rules(decks=4),
+         solver_features=True, normalize=True),
     dict(opponents=("greedy", "random"), rounds=[1, 2, 3],
          rules=Rules(return_discard=True, max_turns=6)),
 ]
@@ -181,7 +182,7 @@ _COMPILED_CASES = [
 @pytest.mark.parametrize("options", _COMPILED_CASES)
 def test_the_compiled_route_plays_the_python_routes_games(options: dict[str, Any]) -> None:
     """Every opponent the engine plays, learners' illegal and out-of-range actions, both
-    time limits, party decks, a seat other than 0: the games in C give the same
+    time limits, party decks, a seat other than 0, the solver features: the games in C give the same
     observations, masks, rewards, ends, totals and final infos as the games of
     FiveCrownsEnv, step by step."""
     compiled_engine()
@@ -228,13 +229,12 @@ def test_the_route_is_chosen_or_refused_with_a_reason() -> None:
     assert FiveCrownsVectorEnv(2, ("greedy",)).implementation == "compiled"
     assert FiveCrownsVectorEnv(2, ("learned",)).implementation == "python"
     assert FiveCrownsVectorEnv(2, ("strong:lookahead=2",)).implementation == "python"
-    assert FiveCrownsVectorEnv(2, ("greedy",), solver_features=True).implementation == "python"
+    assert FiveCrownsVectorEnv(2, ("greedy",), solver_features=True).implementation == \
+        "compiled"
     with pytest.raises(ValueError, match="the engine plays random, greedy, strong and expert "
                                          "with their default options; the opponents are "
                                          "'learned'"):
         FiveCrownsVectorEnv(2, ("learned",), implementation="compiled")
-    with pytest.raises(ValueError, match="solver features"):
-        FiveCrownsVectorEnv(2, ("greedy",), solver_features=True, implementation="compiled")
     with pytest.raises(ValueError, match="implementation must be one of auto, compiled, "
                                          "python, got 'c'"):
         FiveCrownsVectorEnv(2, ("greedy",), implementation="c")

@@ -293,7 +293,8 @@ class VectorGames:
     def __new__(cls, n: int, n_players: int, seat: int, policies: Sequence[int], decks: int,
                 max_turns: int, return_discard: bool, rounds: Sequence[int],
                 agent_turns: int, max_steps: int,
-                scale: npt.NDArray[np.float32] | None) -> VectorGames: ...
+                scale: npt.NDArray[np.float32] | None,
+                features: bool = ...) -> VectorGames: ...
     def provide(self, i: int, rng: np.random.BitGenerator,
                 choices: Sequence[np.random.BitGenerator | None]) -> None: ...
     def begin(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8], start: int,

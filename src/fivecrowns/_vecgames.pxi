@@ -34,6 +34,8 @@ cdef struct VecConfig:
     int agent_turns                    # truncate after this many learner turns (0: never)
     int64_t max_steps                  # truncate after this many steps (0: never)
     int size                           # the observation vector's length
+    int base                           # where the solver features start (features)
+    bint features                      # append the solver features (envs.features)
     const float* scale                 # its scale (normalize), or NULL
 
 
@@ -157,8 +159,14 @@ cdef void vec_observe(const VecConfig* C, const VecGame* G, float* out,
                       int8_t* mask) noexcept nogil:
     """``FiveCrownsEnv._obs``: the learner's vector (scaled) and legal actions."""
     cdef int codes[114]
-    cdef int n, j
+    cdef int unseen[N_TYPES]
+    cdef int n, j, kept
     encode_table(&G.T, C.seat, out, C.plan[G.k], G.start_totals)
+    if C.features:
+        # the learner's view: the discard view in its discard phase, else the draw view
+        kept = must_keep(&G.T) if G.T.phase == DISCARD else -1
+        unseen_of(&G.T, C.seat, unseen)
+        note_features(<Table*>&G.T, C.seat, kept, unseen, out + C.base)
     if C.scale != NULL:
         for j in range(C.size):
             out[j] *= C.scale[j]
@@ -222,7 +230,7 @@ cdef class VectorGames:
 
     def __cinit__(self, Py_ssize_t n, int n_players, int seat, policies, int decks,
                   max_turns, bint return_discard, rounds, int agent_turns,
-                  int64_t max_steps, scale):
+                  int64_t max_steps, scale, bint features=False):
         cdef int q, k, largest = 0
         if not 1 <= n <= (1 << 24):
             raise ValueError(f"n must be 1..{1 << 24}, got {n}")
@@ -263,7 +271,9 @@ cdef class VectorGames:
         self.C.n_rounds = <int>len(rounds)
         self.C.agent_turns = agent_turns
         self.C.max_steps = max_steps
-        self.C.size = 192 + 60 * n_players
+        self.C.base = 192 + 60 * n_players
+        self.C.features = features
+        self.C.size = self.C.base + (N_FEATURES if features else 0)
         self.C.scale = NULL
         if scale is not None:
             self._scale = np.ascontiguousarray(scale, dtype=np.float32)

@@ -5,8 +5,8 @@ holds and how one call steps them all.
   :class:`~fivecrowns.envs.FiveCrownsEnv`, any opponent the registry names.
 - :class:`CompiledGames`: every game in C (``_rollout.VectorGames``), the opponents played
   there between the learner's decisions, the games split over threads with the GIL
-  released. It takes opponents the engine plays (``_bot_games.seat_policy``) and no solver
-  features; it plays what :class:`PythonGames` plays, decision by decision
+  released. It takes opponents the engine plays (``_bot_games.seat_policy``); it plays
+  what :class:`PythonGames` plays, decision by decision
   (tests/test_envs_vector.py).
 
 Both write into the environment's buffers (:class:`Buffers`) and give back, for each game
@@ -156,7 +156,8 @@ class CompiledGames:
         self.threads = default_threads(threads, n, _SERIAL_GAMES)
         self.games = _core.VectorGames(
             n, env.n_players, env.seat, policies, rules.decks, rules.max_turns,
-            rules.return_discard, list(plan), env.max_turns or 0, max_steps, scale)
+            rules.return_discard, list(plan), env.max_turns or 0, max_steps, scale,
+            env.solver_features)
         size = self.games.size
         self._actions = np.zeros(n, dtype=np.int64)
         self._illegal = np.zeros(n, dtype=np.int32)

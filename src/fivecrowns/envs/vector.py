@@ -28,7 +28,7 @@ Two routes play the games, the same decisions on the same seeds:
 - ``"compiled"`` (chosen when it can be): every game in C, the opponents played there
   between the learner's decisions, the games split over ``threads`` threads with the GIL
   released. It takes the opponents the engine plays (``random``, ``greedy``, ``strong``,
-  ``expert`` with their default options) and no solver features.
+  ``expert`` with their default options).
 - ``"python"``: each game a :class:`~fivecrowns.envs.FiveCrownsEnv`, so its opponents may
   be any registry bot (``learned``, ``search``, your own).
 
@@ -235,8 +235,6 @@ def _why_not_compiled(env: FiveCrownsEnv, opponents: Sequence[str]) -> str:
     """Why the compiled route cannot play ``env``'s games ("" if it can)."""
     if _core is None:
         return "the compiled core is not in use (fivecrowns.IMPLEMENTATION is 'python')"
-    if env.solver_features:
-        return "the solver features are computed in Python (solver_features=True)"
     if compiled_policies(env.opponents, env.n_players, env.seat) is None:
         return (f"the engine plays random, greedy, strong and expert with their default "
                 f"options; the opponents are {', '.join(map(repr, opponents))}")
