@@ -226,6 +226,7 @@ def race(kind: str, twin: str) -> dict[str, object]:
     return _RACES[twin][kind]
 
 
+@pytest.mark.slow  # the races run in a child process, seconds each
 @pytest.mark.parametrize("twin", TWINS)
 def test_copies_of_a_round_being_moved_are_each_of_one_moment(twin: str) -> None:
     counts = race("copies", twin)
@@ -233,6 +234,7 @@ def test_copies_of_a_round_being_moved_are_each_of_one_moment(twin: str) -> None
     assert counts["made"] and counts["moves"], counts   # the race ran
 
 
+@pytest.mark.slow  # the races run in a child process, seconds each
 @pytest.mark.parametrize("twin", TWINS)
 def test_play_worlds_and_play_out_on_a_round_being_moved(twin: str) -> None:
     """Each call answers for one moment of the round, or refuses the actions that are no
@@ -242,6 +244,7 @@ def test_play_worlds_and_play_out_on_a_round_being_moved(twin: str) -> None:
     assert counts["made"] or counts["refused"], counts   # the race ran
 
 
+@pytest.mark.slow  # the races run in a child process, seconds each
 @pytest.mark.parametrize("twin", TWINS)
 def test_copies_of_a_game_being_moved_are_whole_or_refused(twin: str) -> None:
     counts = race("game", twin)
