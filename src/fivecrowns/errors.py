@@ -14,6 +14,7 @@ __all__ = [
     "CardError",
     "HandError",
     "IllegalMoveError",
+    "GameInUseError",
     "ReplayError",
     "BotError",
     "MissingExtraError",
@@ -36,6 +37,13 @@ class HandError(FiveCrownsError, ValueError):
 
 class IllegalMoveError(FiveCrownsError, ValueError):
     """A move the rules do not allow in the current state; the state is unchanged."""
+
+
+class GameInUseError(FiveCrownsError, RuntimeError):
+    """A :class:`~fivecrowns.Game` was moved, copied or pickled by one thread while another
+    thread was moving, copying or pickling it. Nothing was changed by the refused call; a
+    game is one thread's at a time (share it behind a lock of your own, or give each thread
+    a :meth:`~fivecrowns.Game.clone`)."""
 
 
 class ReplayError(FiveCrownsError, ValueError):

@@ -48,7 +48,7 @@ import numpy.typing as npt
 from ._checks import check_seat, check_table, passes
 from ._deprecation import keyword_only
 from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
-from .errors import IllegalMoveError, ReplayError
+from .errors import GameInUseError, IllegalMoveError, ReplayError
 from .records import DiscardRecord, DrawRecord, Observation, Phase, RoundResult
 from .replay import RECORD_FORMAT as RECORD_FORMAT
 from .replay import GameRecord as GameRecord
@@ -58,7 +58,7 @@ from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import SeedLike, _deepcopy_rng, int_seed
 
-__all__ = ["Game", "GameInUseError", "GameResult", "TIE_BREAK_HAND_SIZE"]
+__all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
 
 #: Cards dealt (and the wild rank) in the tie-break round.
 TIE_BREAK_HAND_SIZE = 6
@@ -67,13 +67,6 @@ TIE_BREAK_HAND_SIZE = 6
 # cost of a copy otherwise).
 _SHARED = frozenset({"n_players", "seed", "rules", "rounds", "first_dealer", "_seats",
                      "_tie_round", "_tie_seats", "_winners", "_over", "_result"})
-
-
-class GameInUseError(RuntimeError):
-    """A :class:`Game` was moved, copied or pickled by one thread while another thread was
-    moving, copying or pickling it. Nothing was changed by the refused call; a game is
-    one thread's at a time (share it behind a lock of your own, or give each thread a
-    :meth:`~Game.clone`)."""
 
 
 def _in_use(what: str) -> GameInUseError:

@@ -156,7 +156,7 @@ class Round(_positions.RoundPositions):
     :func:`fivecrowns.rollout.play_worlds` and ``play_out`` read one moment of the
     round, and the engine's threads only its copy. docs/development.rst, Threads, says
     how; a :class:`~fivecrowns.Game` refuses instead
-    (:class:`~fivecrowns.game.GameInUseError`).
+    (:class:`~fivecrowns.errors.GameInUseError`).
 
     Examples
     --------
@@ -712,10 +712,14 @@ class Round(_positions.RoundPositions):
         for name in ("n_players", "hand_size", "wild", "sudden_death"):
             d.pop(name, None)
         st = d.get("_state")
-        if not isinstance(st, (_State, _state_py.RoundState)):
+        # the compiled class may load where the twins run (FIVECROWNS_IMPLEMENTATION=python)
+        compiled = type(st).__module__ == "fivecrowns._rollout" and \
+            type(st).__name__ == "RoundState"
+        if not (compiled or isinstance(st, (_State, _state_py.RoundState))):
             raise ValueError(f"a Round's pickle holds no round state, got "
                              f"{type(st).__name__}")
         if not isinstance(st, _State):  # pickled on the other twin
+            assert st is not None
             d["_state"] = st = _State.from_fields(st.fields())
         rules = d.get("_rules")
         if not isinstance(rules, Rules) or rules.decks != st.decks or \
