@@ -16,6 +16,7 @@ whose episode ended in the step, its last observation and info.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,6 @@ from gymnasium.utils.seeding import np_random
 from .._bot_games import _RANDOM_BOT, seat_policy
 from .._checks import default_threads
 from .._state import rollout_core as _core
-from .._threads import run_threaded
 from ..actions import N_ACTIONS
 from ..registry import parse_bot
 from ..rules import N_ROUNDS, Rules
@@ -154,6 +154,13 @@ class CompiledGames:
         self.n_players, self.seat = env.n_players, env.seat
         self.policies = policies
         self.threads = default_threads(threads, n, _SERIAL_GAMES)
+        # The same threads every step: the engine's memos of solved hands are per thread,
+        # and a thread made afresh each step would start with them empty.
+        self._pool = (ThreadPoolExecutor(self.threads, thread_name_prefix="fivecrowns-vec")
+                      if self.threads > 1 else None)
+        # a few pieces a thread, so that a slow piece does not hold the others up
+        pieces = min(n, 4 * self.threads)
+        self._pieces = [(k * n // pieces, (k + 1) * n // pieces) for k in range(pieces)]
         self.games = _core.VectorGames(
             n, env.n_players, env.seat, policies, rules.decks, rules.max_turns,
             rules.return_discard, list(plan), env.max_turns or 0, max_steps, scale,
@@ -190,7 +197,7 @@ class CompiledGames:
         def piece(a: int, b: int) -> None:
             games.begin(out.obs, out.masks, a, b)
 
-        run_threaded(piece, n, self.threads)
+        self._run(piece)
         out.totals[:] = 0
         for i in range(n):
             self.provide(i, seed_of(i, 1))
@@ -209,7 +216,7 @@ class CompiledGames:
                        self._illegal, self._final_obs, self._final_masks, self._ended,
                        out.totals, a, b)
 
-        run_threaded(piece, len(actions), self.threads)
+        self._run(piece)
         ended = []
         for i in np.flatnonzero(self._ended).tolist():
             info: dict[str, Any] = {"totals": out.totals[i].copy(), "seat": self.seat}
@@ -222,5 +229,17 @@ class CompiledGames:
             self.provide(i, seed_of(i, int(episodes[i]) + 2))
         return ended
 
+    def _run(self, piece: Callable[[int, int], None]) -> None:
+        """``piece`` over every game: on the pool's threads (each piece releases the GIL
+        in C), or here."""
+        if self._pool is None:
+            piece(0, self.games.n)
+            return
+        futures = [self._pool.submit(piece, a, b) for a, b in self._pieces]
+        for f in futures:
+            f.result()
+
     def close(self) -> None:
-        pass
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
