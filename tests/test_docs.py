@@ -29,7 +29,8 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 #: Pages and modules that need the fivecrowns[rl] extra: skipped without it (failed in CI).
 _RL_FRAMEWORKS = ("pettingzoo", "gymnasium", "pyspiel")
 _NEEDS_RL = ("frameworks.rst", "fivecrowns.envs.aec", "fivecrowns.envs.gym",
-             "fivecrowns.envs.openspiel", "fivecrowns.envs.vector")
+             "fivecrowns.envs.openspiel", "fivecrowns.envs.vector",
+             "fivecrowns.envs._vector_games")
 #: Modules that need the fivecrowns[train] extra (Stable-Baselines3): skipped without it,
 #: CI included, whose main run has no torch (the training step runs them).
 _NEEDS_TRAIN = {"fivecrowns.envs.sb3": "stable_baselines3"}

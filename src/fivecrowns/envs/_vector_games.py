@@ -22,7 +22,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium.utils.seeding import np_random
+
+from .._optional import requires
+
+with requires("rl", "fivecrowns.envs.vector (the Gymnasium vector environment)"):
+    from gymnasium.utils.seeding import np_random
 
 from .._bot_games import _RANDOM_BOT, seat_policy
 from .._checks import default_threads
