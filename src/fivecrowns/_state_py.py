@@ -48,7 +48,8 @@ import numpy.typing as npt
 
 from . import records, solver
 from .actions import _CARDS, Source
-from .cards import JOKER_INDEX, N_TYPES
+from .cards import N_TYPES
+from .rules import deck_counts, sorted_deck
 from .seeding import _deepcopy_rng
 
 __all__ = ["CHECK_CODES", "RoundState"]
@@ -82,15 +83,24 @@ _ACTION_DRAW_DISCARD, _ACTION_DISCARD, _ACTION_GO_OUT = 1, 2, 58
 
 
 def full_counts(decks: int) -> npt.NDArray[np.int64]:
-    """Every card type's copies in the deck: ``decks`` of each suited card, 3 jokers a deck."""
-    row = np.full(N_TYPES, decks, dtype=np.int64)
-    row[JOKER_INDEX] = 3 * decks
-    return row
+    """Every card type's copies in the deck (:func:`fivecrowns.rules.deck_counts`), a
+    fresh array the caller may change."""
+    row = _FULL.get(decks)
+    return np.array(deck_counts(decks), dtype=np.int64) if row is None else row.copy()
 
 
 def _sorted_deck(decks: int) -> npt.NDArray[np.intp]:
-    """Every card of the deck in type order: what the first shuffle permutes."""
-    return np.repeat(np.arange(N_TYPES), full_counts(decks))
+    """Every card of the deck in type order (:func:`fivecrowns.rules.sorted_deck`): what
+    the first shuffle permutes. Read only."""
+    cards = _SORTED.get(decks)
+    return np.array(sorted_deck(decks), dtype=np.intp) if cards is None else cards
+
+
+# Built once for the game's decks: every new state asks for them
+_FULL = {d: np.array(deck_counts(d), dtype=np.int64) for d in (2, 4)}
+_SORTED = {d: np.array(sorted_deck(d), dtype=np.intp) for d in (2, 4)}
+for _row in (*_FULL.values(), *_SORTED.values()):
+    _row.flags.writeable = False
 
 
 class RoundState:
@@ -172,9 +182,10 @@ class RoundState:
         time clockwise from the dealer's left, turn the top card up; the dealer's left
         plays first."""
         _check_table(n_players, hand_size, wild, decks, max_turns)
-        if n_players * hand_size + 1 > 58 * decks:
+        if n_players * hand_size + 1 > len(sorted_deck(decks)):
             raise ValueError(f"{n_players} hands of {hand_size} cards and a turned-up card "
-                             f"need more than the {58 * decks} cards of the deck")
+                             f"need more than the {len(sorted_deck(decks))} cards of the "
+                             f"deck")
         _check_seat(dealer, n_players, "dealer")
         s = cls._empty(n_players, hand_size, wild, decks, max_turns, return_discard,
                        sudden_death, rng)
@@ -758,9 +769,9 @@ def _check_state(n: int, hand_size: int, decks: int, sudden_death: bool, current
     if (rows < 0).any() or (known < 0).any() or (known > rows).any():
         raise ValueError("hands and taken_counts must be counts, taken_counts within "
                          "hands")
-    if n * hand_size + 1 > 58 * decks:
+    if n * hand_size + 1 > len(sorted_deck(decks)):
         raise ValueError(f"{n} hands of {hand_size} cards and a turned-up card need more "
-                         f"than the {58 * decks} cards of the deck")
+                         f"than the {len(sorted_deck(decks))} cards of the deck")
     sizes = rows.sum(axis=1).tolist()
     # A deal in progress (RoundState.undealt, then deal_card: the OpenSpiel state's
     # chance nodes) has hands not yet full; nothing plays such a state out (_check_dealt).

@@ -16,7 +16,8 @@ import numpy.typing as npt
 from ._checks import check_decks, check_int
 from ._deprecation import renamed_parameters
 from ._state import load_rollout
-from .cards import JOKER_INDEX, N_TYPES
+from .cards import N_TYPES
+from .rules import sorted_deck
 from .seeding import SeedLike, make_rng
 
 # The same deal in C (the rollout engine links numpy's random library), unless the core
@@ -31,10 +32,9 @@ _BLOCK = 4096
 
 
 def _deck(decks: int) -> npt.NDArray[np.uint8]:
-    """The card type at each position of an unshuffled deck: every suited card ``decks``
-    times, then ``3 * decks`` jokers (docs/rules.rst, Cards)."""
-    return np.array([t for t in range(JOKER_INDEX) for _ in range(decks)]
-                    + [JOKER_INDEX] * (3 * decks), dtype=np.uint8)
+    """The card type at each position of an unshuffled deck
+    (:func:`fivecrowns.rules.sorted_deck`)."""
+    return np.array(sorted_deck(decks), dtype=np.uint8)
 
 
 @renamed_parameters(rng="seed")

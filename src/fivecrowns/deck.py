@@ -26,9 +26,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ._checks import check_int
-from .cards import JOKER_INDEX, N_TYPES, Card
+from .cards import N_TYPES, Card
 from .errors import IllegalMoveError
-from .rules import Rules
+from .rules import Rules, deck_counts, sorted_deck
 from .seeding import SeedLike as SeedLike
 from .seeding import _copy_rng, _deepcopy_rng
 from .seeding import make_rng as make_rng
@@ -40,19 +40,16 @@ __all__ = ["Deck", "RoundDeck", "full_counts"]
 
 def full_counts(rules: Rules) -> npt.NDArray[np.uint8]:
     """Counts of every card type in the whole deck: ``decks`` of each suited card and
-    3 jokers per deck.
+    3 jokers per deck (:func:`fivecrowns.rules.deck_counts` as an array).
 
     >>> int(full_counts(Rules()).sum()), int(full_counts(Rules(decks=4)).sum())
     (116, 232)
     """
-    row = np.full(N_TYPES, rules.copies, dtype=np.uint8)
-    row[JOKER_INDEX] = rules.jokers
-    return row
+    return np.array(deck_counts(rules.decks), dtype=np.uint8)
 
 
 def _sorted_deck(decks: int) -> npt.NDArray[np.intp]:
-    cards = [t for t in range(N_TYPES - 1) for _ in range(decks)] + [JOKER_INDEX] * 3 * decks
-    return np.array(cards, dtype=np.intp)
+    return np.array(sorted_deck(decks), dtype=np.intp)
 
 
 #: Every card of the deck in index order, by number of decks: what a shuffle permutes.

@@ -27,8 +27,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .cards import JOKER_INDEX, N_TYPES
-from .rules import Rules
+from .cards import N_TYPES
+from .rules import Rules, deck_counts
 
 __all__ = ["PublicState", "Frozen", "thaw"]
 
@@ -117,9 +117,7 @@ class PublicState:
         # The whole deck less the discard pile and every player's taken cards: what no
         # player can place, before removing their own hand and adding back their own
         # taken cards. It only changes when a card enters or leaves public view.
-        hidden = np.full(N_TYPES, rules.copies, dtype=np.uint8)
-        hidden[JOKER_INDEX] = rules.jokers
-        self._hidden = hidden
+        self._hidden = np.array(deck_counts(rules.decks), dtype=np.uint8)
         # freeze()'s counts, dropped by every event (each one changes the pile), and the
         # taken part of them, dropped only when the taken counts change.
         self._frozen: Frozen | None = None

@@ -6,19 +6,82 @@
 (116, 7, 13, 3)
 >>> Rules(decks=4).n_cards
 232
+
+The deck's composition is written once, in :func:`deck_counts`; every Python place that
+needs it (:class:`Rules`, :mod:`fivecrowns.deck`, the round state's Python twin,
+:func:`~fivecrowns.random_hands`, solitaire, the OpenSpiel game) derives from it:
+
+>>> deck_counts(2)[:3], deck_counts(2)[55], len(sorted_deck(2))
+((2, 2, 2), 6, 116)
 """
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
-__all__ = ["Rules", "N_ROUNDS", "DEFAULT_MAX_TURNS"]
+__all__ = ["Rules", "N_ROUNDS", "DEFAULT_MAX_TURNS", "deck_counts", "sorted_deck"]
 
 #: Rounds in a full game.
 N_ROUNDS = 11
 #: Default safety limit on turns in one round (docs/rules.rst, A round, 6). Sensible players go out
 #: long before: it only stops simulations of players that never go out.
 DEFAULT_MAX_TURNS = 1000
+
+# One deck (docs/rules.rst, Cards): one of each suited card, 5 suits of 3 to King, which
+# are card types 0..54 (fivecrowns.cards; this module sits below it in the import order,
+# so it cannot import the numbers), and 3 jokers, type 55.
+_SUITED_TYPES = 5 * 11
+_JOKERS_PER_DECK = 3
+# The answers for up to 4 decks (the game's 2 and 4 among them), kept: Rules' properties
+# and the round state ask for them on every new round
+_CACHED_DECKS = 4
+_COUNTS: dict[int, tuple[int, ...]] = {}
+_SORTED: dict[int, tuple[int, ...]] = {}
+
+
+def deck_counts(decks: int) -> tuple[int, ...]:
+    """The copies of each card type 0..55 in ``decks`` decks: ``decks`` of each suited
+    card, 3 jokers a deck (docs/rules.rst, Cards).
+
+    The one place the Python code writes the deck's composition (the compiled core writes
+    it once too, in its deal; tests/test_deck_one_place.py ties the two). A game plays 2
+    decks or 4 (:class:`Rules`); any positive number is answered.
+
+    >>> counts = deck_counts(2)
+    >>> len(counts), counts[0], counts[54], counts[55], sum(counts)
+    (56, 2, 2, 6, 116)
+    >>> sum(deck_counts(4))
+    232
+    """
+    counts = _COUNTS.get(decks) if decks.__class__ is int else None
+    if counts is None:
+        if isinstance(decks, bool) or not hasattr(type(decks), "__index__"):
+            raise TypeError(f"decks must be an int, got {type(decks).__name__}")
+        decks = operator.index(decks)  # a NumPy integer too
+        if decks < 1:
+            raise ValueError(f"decks must be at least 1, got {decks}")
+        counts = (decks,) * _SUITED_TYPES + (_JOKERS_PER_DECK * decks,)
+        if decks <= _CACHED_DECKS:
+            _COUNTS[decks] = counts
+    return counts
+
+
+def sorted_deck(decks: int) -> tuple[int, ...]:
+    """Every card of ``decks`` decks as its type, in type order: each suited card
+    ``decks`` times, then the jokers. What a deal shuffles: a seed's shuffle permutes
+    exactly this order (:class:`~fivecrowns.deck.Deck`, a round's deal,
+    :func:`~fivecrowns.random_hands`), so the same seed gives the same cards.
+
+    >>> sorted_deck(2)[:5], sorted_deck(2)[-7:]
+    ((0, 0, 1, 1, 2), (54, 55, 55, 55, 55, 55, 55))
+    """
+    cards = _SORTED.get(decks) if decks.__class__ is int else None
+    if cards is None:
+        cards = tuple(t for t, k in enumerate(deck_counts(decks)) for _ in range(k))
+        if decks <= _CACHED_DECKS:
+            _SORTED[decks] = cards
+    return cards
 
 
 @dataclass(frozen=True)
@@ -65,18 +128,18 @@ class Rules:
 
     @property
     def copies(self) -> int:
-        """Copies of each suited card in the deck."""
-        return self.decks
+        """Copies of each suited card in the deck (:func:`deck_counts`)."""
+        return deck_counts(self.decks)[0]
 
     @property
     def jokers(self) -> int:
-        """Jokers in the deck (3 per 58-card deck)."""
-        return 3 * self.decks
+        """Jokers in the deck (3 per 58-card deck; :func:`deck_counts`)."""
+        return deck_counts(self.decks)[-1]
 
     @property
     def n_cards(self) -> int:
-        """Cards in the deck: 116, or 232 in party mode."""
-        return 58 * self.decks
+        """Cards in the deck: 116, or 232 in party mode (:func:`deck_counts`)."""
+        return len(sorted_deck(self.decks))
 
     @property
     def max_players(self) -> int:

@@ -28,10 +28,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .._state import State as _State
-from .._state_py import RoundState, full_counts
+from .._state_py import RoundState
 from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from ..cards import N_TYPES, Card
-from ..rules import Rules
+from ..rules import Rules, sorted_deck
 from .encoding import _fill, blocks, observation_size
 from .features import fill_features
 
@@ -62,7 +62,7 @@ class Config:
         self.n, self.n_rounds, self.decks, self.max_turns = n, n_rounds, decks, max_turns
         self.features = features
         # the unshuffled deck every round is dealt from (the chance outcomes pick cards)
-        self.deck = np.repeat(np.arange(N_TYPES), full_counts(decks)).tolist()
+        self.deck = list(sorted_deck(decks))
         self.base = observation_size(n)  # the solver features, if any, come after
         self.size = observation_size(n, features=features)
         b = blocks(n)

@@ -38,7 +38,7 @@ from .._checks import passes
 from ..cards import N_TYPES, Card, CardLike, HandLike, format_cards, parse_cards
 from ..deck import full_counts
 from ..errors import HandError, IllegalMoveError
-from ..rules import Rules
+from ..rules import Rules, sorted_deck
 from ..seeding import SeedLike, make_rng
 from ..solver import deadwood
 
@@ -56,8 +56,9 @@ _N_PILES = len(PILE_SIZES)
 
 
 def _deck(rules: Rules) -> npt.NDArray[np.int64]:
-    """Card type indices of the full deck, in index order: what a deal shuffles."""
-    return np.repeat(np.arange(N_TYPES, dtype=np.int64), full_counts(rules))
+    """Card type indices of the full deck, in index order: what a deal shuffles
+    (:func:`fivecrowns.rules.sorted_deck`)."""
+    return np.array(sorted_deck(rules.decks), dtype=np.int64)
 
 
 def _check_pile(pile: Any) -> int:
