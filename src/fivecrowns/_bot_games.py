@@ -228,7 +228,7 @@ _TOKENS = tuple(action_token(a) for a in range(N_ACTIONS))
 
 
 def _round_result(row: npt.NDArray[np.int32], hands: npt.NDArray[np.uint8], k: int,
-                  round_number: int | None, hand_size: int) -> RoundResult:
+                  round_number: int | None, hand_size: int, wild: int) -> RoundResult:
     core = rollout._core
     assert core is not None
     out = int(row[_WENT_OUT])
@@ -236,7 +236,7 @@ def _round_result(row: npt.NDArray[np.int32], hands: npt.NDArray[np.uint8], k: i
         scores=tuple(row[_SCORES:_SCORES + k].tolist()), went_out=None if out < 0 else out,
         hit_max_turns=bool(row[_HIT]), turns=int(row[_TURNS]),
         final_hands=core._hands_cards(hands, k, _CARDS),
-        round_number=round_number, hand_size=hand_size, wild=hand_size,
+        round_number=round_number, hand_size=hand_size, wild=wild,
         dealer=int(row[_DEALER]), reshuffles=int(row[_RESHUFFLES]))
 
 
@@ -246,12 +246,14 @@ def game_result(game: LoggedGame, n_players: int, rules: Rules, plan: tuple[int,
     hands, equal to the one :class:`~fivecrowns.game.Game` gives."""
     assert game.hands is not None
     s = summary(game, n_players, len(plan))
-    rounds = tuple(_round_result(game.log[k], game.hands[k], n_players, r, r + 2)
+    rounds = tuple(_round_result(game.log[k], game.hands[k], n_players, r, Rules.hand_size(r),
+                                 Rules.wild_rank(r))
                    for k, r in enumerate(plan))
     tie = None
     if s.tie_break_seats:
         tie = _round_result(game.log[len(plan)], game.hands[len(plan)],
-                            len(s.tie_break_seats), None, TIE_BREAK_HAND_SIZE)
+                            len(s.tie_break_seats), None, TIE_BREAK_HAND_SIZE,
+                            TIE_BREAK_HAND_SIZE)
     return GameResult(totals=s.totals, winners=s.winners, rounds=rounds, seed=game.seed,
                       tie_break=tie, tie_break_seats=s.tie_break_seats,
                       record=record(game, s, n_players, rules, plan, first_dealer))

@@ -133,7 +133,7 @@ class FiveCrownsGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(_DEFAULTS, **(params or {}))
         n, rounds, decks, max_turns, features = _config(params)
-        sizes = [r + 2 for r in range(1, rounds + 1)]
+        sizes = [Rules.hand_size(r) for r in range(1, rounds + 1)]
         length = sum(n * h + 1 + 3 * max_turns + 3 * n for h in sizes)
         worst = float(sum(50 * (h + 1) for h in sizes))
         info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=N_TYPES,
