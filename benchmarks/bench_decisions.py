@@ -4,26 +4,29 @@ LearnedBot's milliseconds per decision and its paired gain over StrongBot.
 Run as a script::
 
     python benchmarks/bench_decisions.py                      # rates, ExpertBot, 4 players
-    python benchmarks/bench_decisions.py --policy strong      # another policy
+    python benchmarks/bench_decisions.py --policy StrongBot   # another policy
     python benchmarks/bench_decisions.py --only time          # LearnedBot, ms per decision
     python benchmarks/bench_decisions.py --only gain --games 2000 --seed 3 --jobs 2
 
 ``rate`` times, in one run on the same games, (a) the engine alone playing the games
 (:func:`fivecrowns.rollout.play_games`), (b) :func:`fivecrowns.decisions.record_decisions`
-(the same games, every decision noted and encoded), both on every core, and (c) the
-Python route: :class:`~fivecrowns.game.Game` stepped with the Python bots, each
-decision's ``encode_observation`` and ``legal_action_mask`` taken (one core;
-``--python-games`` games). Decisions a minute are given by the wall clock and by the
-process's CPU time times two cores: on a machine shared with other work the wall clock
-says more about the others' load than about the code. ``time`` is LearnedBot's CPU time
-per decision in ``--timing-games`` games against three StrongBots; ``gain`` a duplicate
-match with three StrongBots (``duplicate_match(LearnedBot, StrongBot, ...)``), deals seeded
-from ``--seed``, beside ExpertBot's gain on the same deals and seats (compiled, as
-``bench_expert.py``) and the two bots' difference deal by deal.
+(the same games, every decision noted and encoded), both on every core, and (c) the Python
+route: :class:`~fivecrowns.game.Game` stepped with the Python bots, each decision's
+``encode_observation`` and ``legal_action_mask`` taken (one core; ``--python-games``
+games). ``--policy`` is a bot's name in :mod:`fivecrowns.registry` that the engine plays
+as a policy, other than ``random`` (whose engine policy draws from the engine's generator,
+so the Python route would play other games). Decisions a minute are given by the wall
+clock and by the process's CPU time times two cores: on a machine shared with other work
+the wall clock says more about the others' load than about the code. ``time`` is
+LearnedBot's CPU time per decision in ``--timing-games`` games against three StrongBots;
+``gain`` a duplicate match with three StrongBots (``duplicate_match(LearnedBot, StrongBot,
+...)``), deals seeded from ``--seed``, beside ExpertBot's gain on the same deals and seats
+(compiled, as ``bench_expert.py``) and the two bots' difference deal by deal.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -32,9 +35,7 @@ import numpy as np
 from _harness import core_line, decision_times, parser
 from bench_expert import compiled_duplicate
 from fivecrowns import (
-    ExpertBot,
     Game,
-    GreedyBot,
     LearnedBot,
     StrongBot,
     duplicate_match,
@@ -43,23 +44,26 @@ from fivecrowns import (
 from fivecrowns.decisions import record_decisions
 from fivecrowns.duplicate import paired_gains
 from fivecrowns.envs.encoding import encode_observation
+from fivecrowns.registry import engine_policy, parse_bot
 from fivecrowns.rollout import play_games
-from fivecrowns.seeding import game_seeds
+from fivecrowns.seeding import game_seeds, play_seeds
 from fivecrowns.stats import mean_interval
 
 #: The cores the figures a minute are projected to (the project's machine).
 CORES = 2
-#: The Python bot of each deterministic policy.
-BOTS = {"greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
+#: The engine's policies the Python route plays the same games of (not its own random).
+_NOT_PYTHON = ("random",)
 
 
 def python_route(games: int, seed: int, policy: str, n_players: int) -> tuple[int, float]:
-    """Decisions and seconds of the Python route over the first ``games`` games."""
+    """Decisions and seconds of the Python route over the first ``games`` games, played by
+    the bots the registry makes of ``policy`` (an unknown name is its error)."""
+    make = parse_bot(policy).factory()
     start = time.perf_counter()
     n = 0
     for s in game_seeds(seed, games):
         game = Game(n_players, seed=s)
-        bots = [BOTS[policy]() for _ in range(n_players)]
+        bots = [make(k) for k in play_seeds(s, 0, n_players)]
         while not game.is_over:
             p = game.current_player
             obs = game.observation(p)
@@ -72,7 +76,8 @@ def python_route(games: int, seed: int, policy: str, n_players: int) -> tuple[in
 
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__, games=400, seed=0, jobs=2)
-    p.add_argument("--policy", default="expert", choices=sorted(BOTS))
+    p.add_argument("--policy", default="expert", type=_policy,
+                   help="a bot the engine plays: greedy, strong or expert (default expert)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--threads", type=int, default=None, help="engine threads")
     p.add_argument("--python-games", type=int, default=4)
@@ -131,6 +136,15 @@ def main(argv: list[str] | None = None) -> int:
               f"LearnedBot less ExpertBot, deal by deal: {diff:+.2f} ({dlo:+.2f}..{dhi:+.2f})",
               flush=True)
     return 0
+
+
+def _policy(name: str) -> str:
+    """``--policy``: a registry name of a bot the engine plays, as the engine names it."""
+    try:
+        return engine_policy(name, what="--policy", exclude=_NOT_PYTHON,
+                             user="the Python route")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 if __name__ == "__main__":

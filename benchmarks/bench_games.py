@@ -6,9 +6,10 @@ not built). Run with::
 
     python -m pytest benchmarks/bench_games.py --benchmark-only --benchmark-group-by=group
 
-or as a script for a small table (``--quick`` for a short run)::
+or as a script for a small table (``--quick`` for a short run; ``--bots`` the bots to
+time, names of :mod:`fivecrowns.registry`, default ``greedy,random``)::
 
-    python benchmarks/bench_games.py
+    python benchmarks/bench_games.py [--quick] [--bots greedy,random,strong]
 
 The script reports games per second of CPU time of this process (one core), so other
 programs running on the machine disturb it less than wall-clock time.
@@ -16,8 +17,8 @@ programs running on the machine disturb it less than wall-clock time.
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,8 @@ import pytest
 
 from _harness import CORE_NAMES, core_line, core_params, parser, rate_for, table
 from fivecrowns.bench import core
-from fivecrowns.bots import GreedyBot, RandomBot
-from fivecrowns.players import Player, play_game
+from fivecrowns.players import play_game
+from fivecrowns.registry import BotFactory, parse_bot
 from fivecrowns.round import Round
 from fivecrowns.rules import Rules
 from fivecrowns.solver import use_implementation
@@ -37,15 +38,23 @@ GAMES = {("compiled", "greedy"): 50, ("compiled", "random"): 5,
          ("python", "greedy"): 3, ("python", "random"): 1}
 
 
-BOTS: dict[str, Callable[[int], Player]] = {"greedy": lambda i: GreedyBot(),
-                                            "random": lambda i: RandomBot(1000 + i)}
+#: The bots' seeds, by seat (the seeded ones, RandomBot among them, play the same games).
+BOT_SEED = 1000
+
+
+def _factory(kind: str) -> BotFactory:
+    """The bots of a registry name or spec (an unknown one is the registry's error)."""
+    return parse_bot(kind).factory()
 
 
 def play_batch(kind: str, games: int, first_seed: int = 0) -> int:
-    """Play ``games`` seeded games; returns the turns played (a checksum of sorts)."""
+    """Play ``games`` seeded games of the bots named ``kind`` (``"greedy"``,
+    ``"RandomBot"``, ``"search:worlds=8"``...); returns the turns played (a checksum of
+    sorts)."""
+    make = _factory(kind)
     turns = 0
     for seed in range(first_seed, first_seed + games):
-        res = play_game([BOTS[kind](i) for i in range(PLAYERS)], seed=seed)
+        res = play_game([make(BOT_SEED + i) for i in range(PLAYERS)], seed=seed)
         turns += sum(r.turns for r in res.rounds)
     return turns
 
@@ -109,7 +118,10 @@ def measure(impl: str, kind: str, seconds: float) -> tuple[float, float]:
 
 
 def main(argv: list[str]) -> int:
-    args = parser(__doc__, quick=False).parse_args(argv)
+    p = parser(__doc__, quick=False)
+    p.add_argument("--bots", default="greedy,random", type=_bots,
+                   help="bots to time, comma-separated registry names (default greedy,random)")
+    args = p.parse_args(argv)
     seconds = 2.0 if args.quick else 10.0
     print(f"full {PLAYERS}-player games per CPU second (one core); {core_line()}")
     rows: list[list[object]] = []
@@ -117,7 +129,7 @@ def main(argv: list[str]) -> int:
         if core(impl) is None:
             rows.append([impl, "(not built)", "", ""])
             continue
-        for kind in ("greedy", "random"):
+        for kind in args.bots:
             rate, turns = measure(impl, kind, seconds if impl == "compiled" else seconds / 2)
             rows.append([impl, kind, rate, turns])
     print(table(["core", "bots", "games/s", "turns/game"], rows, ["", "", ".2f", ".0f"]))
@@ -126,6 +138,17 @@ def main(argv: list[str]) -> int:
              for impl in CORE_NAMES if core(impl) is not None]
     print(table(["core", "steps/s"], steps, ["", ",.0f"]))
     return 0
+
+
+def _bots(text: str) -> list[str]:
+    """``--bots``: the registry's names, each checked (its message for an unknown one)."""
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    for kind in kinds:
+        try:
+            _factory(kind)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return kinds
 
 
 if __name__ == "__main__":
