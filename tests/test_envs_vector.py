@@ -35,15 +35,19 @@ def _same_obs(a: dict[str, Any], b: dict[str, Any]) -> None:
     dict(opponents=("strong", "greedy"), rounds=[1, 3]),
     dict(opponents=("random", "greedy", "strong"), rounds=[2], seat=2, solver_features=True,
          normalize=True, max_turns=3),
+    dict(opponents=("random", "greedy"), rounds=[1, 2], seat=[2, 0, 1]),
 ])
 @slow_on_twins
 def test_every_game_is_the_single_environments_game(options: dict[str, Any]) -> None:
     """Game i's k-th episode is FiveCrownsEnv's after reset(seed=episode_seed(i, k)), step
-    by step: observations, masks, rewards, ends, auto-resets."""
+    by step: observations, masks, rewards, ends, auto-resets; with ``seat`` per game, each
+    game's learner sits there."""
     n = 3
     envs = FiveCrownsVectorEnv(n, **options)
-    singles = [FiveCrownsEnv(**options) for _ in range(n)]
-    obs, _ = envs.reset(seed=11)
+    seats = np.broadcast_to(options.get("seat", 0), n).tolist()  # one seat, or one a game
+    singles = [FiveCrownsEnv(**{**options, "seat": seats[i]}) for i in range(n)]
+    obs, infos = envs.reset(seed=11)
+    assert infos["seat"].tolist() == seats
     episodes = [0] * n
     for i, single in enumerate(singles):
         first, _ = single.reset(seed=envs.episode_seed(i, 0))
@@ -117,6 +121,40 @@ def test_an_illegal_action_ends_only_its_own_game() -> None:
     assert rewards[0] == -100.0 and terms[0]
 
 
+@pytest.mark.parametrize("implementation", ["compiled", "python"])
+def test_self_play_gives_every_seat_its_turns_and_its_scores(implementation: str) -> None:
+    """Self-play: each observation is the seat to move's (``infos["seat"]``), a step's
+    reward is the mover's, and ``infos["seat_rewards"]`` over an episode add up to minus
+    every seat's game total."""
+    if implementation == "compiled":
+        compiled_engine()
+    n, players = 4, 3
+    envs = FiveCrownsVectorEnv(n, rounds=[1], self_play=True, n_players=players,
+                               implementation=implementation)
+    assert (envs.seat, envs.opponents, envs.n_players) == (None, (), players)
+    obs, infos = envs.reset(seed=9)
+    rng = np.random.default_rng(2)
+    summed = np.zeros((n, players))
+    ended = 0
+    seen_seats = set()
+    for _ in range(sized(300, 120)):
+        seats = infos["seat"].copy()
+        seen_seats.update(seats.tolist())
+        masks = envs.action_masks()
+        obs, rewards, terms, truncs, infos = envs.step(
+            (rng.random(masks.shape) * masks).argmax(axis=1))
+        np.testing.assert_array_equal(
+            rewards, infos["seat_rewards"][np.arange(n), seats])
+        summed += infos["seat_rewards"]
+        for i in np.flatnonzero(terms):
+            ended += 1
+            final = {k: v[i] for k, v in infos["final_info"].items()}
+            assert final["actor"] == final["seat"] == seats[i]
+            np.testing.assert_array_equal(summed[i], -final["totals"])
+            summed[i] = 0
+    assert ended >= 2 and seen_seats == set(range(players))
+
+
 def test_bad_actions_and_options_get_clear_errors() -> None:
     envs = FiveCrownsVectorEnv(2, ("greedy",), [1])
     with pytest.raises(RuntimeError, match="reset"):
@@ -142,6 +180,18 @@ def test_bad_actions_and_options_get_clear_errors() -> None:
         FiveCrownsVectorEnv(2, opponents=("greedy",), seat=5)
     with pytest.raises(ValueError, match="options"):
         envs.reset(seed=0, options={"x": 1})
+    with pytest.raises(ValueError, match=r"seat: one per game, 2 of them, got shape \(3,\)"):
+        FiveCrownsVectorEnv(2, opponents=("greedy",), seat=[0, 1, 0])
+    with pytest.raises(TypeError, match="seat must be an int or a sequence of ints"):
+        FiveCrownsVectorEnv(2, opponents=("greedy",), seat=[0.0, 1.0])
+    with pytest.raises(ValueError, match="seat"):
+        FiveCrownsVectorEnv(2, opponents=("greedy",), seat=[0, 2])
+    with pytest.raises(ValueError, match="neither opponents nor seat"):
+        FiveCrownsVectorEnv(2, opponents=("greedy",), self_play=True)
+    with pytest.raises(ValueError, match="n_players is for self_play=True"):
+        FiveCrownsVectorEnv(2, opponents=("greedy",), n_players=2)
+    with pytest.raises(ValueError, match="n_players must be"):
+        FiveCrownsVectorEnv(2, self_play=True, n_players=1)
     # a refused step changed nothing
     obs, _ = envs.reset(seed=0)
     kept = obs["observation"].copy()
@@ -156,7 +206,10 @@ def _same_step(a: tuple[Any, ...], b: tuple[Any, ...], where: str) -> None:
     for j, name in ((1, "rewards"), (2, "terminations"), (3, "truncations")):
         np.testing.assert_array_equal(a[j], b[j], err_msg=f"{name}, {where}")
     ia, ib = a[4], b[4]
-    np.testing.assert_array_equal(ia["totals"], ib["totals"], err_msg=where)
+    assert set(ia) == set(ib), where
+    for key in ("totals", "seat", "seat_rewards"):
+        if key in ia:
+            np.testing.assert_array_equal(ia[key], ib[key], err_msg=f"{key}, {where}")
     assert ("final_obs" in ia) == ("final_obs" in ib), where
     if "final_obs" in ia:
         np.testing.assert_array_equal(ia["_final_obs"], ib["_final_obs"], err_msg=where)
@@ -176,6 +229,9 @@ _COMPILED_CASES = [
          solver_features=True, normalize=True),
     dict(opponents=("greedy", "random"), rounds=[1, 2, 3],
          rules=Rules(return_discard=True, max_turns=6)),
+    dict(opponents=("strong", "random", "greedy"), seat=[0, 1, 2, 3, 1], rounds=[2, 3]),
+    dict(self_play=True, n_players=3, rounds=[1, 2], max_episode_steps=9),
+    dict(self_play=True, rounds=[3], max_turns=2, solver_features=True, normalize=True),
 ]
 
 
@@ -245,7 +301,7 @@ def test_the_compiled_games_check_every_argument() -> None:
     core = compiled_engine()
 
     def games(**changes: Any) -> Any:
-        args = dict(n=2, n_players=3, seat=0, policies=[-1, 2, 0], decks=2, max_turns=100,
+        args = dict(n=2, n_players=3, seats=[0, 2], policies=[2, 0], decks=2, max_turns=100,
                     return_discard=False, rounds=[1, 2], agent_turns=0, max_steps=0,
                     scale=None)
         args.update(changes)
@@ -253,11 +309,13 @@ def test_the_compiled_games_check_every_argument() -> None:
 
     for changes, message in [
             (dict(n=0), "n must be"), (dict(n_players=15), "n_players"),
-            (dict(seat=3), "seat must be"), (dict(policies=[-1, 2]), "policies must hold"),
-            (dict(policies=[2, 2, 0]), "policy -1"), (dict(policies=[-1, 1, 0]), "policy"),
+            (dict(seats=[0, 3]), "a seat must be"), (dict(seats=[0]), "seats must hold 2"),
+            (dict(seats=[0, -1]), "a seat must be"), (dict(policies=[2]), "policies must hold"),
+            (dict(policies=[-1, 0]), "policy"), (dict(policies=[1, 0]), "policy"),
+            (dict(policies=[], seats=[-1, 0]), "every seat must be -1"),
             (dict(decks=3), "decks"), (dict(rounds=[]), "rounds must hold"),
             (dict(rounds=[12]), "round number"), (dict(max_turns=0), "max_turns"),
-            (dict(n_players=14, policies=[-1] + [0] * 13, rounds=[11]), "cards"),
+            (dict(n_players=14, policies=[0] * 13, rounds=[11]), "cards"),
             (dict(scale=np.ones(5, np.float32)), "scale must have shape"),
             (dict(agent_turns=-1), ">= 0")]:
         with pytest.raises(ValueError, match=message):
@@ -265,20 +323,23 @@ def test_the_compiled_games_check_every_argument() -> None:
     g = games()
     obs = np.zeros((2, g.size), np.float32)
     masks = np.zeros((2, 114), np.int8)
+    seats = np.zeros(2, np.int64)
     with pytest.raises(RuntimeError, match="no generators"):
-        g.begin(obs, masks, 0, 2)
+        g.begin(obs, masks, seats, 0, 2)
     with pytest.raises(IndexError):
         g.provide(2, np.random.PCG64(0), [None] * 3)
     with pytest.raises(ValueError, match="only for it"):
-        g.provide(0, np.random.PCG64(0), [None, np.random.PCG64(1), None])
+        g.provide(0, np.random.PCG64(0), [None, None, np.random.PCG64(1)])
     for i in range(2):
         g.provide(i, np.random.PCG64(i), [None] * 3)
     with pytest.raises(ValueError, match="obs must have shape"):
-        g.begin(np.zeros((2, 5), np.float32), masks, 0, 2)
+        g.begin(np.zeros((2, 5), np.float32), masks, seats, 0, 2)
     with pytest.raises(ValueError, match="games 0..3"):
-        g.begin(obs, masks, 0, 3)
-    g.begin(obs, masks, 0, 2)
-    assert masks[:, :2].sum() > 0
+        g.begin(obs, masks, seats, 0, 3)
+    with pytest.raises(ValueError, match="seats must hold 2"):
+        g.begin(obs, masks, seats[:1], 0, 2)
+    g.begin(obs, masks, seats, 0, 2)
+    assert masks[:, :2].sum() > 0 and seats.tolist() == [0, 2]
     with pytest.raises(TypeError, match="pickled"):
         import pickle
         pickle.dumps(g)

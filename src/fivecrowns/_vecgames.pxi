@@ -1,5 +1,5 @@
-# The engine of fivecrowns.envs.vector: many games of one learner's seat against compiled
-# bots, stepped together without the GIL. Included by _rollout.pyx (it plays on its
+# The engine of fivecrowns.envs.vector: many games, each of one learner's seat against
+# compiled bots (or of learners in every seat: self-play), stepped together without the GIL. Included by _rollout.pyx (it plays on its
 # Table); its Python twin is the pure-Python route of envs/vector.py, where each game is
 # an envs.gym.FiveCrownsEnv (the specification: tests/test_envs_vector.py checks the two
 # decision by decision).
@@ -15,6 +15,8 @@ cdef struct VecGame:
     int turns                          # the learner's turns (discards) this episode
     int64_t steps                      # this episode's steps
     bint over
+    int seat                           # the learner's seat; -1: every seat is a learner's
+    int32_t policies[MAX_PLAYERS]      # each seat's bot; a learner's seat: -1
     bitgen_t* choices[MAX_PLAYERS]     # an opponent RandomBot's generator, else NULL
     # the next episode's generators, given before they are needed (VectorGames.provide)
     bint has_next
@@ -24,13 +26,11 @@ cdef struct VecGame:
 
 cdef struct VecConfig:
     int n_players
-    int seat
     int decks
     int max_turns                      # Rules.max_turns, as a table holds it
     bint no_return
     int n_rounds
     int8_t plan[N_RANKS]
-    int32_t policies[MAX_PLAYERS]      # each opponent's; the learner's seat: -1
     int agent_turns                    # truncate after this many learner turns (0: never)
     int64_t max_steps                  # truncate after this many steps (0: never)
     int size                           # the observation vector's length
@@ -114,59 +114,60 @@ cdef void vec_deal(const VecConfig* C, VecGame* G) noexcept nogil:
         G.start_totals[q] = G.totals[q]
 
 
-cdef double vec_bots(const VecConfig* C, VecGame* G) noexcept nogil:
+cdef void vec_bots(const VecConfig* C, VecGame* G, double* rewards) noexcept nogil:
     """``FiveCrownsEnv._play_bots``, with ``Game``'s round ends: the bots move until it is
-    the learner's turn or the game is over; the learner's reward meanwhile (minus its
-    score of each round that ended)."""
+    a learner's turn or the game is over; each seat's reward meanwhile is taken from
+    ``rewards[seat]`` (minus its score of each round that ended)."""
     cdef Table* T = &G.T
-    cdef double reward = 0.0
     cdef int q
     while True:
         if T.phase == OVER:
             for q in range(C.n_players):
                 G.totals[q] += T.scores[q]
-            reward -= T.scores[C.seat]
+                rewards[q] -= T.scores[q]
             if G.k + 1 == C.n_rounds:
                 G.over = True  # the last round stays the game's round, as in Game
-                return reward
+                return
             G.k += 1
             vec_deal(C, G)
             continue
-        if T.current == C.seat:
-            return reward
+        if G.policies[T.current] < 0:
+            return
         T.choices = G.choices[T.current]
-        step(T, C.policies[T.current])
+        step(T, G.policies[T.current])
 
 
 cdef void vec_begin(const VecConfig* C, VecGame* G) noexcept nogil:
     """``FiveCrownsEnv.reset``: the next episode's game, its bots moved to the learner's
     first turn (no round can end before it)."""
     cdef int q
+    cdef double rewards[MAX_PLAYERS]
     G.T.rng = G.next_rng
     for q in range(MAX_PLAYERS):
         G.choices[q] = G.next_choices[q]
         G.totals[q] = 0
     G.has_next = False
+    memset(rewards, 0, sizeof(rewards))
     G.k = 0
     G.turns = 0
     G.steps = 0
     G.over = False
     vec_deal(C, G)
-    vec_bots(C, G)
+    vec_bots(C, G, rewards)
 
 
-cdef void vec_observe(const VecConfig* C, const VecGame* G, float* out,
+cdef void vec_observe(const VecConfig* C, const VecGame* G, int seat, float* out,
                       int8_t* mask) noexcept nogil:
-    """``FiveCrownsEnv._obs``: the learner's vector (scaled) and legal actions."""
+    """``FiveCrownsEnv._obs``: ``seat``'s vector (scaled) and legal actions."""
     cdef int codes[114]
     cdef int unseen[N_TYPES]
     cdef int n, j, kept
-    encode_table(&G.T, C.seat, out, C.plan[G.k], G.start_totals)
+    encode_table(&G.T, seat, out, C.plan[G.k], G.start_totals)
     if C.features:
         # the learner's view: the discard view in its discard phase, else the draw view
         kept = must_keep(&G.T) if G.T.phase == DISCARD else -1
-        unseen_of(&G.T, C.seat, unseen)
-        note_features(<Table*>&G.T, C.seat, kept, unseen, out + C.base)
+        unseen_of(&G.T, seat, unseen)
+        note_features(<Table*>&G.T, seat, kept, unseen, out + C.base)
     if C.scale != NULL:
         for j in range(C.size):
             out[j] *= C.scale[j]
@@ -177,42 +178,55 @@ cdef void vec_observe(const VecConfig* C, const VecGame* G, float* out,
             mask[codes[j]] = 1
 
 
+cdef inline int vec_seat(const VecGame* G) noexcept nogil:
+    """Whose observation the game gives now: the learner's, or in self-play the seat to
+    move."""
+    return G.seat if G.seat >= 0 else G.T.current
+
+
 cdef void vec_step(const VecConfig* C, VecGame* G, int64_t action, float* obs, int8_t* mask,
-                   double* reward, uint8_t* term, uint8_t* trunc, int32_t* illegal,
-                   float* final_obs, int8_t* final_mask, uint8_t* ended,
-                   int64_t* totals) noexcept nogil:
-    """``FiveCrownsEnv.step`` and the vector env's time limit and auto-reset; ``totals``:
-    the game's totals after the step (those of the episode that ended, if one did)."""
+                   double* reward, double* seat_rewards, uint8_t* term, uint8_t* trunc,
+                   int32_t* illegal, int32_t* actor, int64_t* seat, float* final_obs,
+                   int8_t* final_mask, uint8_t* ended, int64_t* totals) noexcept nogil:
+    """``FiveCrownsEnv.step`` and the vector env's time limit and auto-reset: the seat to
+    move (``actor``) plays ``action``; ``seat_rewards`` (a value per seat) what the step
+    gave each seat, ``reward`` the actor's; ``seat`` whose observation ``obs`` is;
+    ``totals`` the game's totals after the step (those of the episode that ended, if one
+    did)."""
     cdef Table* T = &G.T
     cdef bint was_draw
-    cdef int q
-    reward[0] = 0.0
+    cdef int q, who = vec_seat(G)
+    for q in range(C.n_players):
+        seat_rewards[q] = 0.0
     term[0] = False
     trunc[0] = False
     illegal[0] = VEC_NO_ACTION
     ended[0] = False
+    actor[0] = who
     if vec_legal(T, action):
         was_draw = T.phase == DRAW
         apply_action(T, <int>action)
         if not was_draw:
             G.turns += 1
-        reward[0] = vec_bots(C, G)
+        vec_bots(C, G, seat_rewards)
         term[0] = G.over
         trunc[0] = C.agent_turns > 0 and G.turns >= C.agent_turns and not G.over
     else:
-        reward[0] = VEC_ILLEGAL_REWARD
+        seat_rewards[who] = VEC_ILLEGAL_REWARD
         term[0] = True
         illegal[0] = <int32_t>action
+    reward[0] = seat_rewards[who]
     G.steps += 1
     if C.max_steps > 0 and G.steps >= C.max_steps:
         trunc[0] = True
     for q in range(C.n_players):
         totals[q] = G.totals[q]
     if term[0] or trunc[0]:
-        vec_observe(C, G, final_obs, final_mask)
+        vec_observe(C, G, who, final_obs, final_mask)
         ended[0] = True
         vec_begin(C, G)
-    vec_observe(C, G, obs, mask)
+    seat[0] = vec_seat(G)
+    vec_observe(C, G, seat[0], obs, mask)
 
 
 cdef class VectorGames:
@@ -228,29 +242,34 @@ cdef class VectorGames:
     cdef object _scale
     cdef list _held
 
-    def __cinit__(self, Py_ssize_t n, int n_players, int seat, policies, int decks,
+    def __cinit__(self, Py_ssize_t n, int n_players, seats, policies, int decks,
                   max_turns, bint return_discard, rounds, int agent_turns,
                   int64_t max_steps, scale, bint features=False):
-        cdef int q, k, largest = 0
+        cdef int q, k, largest = 0, seat
+        cdef Py_ssize_t i
+        cdef int32_t table[MAX_PLAYERS]
         if not 1 <= n <= (1 << 24):
             raise ValueError(f"n must be 1..{1 << 24}, got {n}")
         if not 2 <= n_players <= MAX_PLAYERS:
             raise ValueError(f"n_players must be 2..{MAX_PLAYERS}, got {n_players}")
-        if not 0 <= seat < n_players:
-            raise ValueError(f"seat must be 0..{n_players - 1}, got {seat}")
+        if len(seats) != n:
+            raise ValueError(f"seats must hold {n} values, one per game, got {len(seats)}")
+        self_play = len(policies) == 0
+        if not self_play and len(policies) != n_players - 1:
+            raise ValueError(f"policies must hold {n_players - 1} values (one per "
+                             f"opponent), or none (self-play), got {len(policies)}")
+        for p in policies:
+            if p not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
+                raise ValueError(f"an opponent's policy must be one of "
+                                 f"{GREEDY, STRONG, EXPERT, RANDOM_BOT}, got {p!r}")
+        for seat in seats:
+            if self_play and seat != -1:
+                raise ValueError(f"in self-play (no policies) every seat must be -1, "
+                                 f"got {seat}")
+            if not self_play and not 0 <= seat < n_players:
+                raise ValueError(f"a seat must be 0..{n_players - 1}, got {seat}")
         if decks != 2 and decks != 4:
             raise ValueError(f"decks must be 2 or 4, got {decks}")
-        if len(policies) != n_players:
-            raise ValueError(f"policies must hold {n_players} values, got {len(policies)}")
-        for q in range(n_players):
-            p = policies[q]
-            if q == seat:
-                if p != -1:
-                    raise ValueError(f"the learner's seat {seat} must have policy -1")
-            elif p not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
-                raise ValueError(f"seat {q}: an opponent's policy must be one of "
-                                 f"{GREEDY, STRONG, EXPERT, RANDOM_BOT}, got {p!r}")
-            self.C.policies[q] = p
         if not 1 <= len(rounds) <= N_RANKS:
             raise ValueError(f"rounds must hold 1..{N_RANKS} round numbers, got {len(rounds)}")
         for k in range(len(rounds)):
@@ -264,7 +283,6 @@ cdef class VectorGames:
         if agent_turns < 0 or max_steps < 0:
             raise ValueError("agent_turns and max_steps must be >= 0 (0: no limit)")
         self.C.n_players = n_players
-        self.C.seat = seat
         self.C.decks = decks
         self.C.max_turns = table_max_turns(max_turns)
         self.C.no_return = not return_discard
@@ -286,6 +304,18 @@ cdef class VectorGames:
             raise MemoryError(f"no room for {n} games")
         self.n = n
         self._held = [((), ()) for _ in range(n)]
+        for i in range(n):
+            # each game's seats: the learner's -1, the opponents' in seat order after it
+            seat = seats[i]
+            k = 0
+            for q in range(n_players):
+                if self_play or q == seat:
+                    table[q] = -1
+                else:
+                    table[q] = policies[k]
+                    k += 1
+            self.games[i].seat = seat
+            memcpy(self.games[i].policies, table, sizeof(table))
 
     def __dealloc__(self):
         free(self.games)
@@ -313,7 +343,7 @@ cdef class VectorGames:
         for q in range(MAX_PLAYERS):
             G.next_choices[q] = NULL
         for q in range(self.C.n_players):
-            if (choices[q] is None) != (self.C.policies[q] != RANDOM_BOT):
+            if (choices[q] is None) != (G.policies[q] != RANDOM_BOT):
                 raise ValueError(f"seat {q}: a generator is needed for a RandomBot, and "
                                  f"only for it")
             if choices[q] is not None:
@@ -322,51 +352,67 @@ cdef class VectorGames:
         # the current episode's generators stay referenced until the next one begins
         self._held[i] = (self._held[i][1], (rng, tuple(choices)))
 
-    cdef int check_out(self, float[:, ::1] obs, int8_t[:, ::1] masks, Py_ssize_t start,
-                       Py_ssize_t stop) except -1:
-        cdef Py_ssize_t i
-        if not 0 <= start <= stop <= self.n:
-            raise ValueError(f"games {start}..{stop} of {self.n}")
+    cdef int check_shapes(self, float[:, ::1] obs, int8_t[:, ::1] masks) except -1:
         if obs.shape[0] != self.n or obs.shape[1] != self.C.size:
             raise ValueError(f"obs must have shape ({self.n}, {self.C.size})")
         if masks.shape[0] != self.n or masks.shape[1] != 114:
             raise ValueError(f"masks must have shape ({self.n}, 114)")
+        return 0
+
+    cdef int check_ready(self, Py_ssize_t start, Py_ssize_t stop) except -1:
+        """Games ``start..stop`` exist and each has its next episode's generators (any
+        of them may begin one)."""
+        cdef Py_ssize_t i
+        if not 0 <= start <= stop <= self.n:
+            raise ValueError(f"games {start}..{stop} of {self.n}")
         for i in range(start, stop):
             if not self.games[i].has_next:
                 raise RuntimeError(f"game {i} has no generators for its next episode")
         return 0
 
-    def begin(self, float[:, ::1] obs, int8_t[:, ::1] masks, Py_ssize_t start,
-              Py_ssize_t stop):
-        """Deal games ``start..stop`` their next episode; their first observations."""
+    def begin(self, float[:, ::1] obs, int8_t[:, ::1] masks, int64_t[::1] seats,
+              Py_ssize_t start, Py_ssize_t stop):
+        """Deal games ``start..stop`` their next episode; their first observations, and
+        whose they are (``seats``)."""
         cdef Py_ssize_t i
-        self.check_out(obs, masks, start, stop)
+        self.check_shapes(obs, masks)
+        self.check_ready(start, stop)
+        if seats.shape[0] != self.n:
+            raise ValueError(f"seats must hold {self.n} values, got {seats.shape[0]}")
         with nogil:
             for i in range(start, stop):
                 vec_begin(&self.C, &self.games[i])
-                vec_observe(&self.C, &self.games[i], &obs[i, 0], &masks[i, 0])
+                seats[i] = vec_seat(&self.games[i])
+                vec_observe(&self.C, &self.games[i], <int>seats[i], &obs[i, 0],
+                            &masks[i, 0])
 
     def step(self, const int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] masks,
-             double[::1] rewards, uint8_t[::1] terms, uint8_t[::1] truncs,
-             int32_t[::1] illegal, float[:, ::1] final_obs, int8_t[:, ::1] final_masks,
+             double[::1] rewards, double[:, ::1] seat_rewards, uint8_t[::1] terms,
+             uint8_t[::1] truncs, int32_t[::1] illegal, int32_t[::1] actors,
+             int64_t[::1] seats, float[:, ::1] final_obs, int8_t[:, ::1] final_masks,
              uint8_t[::1] ended, int64_t[:, ::1] totals, Py_ssize_t start, Py_ssize_t stop):
         """Step games ``start..stop`` with ``actions``; each output has a row per game
-        (``totals``: as after the step, those of the episode that ended where one did)."""
+        (``actors``: who moved; ``seats``: whose observation ``obs`` is; ``totals``: as
+        after the step, those of the episode that ended where one did)."""
         cdef Py_ssize_t i
-        self.check_out(obs, masks, start, stop)
-        self.check_out(final_obs, final_masks, start, stop)
+        self.check_shapes(obs, masks)
+        self.check_shapes(final_obs, final_masks)
+        self.check_ready(start, stop)
         for name, length in (("actions", actions.shape[0]), ("rewards", rewards.shape[0]),
+                             ("seat_rewards", seat_rewards.shape[0]),
                              ("terms", terms.shape[0]), ("truncs", truncs.shape[0]),
-                             ("illegal", illegal.shape[0]), ("ended", ended.shape[0]),
+                             ("illegal", illegal.shape[0]), ("actors", actors.shape[0]),
+                             ("seats", seats.shape[0]), ("ended", ended.shape[0]),
                              ("totals", totals.shape[0])):
             if length != self.n:
                 raise ValueError(f"{name} must hold {self.n} values, got {length}")
-        if totals.shape[1] != self.C.n_players:
-            raise ValueError(f"totals must have {self.C.n_players} columns")
+        if totals.shape[1] != self.C.n_players or seat_rewards.shape[1] != self.C.n_players:
+            raise ValueError(f"totals and seat_rewards must have {self.C.n_players} columns")
         with nogil:
             for i in range(start, stop):
                 vec_step(&self.C, &self.games[i], actions[i], &obs[i, 0], &masks[i, 0],
-                         &rewards[i], &terms[i], &truncs[i], &illegal[i], &final_obs[i, 0],
+                         &rewards[i], &seat_rewards[i, 0], &terms[i], &truncs[i],
+                         &illegal[i], &actors[i], &seats[i], &final_obs[i, 0],
                          &final_masks[i, 0], &ended[i], &totals[i, 0])
 
     def totals(self, Py_ssize_t i):

@@ -2,7 +2,8 @@
 holds and how one call steps them all.
 
 - :class:`PythonGames`, the specification: each game a
-  :class:`~fivecrowns.envs.FiveCrownsEnv`, any opponent the registry names.
+  :class:`~fivecrowns.envs.FiveCrownsEnv`, any opponent the registry names (in self-play,
+  a :class:`~fivecrowns.envs._self_play.SelfPlayGame`).
 - :class:`CompiledGames`: every game in C (``_rollout.VectorGames``), the opponents played
   there between the learner's decisions, the games split over threads with the GIL
   released. It takes opponents the engine plays (``_bot_games.seat_policy``); it plays
@@ -36,6 +37,7 @@ from ..registry import parse_bot
 from ..rules import N_ROUNDS, Rules
 from ..seeding import make_rng
 from ._common import new_seed
+from ._self_play import SelfPlayGame
 from .gym import FiveCrownsEnv
 
 __all__ = ["Buffers", "Ended", "PythonGames", "CompiledGames", "compiled_policies"]
@@ -54,12 +56,15 @@ class Buffers:
     terminations: npt.NDArray[np.bool_]
     truncations: npt.NDArray[np.bool_]
     totals: npt.NDArray[np.int64]
+    seats: npt.NDArray[np.int64]            # whose observation each row is
+    seat_rewards: npt.NDArray[np.float64]   # what the step gave each seat (self-play)
 
     @classmethod
     def empty(cls, n: int, size: int, n_players: int) -> Buffers:
         return cls(np.zeros((n, size), dtype=np.float32), np.zeros((n, N_ACTIONS), np.int8),
                    np.zeros(n, np.float64), np.zeros(n, np.bool_), np.zeros(n, np.bool_),
-                   np.zeros((n, n_players), np.int64))
+                   np.zeros((n, n_players), np.int64), np.zeros(n, np.int64),
+                   np.zeros((n, n_players), np.float64))
 
 
 @dataclass
@@ -71,17 +76,11 @@ class Ended:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def compiled_policies(opponents: Sequence[object], n_players: int, seat: int
-                      ) -> list[int] | None:
-    """The engine's policy of each seat (-1 for the learner's), or None when an opponent
-    is a bot the engine does not play."""
+def compiled_policies(opponents: Sequence[object]) -> list[int] | None:
+    """The engine's policy of each opponent, in order, or None when one is a bot the
+    engine does not play."""
     policies = []
-    others = iter(opponents)
-    for s in range(n_players):
-        if s == seat:
-            policies.append(-1)
-            continue
-        opponent = next(others)
+    for opponent in opponents:
         if not isinstance(opponent, str):  # a player object: played in Python
             return None
         code = seat_policy(parse_bot(opponent).factory()(0))
@@ -92,13 +91,14 @@ def compiled_policies(opponents: Sequence[object], n_players: int, seat: int
 
 
 SeedOf = Callable[[int, int], int]
+Single = FiveCrownsEnv | SelfPlayGame
 
 
 class PythonGames:
-    """Each game a :class:`~fivecrowns.envs.FiveCrownsEnv`; ``max_steps``: the vector
-    env's time limit (0: none)."""
+    """Each game a :class:`~fivecrowns.envs.FiveCrownsEnv` (in self-play a
+    :class:`SelfPlayGame`); ``max_steps``: the vector env's time limit (0: none)."""
 
-    def __init__(self, games: list[FiveCrownsEnv], max_steps: int) -> None:
+    def __init__(self, games: list[Single], max_steps: int) -> None:
         self.games = games
         self.max_steps = max_steps
         self.steps = np.zeros(len(games), dtype=np.int64)
@@ -114,6 +114,7 @@ class PythonGames:
         out.obs[i] = obs["observation"]
         out.masks[i] = obs["action_mask"]
         out.totals[i] = info["totals"]
+        out.seats[i] = info["seat"]
 
     def step(self, actions: npt.NDArray[np.int64], out: Buffers, seed_of: SeedOf,
              episodes: npt.NDArray[np.int64]) -> list[Ended]:
@@ -126,12 +127,18 @@ class PythonGames:
             if self.max_steps and self.steps[i] >= self.max_steps:
                 truncated = True
             out.rewards[i] = reward
+            if "seat_rewards" in info:
+                out.seat_rewards[i] = info["seat_rewards"]
+            out.seats[i] = info["seat"]
             out.terminations[i] = terminated
             out.truncations[i] = truncated
             out.totals[i] = info["totals"]
             out.obs[i] = obs["observation"]
             out.masks[i] = obs["action_mask"]
             if terminated or truncated:
+                if isinstance(game, SelfPlayGame):  # the vector's time limit: the mover's
+                    info["seat"] = info["actor"]
+                    obs = game.observe(info["actor"])
                 ended.append(Ended(i, obs, _final_info(info)))
                 self._begin(i, seed_of(i, int(episodes[i]) + 1), out)
         return ended
@@ -143,20 +150,31 @@ class PythonGames:
 def _final_info(info: dict[str, Any]) -> dict[str, Any]:
     final = dict(info)
     final["totals"] = np.array(info["totals"], dtype=np.int64)
+    if "seat_rewards" in final:
+        final["seat_rewards"] = np.array(info["seat_rewards"], dtype=np.float64)
     return final
 
 
 class CompiledGames:
-    """Every game in C; ``max_steps``: the vector env's time limit (0: none)."""
+    """Every game in C: game ``i`` is ``env``'s with the learner in ``seats[i]`` against
+    the opponents ``policies`` (engine numbers, in seat order), or in self-play (no
+    policies, every seat -1) a :class:`SelfPlayGame`'s; ``max_steps``: the vector env's
+    time limit (0: none)."""
 
-    def __init__(self, n: int, env: FiveCrownsEnv, policies: Sequence[int],
-                 threads: int | None, max_steps: int) -> None:
+    def __init__(self, n: int, env: Single, seats: npt.NDArray[np.int64],
+                 policies: Sequence[int], threads: int | None, max_steps: int) -> None:
         assert _core is not None
         rules: Rules = env._rules
         plan = env._rounds if env._rounds is not None else tuple(range(1, N_ROUNDS + 1))
         scale = env._encode.scale
-        self.n_players, self.seat = env.n_players, env.seat
-        self.policies = policies
+        self.n_players = env.n_players
+        self.self_play = not policies
+        self.seats = seats
+        # by the learner's seat: the seats of the opponents that take a seed, each with
+        # whether it is a RandomBot (whose generator the engine needs)
+        self._drawn = {seat: [(s, policy == _RANDOM_BOT) for s, policy in
+                              zip([q for q in range(self.n_players) if q != seat], policies)]
+                       for seat in set(seats.tolist())}
         self.threads = default_threads(threads, n, _SERIAL_GAMES)
         # The same threads every step: the engine's memos of solved hands are per thread,
         # and a thread made afresh each step would start with them empty.
@@ -166,12 +184,13 @@ class CompiledGames:
         pieces = min(n, 4 * self.threads)
         self._pieces = [(k * n // pieces, (k + 1) * n // pieces) for k in range(pieces)]
         self.games = _core.VectorGames(
-            n, env.n_players, env.seat, policies, rules.decks, rules.max_turns,
+            n, env.n_players, seats.tolist(), list(policies), rules.decks, rules.max_turns,
             rules.return_discard, list(plan), env.max_turns or 0, max_steps, scale,
             env.solver_features)
         size = self.games.size
         self._actions = np.zeros(n, dtype=np.int64)
         self._illegal = np.zeros(n, dtype=np.int32)
+        self._actors = np.zeros(n, dtype=np.int32)
         self._ended = np.zeros(n, dtype=np.uint8)
         self._final_obs = np.zeros((n, size), dtype=np.float32)
         self._final_masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
@@ -183,11 +202,9 @@ class CompiledGames:
         rng, _ = np_random(seed)
         game = np.random.PCG64(new_seed(rng))
         choices: list[Any] = [None] * self.n_players
-        for s in range(self.n_players):
-            if s == self.seat:
-                continue
+        for s, random_bot in self._drawn[int(self.seats[i])]:
             bot_seed = new_seed(rng)
-            if self.policies[s] == _RANDOM_BOT:
+            if random_bot:
                 choices[s] = make_rng(bot_seed).bit_generator
         self.games.provide(i, game, choices)
 
@@ -199,7 +216,7 @@ class CompiledGames:
         games = self.games
 
         def piece(a: int, b: int) -> None:
-            games.begin(out.obs, out.masks, a, b)
+            games.begin(out.obs, out.masks, out.seats, a, b)
 
         self._run(piece)
         out.totals[:] = 0
@@ -216,16 +233,20 @@ class CompiledGames:
         truncs = out.truncations.view(np.uint8)
 
         def piece(a: int, b: int) -> None:
-            games.step(self._actions, out.obs, out.masks, out.rewards, terms, truncs,
-                       self._illegal, self._final_obs, self._final_masks, self._ended,
-                       out.totals, a, b)
+            games.step(self._actions, out.obs, out.masks, out.rewards, out.seat_rewards,
+                       terms, truncs, self._illegal, self._actors, out.seats,
+                       self._final_obs, self._final_masks, self._ended, out.totals, a, b)
 
         self._run(piece)
         ended = []
         for i in np.flatnonzero(self._ended).tolist():
-            info: dict[str, Any] = {"totals": out.totals[i].copy(), "seat": self.seat}
+            actor = int(self._actors[i])
+            info: dict[str, Any] = {"totals": out.totals[i].copy(), "seat": actor}
             if self._illegal[i] >= 0:
                 info["illegal_action"] = int(self._illegal[i])
+            if self.self_play:
+                info["actor"] = actor
+                info["seat_rewards"] = out.seat_rewards[i].copy()
             obs = {"observation": self._final_obs[i].copy(),
                    "action_mask": self._final_masks[i].copy()}
             ended.append(Ended(i, obs, info))

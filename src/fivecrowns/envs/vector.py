@@ -33,7 +33,17 @@ Two routes play the games, the same decisions on the same seeds:
   be any registry bot (``learned``, ``search``, your own).
 
 ``infos["totals"]`` holds every game's running totals, ``(num_envs, n_players)`` int64 (a
-buffer too), and ``infos["seat"]`` the learner's seat.
+buffer too), and ``infos["seat"]`` whose observation each game's row is.
+
+- ``seat``: the learner's seat in every game, or one seat per game (``seat=np.arange(n) %
+  4`` rotates the seats, so one policy learns them all).
+- ``self_play=True``: every seat of every game is a learner's (``n_players`` of them, no
+  bots). A step's action is played by the seat to move in each game, and the observation
+  given back is the next mover's (``infos["seat"]``); once an episode has ended (its
+  final observation), the mover's. ``rewards[i]`` is the mover's reward, and
+  ``infos["seat_rewards"]`` (``(num_envs, n_players)``) what the step gave every seat:
+  a round that one seat ends scores them all. The specification is
+  :class:`~fivecrowns.envs._self_play.SelfPlayGame`, FiveCrownsEnv without its bots.
 
 Examples
 --------
@@ -51,7 +61,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,9 +76,11 @@ with requires("rl", "fivecrowns.envs.vector (the Gymnasium vector environment)")
 
 from .._checks import check_int
 from .._state import rollout_core as _core
+from ..actions import N_ACTIONS
 from ..rules import Rules
 from ..seeding import int_seed
-from ._vector_games import Buffers, CompiledGames, PythonGames, compiled_policies
+from ._self_play import SelfPlayGame
+from ._vector_games import Buffers, CompiledGames, PythonGames, Single, compiled_policies
 from .gym import FiveCrownsEnv
 
 __all__ = ["FiveCrownsVectorEnv", "MAX_ENVS"]
@@ -81,17 +93,25 @@ _IMPLEMENTATIONS = ("auto", "compiled", "python")
 
 
 class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` games of one seat against bots, stepped together (see the module).
+    """``num_envs`` games of a learner's seat against bots (or of learners in every seat),
+    stepped together (see the module).
 
     Parameters
     ----------
     num_envs : int
         How many games, 1 to :data:`MAX_ENVS`.
-    opponents : sequence of str
+    opponents : sequence of str, optional
         One bot spec of the registry per opponent (:mod:`fivecrowns.registry`:
         ``"strong"``, ``"expert"``, ``"search:worlds=8"``...); each game makes its own,
         seeded from its episode's seed. The games have ``len(opponents) + 1`` players.
-    rounds, seat, rules, max_turns, solver_features, normalize
+        Default: three ``"strong"``.
+    seat : int or sequence of int, optional
+        The learner's seat (default 0), or each game's (``num_envs`` of them).
+    self_play : bool
+        Every seat a learner's (see the module): no ``opponents`` and no ``seat``.
+    n_players : int, optional
+        The table's size in self-play (default 4).
+    rounds, rules, max_turns, solver_features, normalize
         As for :class:`~fivecrowns.envs.FiveCrownsEnv`, the same for every game.
     max_episode_steps : int, optional
         Truncate an episode after this many steps, as ``gymnasium.make``'s time limit
@@ -106,56 +126,86 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int, opponents: Sequence[str] = ("strong", "strong", "strong"),
-                 rounds: Sequence[int] | None = None, *, seat: int = 0,
-                 rules: Rules | None = None, max_turns: int | None = None,
-                 solver_features: bool = False, normalize: bool = False,
-                 max_episode_steps: int | None = None, implementation: str = "auto",
-                 threads: int | None = None) -> None:
+    def __init__(self, num_envs: int, opponents: Sequence[str] | None = None,
+                 rounds: Sequence[int] | None = None, *,
+                 seat: int | Sequence[int] | None = None, self_play: bool = False,
+                 n_players: int | None = None, rules: Rules | None = None,
+                 max_turns: int | None = None, solver_features: bool = False,
+                 normalize: bool = False, max_episode_steps: int | None = None,
+                 implementation: str = "auto", threads: int | None = None) -> None:
         num_envs = check_int(num_envs, "num_envs", 1)
         self.max_episode_steps = (None if max_episode_steps is None else
                                   check_int(max_episode_steps, "max_episode_steps", 1))
         if num_envs > MAX_ENVS:
             raise ValueError(f"num_envs must be at most {MAX_ENVS:,}, got {num_envs:,}")
-        if isinstance(opponents, str) or not isinstance(opponents, Sequence) or not all(
-                isinstance(o, str) for o in opponents):
-            raise TypeError(f"opponents must be a sequence of bot specs (str), one per "
-                            f"opponent, got {opponents!r}")
         if implementation not in _IMPLEMENTATIONS:
             raise ValueError(f"implementation must be one of {', '.join(_IMPLEMENTATIONS)}, "
                              f"got {implementation!r}")
+        if not isinstance(self_play, bool):
+            raise TypeError(f"self_play must be a bool, got {self_play!r}")
+        options: dict[str, Any] = dict(rules=rules, max_turns=max_turns,
+                                       solver_features=solver_features, normalize=normalize)
+        singles: Callable[[int], Single]
+        if self_play:
+            if opponents is not None or seat is not None:
+                raise ValueError("self_play=True: every seat is a learner's, so neither "
+                                 "opponents nor seat is taken (n_players sets the table)")
+            table = 4 if n_players is None else check_int(n_players, "n_players", 2)
+            seats = np.full(num_envs, -1, dtype=np.int64)
 
-        def single() -> FiveCrownsEnv:
-            return FiveCrownsEnv(tuple(opponents), rounds, seat=seat, rules=rules,
-                                 max_turns=max_turns, solver_features=solver_features,
-                                 normalize=normalize)
+            def singles(i: int) -> Single:
+                return SelfPlayGame(table, rounds, **options)
+        else:
+            if n_players is not None:
+                raise ValueError("n_players is for self_play=True; against bots the "
+                                 "opponents set the table's size")
+            opponents = ("strong", "strong", "strong") if opponents is None else opponents
+            if isinstance(opponents, str) or not isinstance(opponents, Sequence) or not all(
+                    isinstance(o, str) for o in opponents):
+                raise TypeError(f"opponents must be a sequence of bot specs (str), one per "
+                                f"opponent, got {opponents!r}")
+            seats = _check_seats(seat, num_envs)
+            bots = tuple(opponents)
+
+            def singles(i: int) -> Single:
+                return FiveCrownsEnv(bots, rounds, seat=int(seats[i]), **options)
 
         # the first game validates every option, with the single environment's messages
-        first = single()
+        first = singles(0)
         max_steps = self.max_episode_steps or 0
-        why = _why_not_compiled(first, opponents)
+        why = _why_not_compiled(first)
         if implementation == "compiled" and why:
             raise ValueError(f"implementation='compiled' cannot play these games: {why}")
         self.implementation = "python" if why or implementation == "python" else "compiled"
         self._games: PythonGames | CompiledGames
         if self.implementation == "compiled":
-            policies = compiled_policies(first.opponents, first.n_players, first.seat)
+            policies = (compiled_policies(first.opponents) if isinstance(first, FiveCrownsEnv)
+                        else [])
             assert policies is not None
-            self._games = CompiledGames(num_envs, first, policies, threads, max_steps)
+            self._games = CompiledGames(num_envs, first, seats, policies, threads, max_steps)
         else:
-            self._games = PythonGames([first] + [single() for _ in range(num_envs - 1)],
+            self._games = PythonGames([first] + [singles(i) for i in range(1, num_envs)],
                                       max_steps)
         self.num_envs = num_envs
-        self.opponents = first.opponents
-        self.n_players, self.seat = first.n_players, first.seat
-        self.single_observation_space = first.observation_space
-        self.single_action_space = first.action_space
+        self.self_play = self_play
+        #: The opponents' specs (``()`` in self-play).
+        self.opponents: tuple[Any, ...] = (first.opponents if isinstance(first, FiveCrownsEnv)
+                                           else ())
+        self.n_players = first.n_players
+        #: Each game's learner's seat (-1 in self-play: every seat); :attr:`seat` the
+        #: one seat of them all, or None where they differ.
+        self.seats = seats
+        first_seat = int(seats[0])
+        self.seat = first_seat if (seats == first_seat).all() and first_seat >= 0 else None
+        self.single_observation_space = first.observation_space if isinstance(
+            first, FiveCrownsEnv) else FiveCrownsEnv(("random",) * (self.n_players - 1),
+                                                     rounds, **options).observation_space
+        self.single_action_space = gymnasium.spaces.Discrete(N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._out = Buffers.empty(num_envs, first._encode.low.shape[0], first.n_players)
         self._obs: _Obs = {"observation": self._out.obs, "action_mask": self._out.masks}
         self._episodes = np.zeros(num_envs, dtype=np.int64)
-        self._seats = np.full(num_envs, first.seat, dtype=np.int64)
         self._everyone = np.ones(num_envs, dtype=np.bool_)
         self._seed: int | None = None
 
@@ -227,17 +277,36 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
     # -- internals --------------------------------------------------------------------------
 
     def _infos(self) -> dict[str, Any]:
-        return {"totals": self._out.totals, "_totals": self._everyone,
-                "seat": self._seats, "_seat": self._everyone}
+        infos = {"totals": self._out.totals, "_totals": self._everyone,
+                 "seat": self._out.seats, "_seat": self._everyone}
+        if self.self_play:
+            infos.update(seat_rewards=self._out.seat_rewards, _seat_rewards=self._everyone)
+        return infos
 
 
-def _why_not_compiled(env: FiveCrownsEnv, opponents: Sequence[str]) -> str:
+def _check_seats(seat: int | Sequence[int] | None, n: int) -> npt.NDArray[np.int64]:
+    """Each game's learner's seat: one for all (default 0), or one per game. (The single
+    environment checks each against the table.)"""
+    if seat is None:
+        return np.zeros(n, dtype=np.int64)
+    if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool):
+        return np.full(n, int(seat), dtype=np.int64)
+    seats = np.asarray(seat)
+    if seats.dtype == np.bool_ or not np.issubdtype(seats.dtype, np.integer):
+        raise TypeError(f"seat must be an int or a sequence of ints (one per game), "
+                        f"got {seat!r}")
+    if seats.shape != (n,):
+        raise ValueError(f"seat: one per game, {n} of them, got shape {seats.shape}")
+    return seats.astype(np.int64)
+
+
+def _why_not_compiled(env: Single) -> str:
     """Why the compiled route cannot play ``env``'s games ("" if it can)."""
     if _core is None:
         return "the compiled core is not in use (fivecrowns.IMPLEMENTATION is 'python')"
-    if compiled_policies(env.opponents, env.n_players, env.seat) is None:
+    if isinstance(env, FiveCrownsEnv) and compiled_policies(env.opponents) is None:
         return (f"the engine plays random, greedy, strong and expert with their default "
-                f"options; the opponents are {', '.join(map(repr, opponents))}")
+                f"options; the opponents are {', '.join(map(repr, env.opponents))}")
     return ""
 
 
