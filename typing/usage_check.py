@@ -50,6 +50,14 @@ def simulations() -> None:
                                                    [fc.RandomBot], 2, seed=1, rounds=[1])
     bot: fc.SearchBot = fc.SearchBot(seed=1, worlds=4)
     assert games.scores.shape == (2, 2) and match.games == 2 and bot.worlds == 4
+    # a policy by the registry's class name as well as by its own (rollout.Policy)
+    totals: npt.NDArray[np.int64] = fc.play_games(2, seed=1, policy="StrongBot",
+                                                  rounds=[1])
+    seats: npt.NDArray[np.int64] = fc.play_games(1, seed=1, n_players=2, rounds=[1],
+                                                 policy=["ExpertBot", "greedy"])
+    scores: npt.NDArray[np.int32] = fc.play_out([fc.Round(3, 1, seed=1)], policy="StrongBot",
+                                                seed=1)
+    assert totals.shape == (2, 4) and seats.shape == (1, 2) and scores.shape == (1, 3)
 
 
 def compiled_core() -> None:

@@ -90,7 +90,7 @@ from ._state import load_rollout
 from ._state_py import _check_dealt
 from ._threads import run_threaded
 from .records import EventKind
-from .registry import engine_policies, engine_policy
+from .registry import bot_entry, engine_policies, engine_policy
 from .round import Round
 from .rules import N_ROUNDS, Rules
 from .seeding import SeedLike, bot_seeds, game_seeds, game_seeds_range, int_seed
@@ -111,10 +111,35 @@ ROLLOUT_IMPLEMENTATION = "python" if _core is None else "compiled"
 #: (:func:`fivecrowns.registry.engine_policies`). Every argument that names a policy takes
 #: their names as the registry does (``"StrongBot"`` is ``"strong"``).
 POLICIES = engine_policies()
-Policy = Literal["greedy", "random", "strong", "expert"]
-if get_args(Policy) != POLICIES:  # the type must name what the registry gives
-    raise ImportError(f"rollout.Policy names {get_args(Policy)}, the registry's compiled "
-                      f"policies are {POLICIES}")
+#: A policy as an argument names it, for type checkers: the registry's names of the bots
+#: with a compiled policy (:data:`POLICIES`), then their class names (``"StrongBot"``).
+#: The registry also takes any case and spaces around a name (``" Strong "``), which no
+#: ``Literal`` can list: such a name works but is typed as a ``str``.
+Policy = Literal["greedy", "random", "strong", "expert",
+                 "GreedyBot", "RandomBot", "StrongBot", "ExpertBot"]
+
+
+def _check_policy_type() -> None:
+    """Refuse the import when :data:`Policy` and the registry drift apart: the type must
+    list each compiled policy's name and its class's name, in the engine's order, and the
+    registry must take each as that policy."""
+    classes = tuple(bot_entry(p).target.rpartition(":")[2] for p in POLICIES)
+    spelled = get_args(Policy)
+    if spelled != POLICIES + classes:
+        raise ImportError(f"rollout.Policy names {spelled}, the registry's compiled "
+                          f"policies are {POLICIES} (classes {classes})")
+    for name, policy in zip(spelled, POLICIES + POLICIES):
+        try:
+            taken = engine_policy(name)
+        except ValueError as exc:
+            raise ImportError(f"rollout.Policy names {name!r}, which the registry refuses: "
+                              f"{exc}") from None
+        if taken != policy:
+            raise ImportError(f"rollout.Policy: the registry takes {name!r} as {taken!r}, "
+                              f"not {policy!r}")
+
+
+_check_policy_type()
 
 _RANDOM = POLICIES.index("random")
 _MAX_PLAYERS = 14
