@@ -1,4 +1,4 @@
-"""The training recipe: MaskablePPO (sb3-contrib) on the Gymnasium environment, against
+"""The training recipe: MaskablePPO (sb3-contrib) on the vector environment, against
 three GreedyBots, with the solver features in the observation; then an evaluation.
 
 Needs ``pip install "fivecrowns[train]"`` (sb3-contrib and torch; install a CPU build of
@@ -23,12 +23,19 @@ The recipe, and why (each part is a flag; docs/frameworks.rst, Training, has the
   choices and the value function to its returns (supervised). PPO from nothing learns too
   slowly for a 30-minute budget on a loaded 2-core machine.
 - **PPO** for the rest of the budget (``--lr 1e-4``, low so as to refine the warm start
-  rather than unlearn it; 8 environments, seats rotated, in one process with one torch
-  thread: on a shared, loaded 2-core machine subprocesses were no faster and two torch
-  threads much slower).
+  rather than unlearn it) on :class:`~fivecrowns.envs.vector.FiveCrownsVectorEnv`
+  (``--route vector``): 64 games stepped in C in one call, the agent's seat rotated game
+  by game (``seat=[g % 4]``), through :func:`~fivecrowns.envs.sb3.to_sb3`; 32 steps a game
+  per update, the same 2,048 a rollout as 8 games of 256, and 2 passes over it in
+  minibatches of 512 (the games are cheap enough now that fresh ones beat going over old
+  ones five times: the update, not the games, had become most of the time). One torch
+  thread: on a shared, loaded 2-core machine two were much slower. ``--route single``
+  trains on 8 (``--envs``) single Gymnasium environments instead (``DummyVecEnv``, or
+  ``--subproc``), 5 passes in minibatches of 256, as 0.4's recipe did.
 - **Rewards**: minus the points, times ``--reward-scale`` (0.01), plus a potential-based
-  shaping term on the deadwood kept (:class:`ShapedReward`), which ranks policies as the
-  game does and rewards a good discard at once instead of at the round's end.
+  shaping term on the deadwood kept (:class:`ShapedReward`, on every game of the vector
+  at once), which ranks policies as the game does and rewards a good discard at once
+  instead of at the round's end.
 
 With ``--steps`` and ``--imitate 0`` a seed gives the same model every time; a wall-clock
 budget gives whatever the machine reaches in the time.
@@ -57,15 +64,22 @@ try:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.logger import Logger
-    from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+    from stable_baselines3.common.vec_env import (
+        DummyVecEnv,
+        SubprocVecEnv,
+        VecEnv,
+        VecEnvWrapper,
+        VecMonitor,
+    )
 except ImportError as exc:  # pragma: no cover - the message is the point
     sys.exit(f"this example needs the [train] extra (sb3-contrib and torch): {exc}")
 
 from fivecrowns import GreedyBot, player_action
 from fivecrowns.envs.features import BLOCKS, feature_size
 from fivecrowns.envs.gym import FiveCrownsEnv
+from fivecrowns.envs.sb3 import to_sb3
+from fivecrowns.envs.vector import FiveCrownsVectorEnv
 from fivecrowns.stats import mean_interval
 
 #: Evaluation deals are seeded from seed + EVAL_OFFSET + g, away from the training seeds.
@@ -77,44 +91,49 @@ EVAL_OFFSET = 1_000_000
 NOW = BLOCKS["now"].start - feature_size()
 
 
-class ShapedReward(gymnasium.Wrapper):  # type: ignore[type-arg]
-    """Rewards multiplied by ``scale``, plus a potential-based shaping term.
+def potential(vec: np.ndarray, args: argparse.Namespace) -> np.ndarray:
+    """The shaping potential of observation vectors (the last axis): ``-shaping *
+    deadwood * scale``, the deadwood of the hand kept (the solver feature "now", divided
+    by 100 in the vector)."""
+    return -args.shaping * vec[..., NOW].astype(np.float64) * 100.0 * args.reward_scale
+
+
+class ShapedReward(VecEnvWrapper):
+    """Rewards multiplied by ``scale``, plus a potential-based shaping term, for every
+    game of a ``VecEnv``.
 
     Round scores reach 200+ points; PPO's value function learns faster on rewards of order
-    1. The shaping adds ``gamma * phi(next) - phi(now)`` with ``phi = -shaping * deadwood
-    * scale``, the deadwood of the hand kept (the solver feature "now"), and ``phi = 0``
-    once the game is over. Such a term changes no policy's ranking (the terms telescope
-    to ``-phi(start)`` over an episode), but it tells the agent at once that a discard
-    left more deadwood than it could have, instead of at the end of the round.
-    Keeps ``action_masks``.
+    1. The shaping adds ``gamma * phi(next) - phi(now)`` with ``phi`` from
+    :func:`potential`, and ``phi = 0`` once a game is over. Such a term changes no
+    policy's ranking (the terms telescope to ``-phi(start)`` over an episode), but it tells
+    the agent at once that a discard left more deadwood than it could have, instead of at
+    the end of the round. A game whose episode ends starts the next at once (the
+    observation given is the next episode's first): its last step's ``phi(next)`` is 0
+    where the game ended, the ended episode's last observation's where a time limit cut it.
+    Keeps ``action_masks`` (``env_method``, which the wrapper forwards).
     """
 
-    def __init__(self, env: gymnasium.Env, scale: float, shaping: float,  # type: ignore[type-arg]
-                 gamma: float) -> None:
-        super().__init__(env)
-        self.scale = scale
-        self.shaping = shaping
-        self.gamma = gamma
-        self._phi = 0.0
+    def __init__(self, venv: VecEnv, args: argparse.Namespace) -> None:
+        super().__init__(venv)
+        self.args = args
+        self._phi = np.zeros(venv.num_envs)
 
-    def _potential(self, obs: dict[str, np.ndarray]) -> float:
-        # the feature is deadwood / 100; scale turns points into reward units
-        return -self.shaping * float(obs["observation"][NOW]) * 100.0 * self.scale
+    def reset(self) -> Any:
+        obs = self.venv.reset()
+        self._phi = potential(obs["observation"], self.args)
+        return obs
 
-    def reset(self, **kwargs: Any) -> Any:
-        obs, info = self.env.reset(**kwargs)
-        self._phi = self._potential(obs)
-        return obs, info
-
-    def step(self, action: Any) -> Any:
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        phi = 0.0 if terminated else self._potential(obs)
-        shaped = reward * self.scale + self.gamma * phi - self._phi
+    def step_wait(self) -> Any:
+        obs, rewards, dones, infos = self.venv.step_wait()
+        phi = potential(obs["observation"], self.args)  # the next decision's
+        ending = phi.copy()
+        for i in np.flatnonzero(dones):
+            cut = infos[i].get("TimeLimit.truncated", False)
+            ending[i] = (potential(infos[i]["terminal_observation"]["observation"], self.args)
+                         if cut else 0.0)
+        shaped = rewards * self.args.reward_scale + self.args.gamma * ending - self._phi
         self._phi = phi
-        return obs, shaped, terminated, truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()  # type: ignore[attr-defined, no-any-return]
+        return obs, shaped.astype(np.float32), dones, infos
 
 
 class SolverSkip(BaseFeaturesExtractor):
@@ -138,13 +157,26 @@ class SolverSkip(BaseFeaturesExtractor):
         return torch.cat([self.mlp(vec), vec[:, -feature_size():]], dim=1)
 
 
-def make_env(opponents: tuple[str, ...], args: argparse.Namespace, seat: int = 0) -> Any:
-    """A factory for one training environment (Monitor records the true game totals)."""
+def make_env(opponents: tuple[str, ...], seat: int = 0) -> Any:
+    """A factory for one single training environment (``--route single``)."""
     def thunk() -> gymnasium.Env:  # type: ignore[type-arg]
-        env = FiveCrownsEnv(opponents=opponents, seat=seat, solver_features=True,
-                            normalize=True)
-        return ShapedReward(Monitor(env), args.reward_scale, args.shaping, args.gamma)
+        return FiveCrownsEnv(opponents=opponents, seat=seat, solver_features=True,
+                             normalize=True)
     return thunk
+
+
+def training_games(opponents: tuple[str, ...], args: argparse.Namespace) -> VecEnv:
+    """The training games, the agent's seat rotated game by game, as one ``VecEnv`` whose
+    rewards are shaped (VecMonitor below the shaping records the true game totals)."""
+    if args.route == "vector":
+        games = FiveCrownsVectorEnv(args.envs, opponents, seat=np.arange(args.envs) % 4,
+                                    solver_features=True, normalize=True)
+        vec: VecEnv = to_sb3(games, seed=args.seed)
+    else:
+        fns = [make_env(opponents, seat=i % 4) for i in range(args.envs)]
+        vec = SubprocVecEnv(fns) if args.subproc else DummyVecEnv(fns)
+        vec.seed(args.seed)
+    return ShapedReward(VecMonitor(vec), args)
 
 
 class Deadline(BaseCallback):
@@ -164,7 +196,7 @@ class Deadline(BaseCallback):
         now = time.monotonic()
         if now - self.last >= self.every:
             self.last = now
-            # Monitor records the unscaled rewards: minus the game totals
+            # VecMonitor records the unscaled rewards: minus the game totals
             totals = [-ep["r"] for ep in self.model.ep_info_buffer]
             mean = f"{np.mean(totals):.1f}" if totals else "n/a"
             print(f"  {now - self.start:6.0f} s  {self.num_timesteps:>9,} steps  "
@@ -183,12 +215,13 @@ def greedy_episodes(args: argparse.Namespace, seconds: float
     start = time.monotonic()
     g = 0
     while time.monotonic() - start < seconds or g == 0:
-        env = make_env(("greedy",) * 3, args, seat=g % 4)()
+        env = make_env(("greedy",) * 3, seat=g % 4)()
         teacher = GreedyBot()
         o, _ = env.reset(seed=args.seed + 2 * EVAL_OFFSET + g)
         game = env.unwrapped.game  # type: ignore[attr-defined]
         seat = g % 4
         rewards: list[float] = []
+        phi = float(potential(o["observation"], args))
         while True:
             view = game.observation(seat)
             a = player_action(teacher, view)
@@ -196,7 +229,10 @@ def greedy_episodes(args: argparse.Namespace, seconds: float
             masks.append(o["action_mask"].astype(bool))
             actions.append(a)
             o, r, terminated, truncated, _ = env.step(a)
-            rewards.append(float(r))
+            # the shaped reward, as ShapedReward gives it in training
+            nxt = 0.0 if terminated else float(potential(o["observation"], args))
+            rewards.append(r * args.reward_scale + args.gamma * nxt - phi)
+            phi = nxt
             if terminated or truncated:
                 break
         ret = 0.0
@@ -247,9 +283,7 @@ def train(args: argparse.Namespace) -> MaskablePPO:
     torch.set_num_threads(args.threads)
     opponents = ("greedy",) * 3
     # seats vary across the training envs, so the agent learns every seat
-    fns = [make_env(opponents, args, seat=i % 4) for i in range(args.envs)]
-    vec: VecEnv = (SubprocVecEnv(fns) if args.subproc else DummyVecEnv(fns))
-    vec.seed(args.seed)
+    vec = training_games(opponents, args)
     width = args.width
     if args.arch == "skip":
         # the shared extractor is the hidden layers; the policy head is linear on top
@@ -281,7 +315,7 @@ def train(args: argparse.Namespace) -> MaskablePPO:
     took = time.monotonic() - t1
     vec.close()
     print(f"trained {model.num_timesteps:,} PPO steps in {took / 60:.1f} min "
-          f"({model.num_timesteps / took:,.0f} steps/s, {args.envs} envs, "
+          f"({model.num_timesteps / took:,.0f} steps/s, {args.envs} envs, {args.route} route, "
           f"{args.threads} torch threads); {(time.monotonic() - t0) / 60:.1f} min in all")
     model.save(args.out)
     print(f"saved the model to {args.out}")
@@ -363,14 +397,23 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--eval-opponent", choices=("greedy", "strong", "random"),
                    default="greedy", help="the bots of the evaluation games")
     p.add_argument("--seed", type=int, default=0, help="seeds training and evaluation")
-    p.add_argument("--envs", type=int, default=8, help="training environments")
+    p.add_argument("--route", choices=("vector", "single"), default="vector",
+                   help="vector: the games of one FiveCrownsVectorEnv, stepped in C; "
+                        "single: one FiveCrownsEnv a game (0.4's recipe)")
+    p.add_argument("--envs", type=int, default=None,
+                   help="training games (default: 64 on the vector route, 8 on single)")
     p.add_argument("--subproc", action="store_true",
-                   help="step the environments in subprocesses (SubprocVecEnv)")
+                   help="--route single: step the environments in subprocesses")
     p.add_argument("--threads", type=int, default=1,
                    help="torch threads (on a shared 2-core machine 1 was fastest)")
-    p.add_argument("--n-steps", type=int, default=256, help="PPO steps per env per update")
-    p.add_argument("--batch-size", type=int, default=256)
-    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--n-steps", type=int, default=None,
+                   help="PPO steps per game per update (default: 2,048 a rollout in all, "
+                        "32 a game of 64, 256 a game of 8)")
+    p.add_argument("--batch-size", type=int, default=None,
+                   help="PPO's minibatch (default: 512 on the vector route, 256 on single)")
+    p.add_argument("--epochs", type=int, default=None,
+                   help="PPO's passes over a rollout (default: 2 on the vector route, whose "
+                        "games are cheap enough to take fresh ones instead; 5 on single)")
     p.add_argument("--lr", type=float, default=1e-4,
                    help="PPO's learning rate (low: it fine-tunes the warm start)")
     p.add_argument("--gamma", type=float, default=0.995)
@@ -387,6 +430,17 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--shaping", type=float, default=1.0,
                    help="weight of the deadwood potential shaping (0: none)")
     args = p.parse_args(argv)
+    if args.envs is None:
+        args.envs = 64 if args.route == "vector" else 8
+    if args.n_steps is None:
+        args.n_steps = max(1, 2048 // args.envs)
+    vector = args.route == "vector"
+    if args.batch_size is None:
+        args.batch_size = 512 if vector else 256
+    if args.epochs is None:
+        args.epochs = 2 if vector else 5
+    if args.subproc and args.route != "single":
+        p.error("--subproc steps single environments: give --route single")
     if args.eval_games < 1:
         p.error("--eval-games must be at least 1")
     if args.eval_only is None and not (args.minutes or args.steps):

@@ -78,10 +78,58 @@ def test_help_and_bad_arguments(tmp_path: Path) -> None:
                                          env.get("PYTHONPATH", "")])
     for args, error in ((["--eval-only", str(tmp_path / "missing.zip")], "no model file"),
                         ([], "give a training budget"),
-                        (["--steps", "10", "--eval-games", "0"], "--eval-games must be")):
+                        (["--steps", "10", "--eval-games", "0"], "--eval-games must be"),
+                        (["--steps", "10", "--subproc"], "give --route single")):
         done = subprocess.run([sys.executable, str(EXAMPLES / SCRIPT), *args], env=env,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 2 and error in done.stderr, done.stderr
+
+
+@pytest.mark.slow
+def test_the_single_route_trains_as_before(tmp_path: Path) -> None:
+    """``--route single``: 0.4's recipe, one FiveCrownsEnv a game."""
+    require_train_extra("torch", "sb3_contrib")
+    out = run(SCRIPT, "--route", "single", "--imitate", "0", "--steps", "512", "--envs", "2",
+              "--epochs", "1", "--eval-games", "4", "--out", str(tmp_path / "m.zip"),
+              cwd=tmp_path)
+    assert re.search(r"trained [\d,]+ PPO steps .* 2 envs, single route", out), out
+
+
+def test_the_shaped_rewards_telescope_over_every_games_episodes() -> None:
+    """ShapedReward over the vector env: with gamma 1, a game's shaped rewards over an
+    episode add up to its scaled rewards less the potential of its first observation (the
+    shaping ranks policies as the game does); an episode ends with potential 0."""
+    require_train_extra("torch", "sb3_contrib")
+    import argparse
+    import importlib.util
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("recipe", EXAMPLES / SCRIPT)
+    assert spec is not None and spec.loader is not None
+    recipe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recipe)
+    args = argparse.Namespace(route="vector", envs=3, seed=2, reward_scale=0.01, shaping=1.0,
+                              gamma=1.0)
+    venv = recipe.training_games(("greedy",) * 2, args)
+    obs = venv.reset()
+    start = recipe.potential(obs["observation"], args)
+    assert (start < 0).all()  # a dealt hand has deadwood
+    shaped_sum = np.zeros(3)
+    episodes = 0
+    rng = np.random.default_rng(0)
+    while episodes < 3:
+        masks = np.stack(venv.env_method("action_masks"))
+        venv.step_async((rng.random(masks.shape) * masks).argmax(axis=1))
+        obs, shaped, dones, infos = venv.step_wait()
+        shaped_sum += shaped
+        for i in np.flatnonzero(dones):
+            episodes += 1
+            total = -infos[i]["episode"]["r"]  # VecMonitor: the unscaled rewards' sum
+            assert shaped_sum[i] == pytest.approx(-0.01 * total - start[i], abs=1e-3)
+            shaped_sum[i] = 0.0
+            start[i] = recipe.potential(obs["observation"][i], args)
+    venv.close()
 
 
 # -- the imitation recipe, examples/"train_imitation.py": LearnedBot's weights ------------------
