@@ -7,9 +7,9 @@
 >>> Rules(decks=4).n_cards
 232
 
-The deck's composition is written once, in :func:`deck_counts`; every Python place that
-needs it (:class:`Rules`, :mod:`fivecrowns.deck`, the round state's Python twin,
-:func:`~fivecrowns.random_hands`, solitaire, the OpenSpiel game) derives from it:
+The deck's composition is written once, in :func:`deck_counts`; :class:`Rules`,
+:mod:`fivecrowns.deck`, the round state's Python twin, :func:`~fivecrowns.random_hands`,
+solitaire and the OpenSpiel game derive their decks from it:
 
 >>> deck_counts(2)[:3], deck_counts(2)[55], len(sorted_deck(2))
 ((2, 2, 2), 6, 116)
