@@ -326,6 +326,12 @@ def _every_entrance(like: Round, fields: tuple[Any, ...], rng: np.random.Generat
         lambda: r.observation(0),
         lambda: r.determinize(0, seed=1),
     ]
+    if not ON_TWINS:  # the single Gymnasium env's opponents' entrance (compiled only)
+        from fivecrowns import _rollout as core  # type: ignore[attr-defined]
+        policy = _NASTY[int(rng.integers(len(_NASTY)))] if rng.random() < 0.3 \
+            else int(rng.integers(0, 5))
+        chooser = np.random.PCG64(1) if policy == 4 or rng.random() < 0.2 else None
+        calls.append(lambda: core.policy_action(r._state, policy, chooser))
     for call in calls:
         try:
             call()
@@ -339,6 +345,96 @@ def _every_entrance(like: Round, fields: tuple[Any, ...], rng: np.random.Generat
         c.apply_action(acts[int(rng.integers(len(acts)))])
 
 
+# The private engine class of the vector env: its arguments checked, never trusted.
+_VECTOR_REFUSED = (ValueError, TypeError, OverflowError, IndexError, RuntimeError)
+
+
+def _pick(rng: np.random.Generator, good: Any, nasty: float = 0.15) -> Any:
+    return _NASTY[int(rng.integers(len(_NASTY)))] if rng.random() < nasty else good
+
+
+def _fuzz_vector(cases: int, seed: int) -> None:
+    """``_rollout.VectorGames`` built from arguments that are often wrong, its games given
+    generators, begun and stepped with actions and buffers that are often wrong: each call
+    answers or refuses with an exception, and never touches memory it does not own."""
+    from fivecrowns import _rollout as core  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    for _ in range(cases):
+        n = _pick(rng, int(rng.integers(1, 5)), 0.05)
+        players = _pick(rng, int(rng.integers(2, 7)), 0.05)
+        p = players if isinstance(players, int) and 2 <= players <= 14 else 3
+        self_play = rng.random() < 0.25
+        seats = [_pick(rng, -1 if self_play else int(rng.integers(0, p)), 0.05)
+                 for _ in range(n if isinstance(n, int) and 0 < n < 10 else 2)]
+        policies = [] if self_play else [_pick(rng, int(rng.integers(0, 5)), 0.05)
+                                         for _ in range(p - 1 + int(rng.integers(-1, 2) *
+                                                                    (rng.random() < 0.1)))]
+        rounds = [_pick(rng, int(rng.integers(1, 12)), 0.05)
+                  for _ in range(int(rng.integers(0, 4)) or 1)]
+        features = bool(rng.random() < 0.3)
+        size = 192 + 60 * p + (62 if features else 0)
+        scale = None if rng.random() < 0.7 else np.ones(
+            size + int(rng.integers(-1, 2)), np.float32)
+        args = (n, players, seats, policies, _pick(rng, 2 if rng.random() < 0.8 else 4, 0.1),
+                _pick(rng, int(rng.integers(1, 200)), 0.1), bool(rng.random() < 0.5), rounds,
+                _pick(rng, int(rng.integers(0, 4)), 0.05),
+                _pick(rng, int(rng.integers(0, 30)), 0.05), scale, features)
+        try:
+            games = core.VectorGames(*args)
+        except _VECTOR_REFUSED:
+            continue
+        m, width = games.n, games.size
+        for i in range(m + (1 if rng.random() < 0.1 else 0)):
+            wild = [np.random.PCG64(q) if rng.random() < 0.5 else None for q in range(p)]
+            for choices in (wild, _choices(seats[i % m], policies, p)):
+                try:  # often wrong at first, then as a RandomBot's seats want
+                    games.provide(i, np.random.PCG64(i), choices)
+                    break
+                except _VECTOR_REFUSED:
+                    pass
+        obs, masks, seat_out = _buffers(rng, m, width, 0.1)
+        try:
+            games.begin(obs, masks, seat_out, 0, m)
+        except _VECTOR_REFUSED:
+            continue
+        for i in range(m):  # the second episodes' generators, as the env gives them
+            games.provide(i, np.random.PCG64(i), _choices(seats[i], policies, p))
+        for _ in range(int(rng.integers(1, 40))):
+            obs, masks, seat_out = _buffers(rng, m, width, 0.05)
+            final_obs, final_masks, _ = _buffers(rng, m, width, 0.05)
+            legal = [np.flatnonzero(row) for row in masks]
+            actions = np.array([int(rng.choice(a)) if len(a) and rng.random() < 0.9
+                                else int(rng.integers(-3, 120)) for a in legal], np.int64)
+            if rng.random() < 0.05:
+                actions[0] = [-2**63, 2**63 - 1, 2**31, -2**31 - 1][int(rng.integers(4))]
+            outs = [np.zeros(m, np.float64), np.zeros((m, p), np.float64),
+                    np.zeros(m, np.uint8), np.zeros(m, np.uint8), np.zeros(m, np.int32),
+                    np.zeros(m, np.int32), seat_out]
+            try:
+                games.step(actions, obs, masks, outs[0], outs[1], outs[2], outs[3], outs[4],
+                           outs[5], outs[6], final_obs, final_masks, np.zeros(m, np.uint8),
+                           np.zeros((m, p), np.int64), 0, m)
+            except _VECTOR_REFUSED:
+                break
+            for i in range(m):  # the next episodes' generators, as the env gives them
+                games.provide(i, np.random.PCG64(i), _choices(seats[i], policies, p))
+
+
+def _buffers(rng: np.random.Generator, m: int, width: int, bad: float) -> list[Any]:
+    """Observations, masks and seats for ``m`` games, a row too many or few at times."""
+    rows = m + (int(rng.integers(-1, 2)) if rng.random() < bad else 0)
+    return [np.zeros((rows, width), np.float32), np.zeros((rows, 114), np.int8),
+            np.zeros(rows, np.int64)]
+
+
+def _choices(seat: int, policies: list[Any], p: int) -> list[Any]:
+    """A generator for each RandomBot's seat (engine number 4) of a game whose learner sits
+    in ``seat``, None for the others."""
+    others = iter(policies)
+    return [None if (seat == -1 or q == seat) else
+            (np.random.PCG64(q) if next(others, None) == 4 else None) for q in range(p)]
+
+
 def test_malformed_input_through_every_entrance_in_a_child() -> None:
     cases = sized(3000, 200)
     tests = Path(__file__).resolve().parent
@@ -347,6 +443,8 @@ def test_malformed_input_through_every_entrance_in_a_child() -> None:
         sys.path.insert(0, {str(tests)!r})
         import test_fuzz_entrances as t
         t._fuzz({cases}, 20261127)
+        if not t.ON_TWINS:
+            t._fuzz_vector({sized(1500, 0)}, 20261128)
         print("done")
     """)
     env = dict(os.environ)
