@@ -120,3 +120,37 @@ def test_the_state_in_use_deals_the_deck(decks: int) -> None:
         (np.array(deck_counts(decks)) - np.bincount(s.discard_pile(),
                                                     minlength=N_TYPES)).tolist()
 
+
+
+@pytest.mark.parametrize("decks", GAME_DECKS)
+def test_the_solvers_copy_checks_take_the_decks_counts(decks: int) -> None:
+    # The solver's input checks (_checks, both twins raise through them), the file
+    # scorer's row check (_batches._over) and the twin's draw table: a hand may hold
+    # every copy deck_counts gives of a card, and no more
+    import fivecrowns
+    from fivecrowns import _batches, _checks, _solver_py
+    limits = deck_counts(decks)
+    assert _checks.copy_limits(decks).tolist() == list(limits)
+    for t in (0, 17, 54, JOKER_INDEX):
+        full = np.zeros(N_TYPES, dtype=np.uint8)
+        full[t] = limits[t]
+        _checks.check_row(full, decks)
+        fivecrowns.deadwood(full, 13, decks=decks)
+        assert fivecrowns.draw_table(full, 13, decks=decks)[t] == -1
+        assert _solver_py.draw_table_row(full, 13, decks)[t] == -1
+        one_less = full.copy()
+        one_less[t] -= 1
+        assert fivecrowns.draw_table(one_less, 13, decks=decks)[t] >= 0
+        assert _solver_py.draw_table_row(one_less, 13, decks)[t] >= 0
+        over = full.copy()
+        over[t] += 1
+        with pytest.raises(ValueError, match=f"{decks} decks hold only {limits[t]}$"):
+            fivecrowns.deadwood(over, 13, decks=decks)
+        batch = np.stack([full, over, full])
+        assert _batches._over(batch, decks).tolist() == [False, True, False]
+        with pytest.raises(ValueError, match=f"^hand 1: .* hold only {limits[t]}$"):
+            fivecrowns.deadwood_many(batch, 13, decks=decks)
+        wide = batch.astype(np.int16)
+        wide[1, t] = max(limits) + 1
+        with pytest.raises(ValueError, match=f"counts must be 0..{max(limits)} "):
+            fivecrowns.deadwood_many(wide, 13, decks=decks)

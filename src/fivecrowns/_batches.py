@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import MAX_HAND_SIZE, check_decks, check_wild, type_name
+from ._checks import MAX_HAND_SIZE, check_decks, check_wild, copy_limits, type_name
 from ._optional import require, requires
 from .errors import HandError
 from .solver import deadwood_many, hand_counts
@@ -147,8 +147,7 @@ def _text_counts(arr: Any, decks: int, reader: Callable[..., None] | None = None
 
 def _over(counts: npt.NDArray[np.uint8], decks: int) -> npt.NDArray[np.bool_]:
     """Rows holding more copies of a card than the decks do, or too many cards."""
-    over: npt.NDArray[np.bool_] = np.asarray((counts[:, :55] > decks).any(axis=1))
-    over |= counts[:, 55] > 3 * decks
+    over: npt.NDArray[np.bool_] = np.asarray((counts > copy_limits(decks)).any(axis=1))
     over |= counts.sum(axis=1, dtype=np.int64) > MAX_HAND_SIZE
     return over
 

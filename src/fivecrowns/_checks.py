@@ -21,14 +21,16 @@ from collections.abc import Callable
 from typing import Any, ParamSpec
 
 import numpy as np
+import numpy.typing as npt
 
 from ._enums import Rank
 from .errors import HandError
-from .rules import Rules
+from .rules import Rules, deck_counts
 
 __all__ = ["MAX_HAND_SIZE", "is_int", "check_int", "check_seat", "check_threads",
            "available_cores", "default_threads", "check_wild", "check_wild_array",
-           "check_decks", "check_row", "check_batch", "check_batch_row", "check_counts_array",
+           "check_decks", "copy_limits", "check_row", "check_batch", "check_batch_row",
+           "check_counts_array",
            "shorten", "type_name", "passes", "check_table"]
 
 
@@ -158,16 +160,39 @@ def check_decks(decks: Any) -> int:
     return int(decks)
 
 
+def _limits(decks: int) -> npt.NDArray[np.uint8]:
+    limits = np.array(deck_counts(decks), dtype=np.uint8)
+    limits.setflags(write=False)
+    return limits
+
+
+# Built once for the decks a game plays: the checks run on every solver call
+_LIMITS = {decks: _limits(decks) for decks in (2, 4)}
+
+
+def copy_limits(decks: int) -> npt.NDArray[np.uint8]:
+    """The most copies of each card type 0..55 that ``decks`` decks hold, as a read-only
+    (56,) uint8 array: :func:`fivecrowns.rules.deck_counts`, which every copy check here
+    compares counts with.
+
+    >>> copy_limits(2)[[0, 54, 55]].tolist()
+    [2, 2, 6]
+    """
+    limits = _LIMITS.get(decks)
+    return _limits(decks) if limits is None else limits
+
+
 def _copies_problem(row: np.ndarray, decks: int) -> str | None:
-    over = np.flatnonzero(row[:55] > decks)
-    if over.size:
-        i = int(over[0])
-        return (f"the hand holds {int(row[i])} copies of {type_name(i)}, "
-                f"but {decks} decks hold only {decks}")
-    if row[55] > 3 * decks:
-        return (f"the hand holds {int(row[55])} jokers, "
-                f"but {decks} decks hold only {3 * decks}")
-    return None
+    limits = copy_limits(decks)
+    over = np.flatnonzero(row > limits)
+    if not over.size:
+        return None
+    i = int(over[0])
+    if i == 55:
+        return (f"the hand holds {int(row[i])} jokers, "
+                f"but {decks} decks hold only {int(limits[i])}")
+    return (f"the hand holds {int(row[i])} copies of {type_name(i)}, "
+            f"but {decks} decks hold only {int(limits[i])}")
 
 
 def _size_problem(size: int, min_cards: int, max_cards: int) -> str | None:
@@ -216,7 +241,8 @@ def check_wild_array(wilds: Any, n: int) -> None:
 def check_counts_array(counts: Any, ndim: int, decks: int, values: bool = True) -> None:
     """Raise unless ``counts`` is an integer array of ``ndim`` dimensions (the last of 56)
     whose counts fit a deck: no negatives, no count above what ``decks`` decks hold of
-    any card (``3 * decks``, the jokers). What fits is converted to ``uint8`` losslessly.
+    any card (the jokers' count, :func:`copy_limits`). What fits is converted to ``uint8``
+    losslessly.
     ``values=False`` checks only the type, dtype and shape.
     """
     want = "(56,)" if ndim == 1 else "(N, 56)"
@@ -235,12 +261,13 @@ def check_counts_array(counts: Any, ndim: int, decks: int, values: bool = True) 
         raise ValueError(f"counts must have shape {want}, got {counts.shape}")
     if not values or counts.dtype == np.uint8 or counts.size == 0:
         return
-    bad = np.flatnonzero(((counts < 0) | (counts > 3 * decks)).reshape(-1))
+    most = int(copy_limits(decks).max())
+    bad = np.flatnonzero(((counts < 0) | (counts > most)).reshape(-1))
     if bad.size:
         flat = int(bad[0])
         value = int(counts.reshape(-1)[flat])
         where = type_name(flat % 56) if ndim == 1 else f"hand {flat // 56}, {type_name(flat % 56)}"
-        raise HandError(f"counts must be 0..{3 * decks} ({decks} decks), "
+        raise HandError(f"counts must be 0..{most} ({decks} decks), "
                         f"got {value} ({where})")
 
 
@@ -280,7 +307,7 @@ def check_batch(counts: Any, wilds: Any, decks: int, min_cards: int = 0,
         raise ValueError(f"counts must have shape (N, 56), got {counts.shape}")
     check_wild_array(wilds, counts.shape[0])
     # Vectorised: find the first bad row, then describe it alone.
-    over = (counts[:, :55] > decks).any(axis=1) | (counts[:, 55] > 3 * decks)
+    over = (counts > copy_limits(decks)).any(axis=1)
     sizes = counts.sum(axis=1, dtype=np.int64)
     bad = np.flatnonzero(over | (sizes < min_cards) | (sizes > max_cards))
     if bad.size:

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._checks import MAX_HAND_SIZE, check_batch, check_decks, check_row, check_wild
+from .rules import deck_counts
 
 N_RANKS = 11  # ranks 3..13 at positions 0..10
 JOKER = 55
@@ -274,14 +275,13 @@ def best_discard(counts: Sequence[int], wild: int) -> tuple[int, int]:
     return best, best_card
 
 
-def draw_table(counts: Sequence[int], wild: int, max_copies: int, max_jokers: int) -> list[int]:
+def draw_table(counts: Sequence[int], wild: int, limits: Sequence[int]) -> list[int]:
     """For each card type: the best-discard deadwood of the hand plus that card, or -1
-    where the deck holds no more copies of it."""
+    where the hand already holds the deck's ``limits[t]`` copies of it."""
     table = []
     hand = list(counts)
     for t in range(56):
-        limit = max_jokers if t == JOKER else max_copies
-        if hand[t] >= limit:
+        if hand[t] >= limits[t]:
             table.append(-1)
             continue
         hand[t] += 1
@@ -321,7 +321,7 @@ def draw_table_row(row: Any, wild: int, decks: int) -> npt.NDArray[np.int32]:
     decks = check_decks(decks)
     wild = check_wild(wild)
     check_row(row, decks, max_cards=MAX_HAND_SIZE - 1)
-    return np.array(draw_table(row.tolist(), wild, decks, 3 * decks), dtype=np.int32)
+    return np.array(draw_table(row.tolist(), wild, deck_counts(decks)), dtype=np.int32)
 
 
 def discard_deadwood_row(row: Any, wild: int, decks: int) -> int:
