@@ -107,7 +107,7 @@ from .rollout import (
     _policy,
     _seat_policies,
 )
-from .rules import Rules
+from .rules import N_ROUNDS, Rules
 from .runner import ProgressCallback
 from .seeding import SeedLike, bot_seeds, game_seeds_range
 
@@ -125,6 +125,9 @@ _N_INFO = 11
 # about 210): a game that does not fit is played again into a larger buffer.
 _ROOM_PER_GAME = 320
 _DEFAULT_CHUNK = 256
+# By round number 1..11 (0 unused): the encoding asks for them per row, as arrays
+_HAND_SIZES = np.array([0] + [Rules.hand_size(r) for r in range(1, N_ROUNDS + 1)])
+_WILD_RANKS = np.array([0] + [Rules.wild_rank(r) for r in range(1, N_ROUNDS + 1)])
 
 
 @dataclass(frozen=True)
@@ -399,7 +402,7 @@ def _encode(run: _Run, notes: dict[str, npt.NDArray[Any]], rnd: npt.NDArray[np.i
     out[rows[has], 56 + top[has]] = 1
     out[:, 112:168] = notes["pile"]
     out[:, 168:224] = notes["unseen"]
-    size = rnd + 2  # the hand size between turns, the wild rank
+    size = _HAND_SIZES[rnd]  # between turns: the player to act is not an opponent
     at = 224
     for j in range(1, n):  # opponents in play order after the player; none holds n + 1
         q = (player + j) % n
@@ -410,7 +413,7 @@ def _encode(run: _Run, notes: dict[str, npt.NDArray[Any]], rnd: npt.NDArray[np.i
     at += 1
     out[rows, at + rnd - 1] = 1
     at += 11
-    out[rows, at + size - 3] = 1
+    out[rows, at + _WILD_RANKS[rnd] - 3] = 1
     at += 11
     out[:, at] = 1  # the player to act is the observer: relative seat 0
     at += n
