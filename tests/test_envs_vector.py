@@ -345,6 +345,26 @@ def test_the_compiled_games_check_every_argument() -> None:
         pickle.dumps(g)
 
 
+def test_the_compiled_games_hold_every_generator_they_may_use() -> None:
+    """``VectorGames`` keeps alive the generators of the episode being played and of the
+    next: giving the next episode's twice before it begins, or giving it wrongly (a
+    refusal), must not free the ones in use (the fuzz test found a crash there)."""
+    import sys
+
+    core = compiled_engine()
+    g = core.VectorGames(1, 3, [1], [4, 2], 2, 100, False, [7], 0, 0, None)
+    obs, masks = np.zeros((1, g.size), np.float32), np.zeros((1, 114), np.int8)
+    playing = np.random.PCG64(1)
+    base = sys.getrefcount(playing)
+    g.provide(0, np.random.PCG64(0), [playing, None, None])
+    g.begin(obs, masks, np.zeros(1, np.int64), 0, 1)
+    g.provide(0, np.random.PCG64(2), [np.random.PCG64(3), None, None])
+    g.provide(0, np.random.PCG64(4), [np.random.PCG64(5), None, None])  # replaces it unbegun
+    with pytest.raises(ValueError, match="only for it"):
+        g.provide(0, np.random.PCG64(6), [np.random.PCG64(7), np.random.PCG64(8), None])
+    assert sys.getrefcount(playing) > base  # still held: the RandomBot in seat 0 uses it
+
+
 def test_make_vec_builds_it_from_the_registered_id() -> None:
     envs = gymnasium.make_vec(fivecrowns.envs.GYM_ID, num_envs=3,
                               vectorization_mode="vector_entry_point",

@@ -338,19 +338,29 @@ cdef class VectorGames:
             raise IndexError(f"game {i} of {self.n}")
         if len(choices) != self.C.n_players:
             raise ValueError(f"choices must hold {self.C.n_players} values")
+        cdef bitgen_t* game_rng
+        cdef bitgen_t* bots[MAX_PLAYERS]
+        choices = tuple(choices)
         G = &self.games[i]
-        G.next_rng = bitgen_of(rng)
+        # every argument checked before the game is touched: a refusal leaves the
+        # generators it had, all of them still held
+        game_rng = bitgen_of(rng)
         for q in range(MAX_PLAYERS):
-            G.next_choices[q] = NULL
+            bots[q] = NULL
         for q in range(self.C.n_players):
             if (choices[q] is None) != (G.policies[q] != RANDOM_BOT):
                 raise ValueError(f"seat {q}: a generator is needed for a RandomBot, and "
                                  f"only for it")
             if choices[q] is not None:
-                G.next_choices[q] = bitgen_of(choices[q])
+                bots[q] = bitgen_of(choices[q])
+        begun = not G.has_next  # whether the generators given last are in use now
+        G.next_rng = game_rng
+        memcpy(G.next_choices, bots, sizeof(bots))
         G.has_next = True
-        # the current episode's generators stay referenced until the next one begins
-        self._held[i] = (self._held[i][1], (rng, tuple(choices)))
+        # Held here while C may use them: the episode's that began last (the generators
+        # given last, if they began; else those before, which they replace unbegun)
+        # and these.
+        self._held[i] = (self._held[i][1] if begun else self._held[i][0], (rng, choices))
 
     cdef int check_shapes(self, float[:, ::1] obs, int8_t[:, ::1] masks) except -1:
         if obs.shape[0] != self.n or obs.shape[1] != self.C.size:
@@ -422,7 +432,7 @@ cdef class VectorGames:
         return tuple(self.games[i].totals[q] for q in range(self.C.n_players))
 
 
-def policy_action(RoundState state not None, int policy, choices=None):
+def policy_action(RoundState state not None, policy, choices=None):
     """The action code a built-in bot plays now in ``state``, not applied: ``policy`` one
     of GREEDY, STRONG, EXPERT, or RANDOM_BOT with ``choices``, the RandomBot's own
     BitGenerator, advanced as the bot's ``choose_*`` advances it (the single
@@ -430,10 +440,13 @@ def policy_action(RoundState state not None, int policy, choices=None):
     cdef Table T
     cdef int16_t codes[2]
     cdef bint from_pile
-    if policy not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
+    cdef int code
+    # checked as an object first: a huge int is this ValueError, not an OverflowError
+    if type(policy) is not int or policy not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
         raise ValueError(f"policy must be one of {GREEDY, STRONG, EXPERT, RANDOM_BOT}, "
-                         f"got {policy}")
-    if (policy == RANDOM_BOT) != (choices is not None):
+                         f"got {policy!r}")
+    code = policy
+    if (code == RANDOM_BOT) != (choices is not None):
         raise ValueError("a RandomBot's generator is needed for RANDOM_BOT, and only there")
     if state.T.phase == OVER:
         raise ValueError("the round is over: no move to choose")
@@ -450,14 +463,14 @@ def policy_action(RoundState state not None, int policy, choices=None):
     T.n_trace = 0
     T.trace_grows = False
     if T.phase == DRAW:
-        if policy == GREEDY:
+        if code == GREEDY:
             from_pile = greedy_draw(&T)
-        elif policy == STRONG:
+        elif code == STRONG:
             from_pile = strong_draw(&T)
-        elif policy == EXPERT:
+        elif code == EXPERT:
             from_pile = expert_draw(&T)
         else:
             from_pile = random_draw(&T, True)
         return 1 if from_pile else 0
-    step(&T, policy)
+    step(&T, code)
     return codes[0]
