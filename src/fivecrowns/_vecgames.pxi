@@ -1,8 +1,9 @@
 # The engine of fivecrowns.envs.vector: many games, each of one learner's seat against
-# compiled bots (or of learners in every seat: self-play), stepped together without the GIL. Included by _rollout.pyx (it plays on its
-# Table); its Python twin is the pure-Python route of envs/vector.py, where each game is
-# an envs.gym.FiveCrownsEnv (the specification: tests/test_envs_vector.py checks the two
-# decision by decision).
+# compiled bots (or of learners in every seat: self-play), stepped together without the
+# GIL. Included by _rollout.pyx (it plays on its Table); its Python twin is the
+# pure-Python route of envs/vector.py, where each game is an envs.gym.FiveCrownsEnv (or an
+# envs._self_play.SelfPlayGame): the specification, which tests/test_envs_vector.py
+# checks the two against decision by decision.
 
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc
