@@ -363,8 +363,9 @@ def test_minari_export_is_minaris_own_dataset(tmp_path: Path,
 
 
 def test_recording_without_the_compiled_engine_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fivecrowns._decisions_record as recording
     import fivecrowns.decisions as decisions
 
-    monkeypatch.setattr(decisions, "_core", None)
+    monkeypatch.setattr(recording, "_core", None)  # the engine the recording plays on
     with pytest.raises(RuntimeError, match="needs fivecrowns' compiled engine"):
         decisions.record_decisions(1, seed=1)

@@ -83,6 +83,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import solver
+from ._npz import npz_array, npz_meta, open_npz, refusal
 from .actions import (
     ACTION_DISCARD,
     ACTION_DRAW_DECK,
@@ -92,7 +93,6 @@ from .actions import (
 )
 from .bots import _allowed_order, _candidate_deadwoods, best_discard_choice
 from .cards import N_TYPES, Card
-from .decisions import _not, _npz_array, _npz_meta, _open_npz
 from .deck import full_counts
 from .envs.encoding import blocks
 from .expert import _sums, _two_blind_draws
@@ -389,19 +389,19 @@ _FROM_SAVE = "a weights file from LearnedWeights.save or examples/train_imitatio
 
 def _read(path: Path) -> LearnedWeights:
     def refuse(why: str) -> ValueError:
-        return _not(path, _WEIGHTS, why, _FROM_SAVE)
+        return refusal(path, _WEIGHTS, why, _FROM_SAVE)
 
     def array(name: str) -> npt.NDArray[np.float32]:
-        a = _npz_array(data, name, path, _WEIGHTS, _FROM_SAVE)
+        a = npz_array(data, name, path, _WEIGHTS, _FROM_SAVE)
         if a.dtype.kind not in "fiu":
             raise refuse(f"its array {name!r} is not numbers")
         return a.astype(np.float32)
 
-    with _open_npz(path, _WEIGHTS, _FROM_SAVE) as data:
+    with open_npz(path, _WEIGHTS, _FROM_SAVE) as data:
         if "meta" in data.files and "mean" not in data.files \
                 and any(f.startswith("c00000.") for f in data.files):
             raise refuse("it is a decisions file, from write_decisions")
-        meta = _npz_meta(data, path, _WEIGHTS, _FROM_SAVE)
+        meta = npz_meta(data, path, _WEIGHTS, _FROM_SAVE)
         mean, scale = array("mean"), array("scale")
         layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
         while f"w{len(layers)}" in data.files:
