@@ -87,7 +87,7 @@ import numpy.typing as npt
 from . import _engine_py
 from ._checks import check_int, check_seat, check_table, default_threads
 from ._state import load_rollout
-from ._state_py import _check_dealt
+from ._state_checks import _check_dealt
 from ._threads import run_threaded
 from .records import EventKind
 from .registry import bot_entry, engine_policies, engine_policy
