@@ -435,13 +435,18 @@ cdef void unseen_of(const Table* T, int p, int* out) noexcept nogil:
 
 cdef double expected(const uint8_t* row, int wild, int decks, const int* unseen) noexcept nogil:
     """``StrongBot._expected``: the best-discard deadwood after a blind draw, averaged over
-    the unseen cards (integer sums, then one division, as numpy does it)."""
+    the unseen cards (integer sums, then one division, as numpy does it).
+
+    The table comes through the memo (``draw_table``), and only its entries of unseen
+    cards, the only ones the sums weigh: a turn's draw asks for the table of the hand that
+    the player's last discard weighed, which is there already."""
     cdef int32_t table[N_TYPES]
     cdef int64_t total = 0, weighted = 0
     cdef int t
-    fill_draw_table(row, wild, decks, table)
+    cdef uint64_t want = drawable(unseen)
+    draw_table(row, wild, decks, want, table)
     for t in range(N_TYPES):
-        if table[t] >= 0:
+        if want >> t & 1 and table[t] >= 0:
             total += unseen[t]
             weighted += <int64_t>unseen[t] * table[t]
     if total <= 0:
