@@ -51,10 +51,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _state, _state_py
+from . import _round_views, _state, _state_checks, _state_py
 from . import positions as _positions
-from ._checks import check_int, check_seat, check_table, is_int, passes
+from ._checks import check_seat, passes
 from ._deprecation import keyword_only
+from ._round_support import deep_copied, pickled_round, refuse, round_table
 from .actions import _CARDS, _source
 from .actions import ACTION_DISCARD as ACTION_DISCARD
 from .actions import ACTION_DRAW_DECK as ACTION_DRAW_DECK
@@ -72,7 +73,7 @@ from .actions import encode_draw as encode_draw
 from .cards import Card
 from .deck import RoundDeck
 from .errors import IllegalMoveError
-from .public import Frozen, _TakenRows
+from .public import _TakenRows
 from .records import DiscardRecord as DiscardRecord
 from .records import DrawRecord as DrawRecord
 from .records import Event as Event
@@ -83,7 +84,6 @@ from .records import RoundResult as RoundResult
 from .records import _new_record
 from .rules import Rules
 from .seeding import SeedLike, make_rng
-from .solver import MAX_HAND_SIZE
 
 __all__ = ["Round"]
 
@@ -91,21 +91,11 @@ __all__ = ["Round"]
 # The round state in use (compiled, or its twin).
 _State = _state.State
 
-_DRAW, _DISCARD, _OVER = Phase.DRAW, Phase.DISCARD, Phase.OVER
 #: The state's phase numbers as Phases.
-_PHASES = (_DRAW, _DISCARD, _OVER)
-_UINT8 = np.dtype(np.uint8)
+_PHASES = (Phase.DRAW, Phase.DISCARD, Phase.OVER)
 # The largest max_turns the state holds (a C int, with room for the final turns); a
 # longer Rules.max_turns is the same rule: no round gets near it.
-_TURN_LIMIT = _state_py.TURN_LIMIT
-# Every field of an Observation, in order, but the three that it makes when first read
-# from the round's frozen public counts, kept under "_tracked": observation() fills a copy.
-_OBS_FIELDS: dict[str, Any] = dict.fromkeys(
-    [name for name in Observation.__dataclass_fields__
-     if name not in ("discard_counts", "taken_counts", "unseen_counts")] + ["_tracked"])
-_CODES = _state_py.CHECK_CODES
-# An observation's public counts and what they are of: (state, moment, counts).
-_Tracked = tuple[Any, int, Frozen]
+_TURN_LIMIT = _state_checks.TURN_LIMIT
 
 
 def _refuse_set(name: str) -> None:
@@ -169,26 +159,8 @@ class Round(_positions.RoundPositions):
                  seed: SeedLike, rules: Rules | None = None, dealer: int = 0,
                  hand_size: int | None = None, wild: int | None = None,
                  sudden_death: bool = False, totals: tuple[int, ...] | None = None) -> None:
-        rules = check_table(n_players, rules, least=1, what="a round")
-        if round_number is not None:
-            if hand_size is not None or wild is not None:
-                raise ValueError("give either round_number or hand_size and wild, not both")
-            hand_size = Rules.hand_size(round_number)
-            wild = Rules.wild_rank(round_number)
-        else:
-            if hand_size is None or wild is None:
-                raise ValueError("give a round_number 1..11, or both hand_size and wild")
-            hand_size, wild = check_int(hand_size, "hand_size"), check_int(wild, "wild")
-            if not 3 <= wild <= 13:
-                raise ValueError(f"wild must be a rank 3..13, got {wild}")
-            if not 1 <= hand_size <= MAX_HAND_SIZE - 1:
-                raise ValueError(f"hand_size must be 1..{MAX_HAND_SIZE - 1}, got {hand_size}")
-            if n_players * hand_size + 1 > rules.n_cards:
-                raise ValueError(f"{n_players} hands of {hand_size} cards and a turned-up "
-                                 f"card need more than the {rules.n_cards} cards of the deck")
-        dealer = check_seat(dealer, n_players, "dealer")
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        rules, hand_size, wild, dealer = round_table(n_players, round_number, rules, dealer,
+                                                     hand_size, wild)
         # Read-only: the players, hand size, wild rank and sudden death are read from
         # the state itself (the compiled engine trusts nothing else), and these go with it.
         self._rules = rules
@@ -206,7 +178,7 @@ class Round(_positions.RoundPositions):
         self._result: RoundResult | None = None
         # The public counts of a moment, for observations: (state, moment, counts), valid
         # while the state is at that moment (see _freeze).
-        self._frozen: _Tracked | None = None
+        self._frozen: _round_views.Tracked | None = None
         self._taken_rows: _TakenRows | None = None
 
     # -- state --
@@ -380,39 +352,8 @@ class Round(_positions.RoundPositions):
         code = self._state.check_draw(src is Source.DISCARD)
         if code or player is not None:
             self._check_turn(player, "draw")
-            self._refuse(code, -1)
+            refuse(code, -1, self._state, self.hand_size)
         return src
-
-    def _refuse(self, code: int, t: int) -> None:
-        """Raise the IllegalMoveError of a check code of the state (turn and player
-        checked before)."""
-        if not code:
-            return
-        p = self._state.current
-        if code == _CODES["DRAWN"]:
-            raise IllegalMoveError(f"player {p} has already drawn this turn and must "
-                                   f"discard")
-        if code == _CODES["PILE_EMPTY"]:
-            raise IllegalMoveError("cannot take from the discard pile: it is empty")
-        if code == _CODES["DECK_EMPTY"]:
-            raise IllegalMoveError("cannot draw from the deck: the draw pile is empty and "
-                                   "the discard pile has no card to reshuffle below its top")
-        if code == _CODES["UNDRAWN"]:
-            raise IllegalMoveError(f"player {p} must draw before discarding")
-        if code == _CODES["NOT_HELD"]:
-            raise IllegalMoveError(f"player {p} cannot discard {_CARDS[t]}: it is not in "
-                                   f"their hand")
-        if code == _CODES["MUST_KEEP"]:
-            raise IllegalMoveError(
-                f"player {p} cannot discard {_CARDS[t]}: it was just taken from the "
-                f"discard pile, and a card taken from the discard pile may not be "
-                f"discarded again in the same turn (Rules.return_discard is off)")
-        if code == _CODES["NOT_OUT"]:
-            raise IllegalMoveError(
-                f"player {p} cannot go out discarding {_CARDS[t]}: the other "
-                f"{self.hand_size} cards leave deadwood {self._state.deadwood_without(t)}, "
-                f"not 0")
-        raise AssertionError(f"unknown check code {code}")  # pragma: no cover
 
     def verify_draw(self, source: SourceLike, *, player: int | None = None) -> None:
         """Raise :class:`~fivecrowns.IllegalMoveError` unless the current player (or
@@ -446,7 +387,7 @@ class Round(_positions.RoundPositions):
         code = self._state.check_discard(t, bool(go_out))
         if code or player is not None:
             self._check_turn(player, "discard")
-            self._refuse(code, t)
+            refuse(code, t, self._state, self.hand_size)
         return t
 
     @keyword_only("go_out")
@@ -572,77 +513,11 @@ class Round(_positions.RoundPositions):
 
     # -- views --
 
-    def _freeze(self, st: Any = None, moment: int = -1) -> Frozen:
-        """The public counts of state ``st`` (the round's) at ``moment`` (its
-        ``3 * turn + phase``, which every move of a state increases), immutable
-        (:meth:`fivecrowns.public.PublicState.freeze`'s form): made once a moment, the
-        taken rows shared until they change.
+    # What a player sees, written in fivecrowns._round_views: functions set here as the
+    # round's methods, so an observation costs no call more
+    _freeze = _round_views.freeze
+    observation = _round_views.observation
 
-        Kept with the state and the moment they belong to, never cleared by a move: a
-        move is then one step of the state, and counts read while another thread moves
-        (``moment`` read first) are never taken for a later moment's."""
-        if st is None:
-            st = self._state
-            moment = 3 * st.turn + st.phase
-        tracked = self._frozen
-        if tracked is not None and tracked[0] is st and tracked[1] == moment:
-            return tracked[2]
-        pile, hidden, taken = st.public_bytes()
-        rows = self._taken_rows
-        if rows is None or rows.data != taken:
-            rows = self._taken_rows = _TakenRows(taken)
-        frozen = (pile, np.frombuffer(hidden, _UINT8), rows)
-        self._frozen = (st, moment, frozen)
-        return frozen
-
-    def observation(self, player: int) -> Observation:
-        """What ``player`` may know now: their own hand, the public piles and history,
-        and the public card counts (see :class:`~fivecrowns.records.Observation`; those
-        are made when first read, from the counts of this moment)."""
-        st = self._state
-        p = player if player.__class__ is int and 0 <= player < st.n_players \
-            else self._check_player(player)
-        counts = np.frombuffer(st.hand_bytes(p), _UINT8)   # read-only: quicker than setflags
-        ph = st.phase
-        turn = st.turn
-        tracked = self._frozen
-        d_tracked = (tracked[2] if tracked is not None and tracked[0] is st
-                     and tracked[1] == 3 * turn + ph else self._freeze(st, 3 * turn + ph))
-        phase = _PHASES[ph]
-        own = p == st.current and phase is _DISCARD
-        kept = st.must_keep() if own else -1
-        top = st.top_discard
-        went_out = st.went_out
-        # A frozen dataclass: give it a whole __dict__ at once (see _record); filling a
-        # copy of a dict that has every key already is cheaper than a 25-entry literal.
-        d = _OBS_FIELDS.copy()
-        d["player"] = p
-        d["counts"] = counts
-        drawn = st.drawn if own else -1
-        d["drawn"] = _CARDS[drawn] if drawn >= 0 else None
-        d["top_discard"] = _CARDS[top] if top >= 0 else None
-        d["draw_size"] = st.n_draw
-        d["discard_size"] = st.n_pile
-        d["round_number"] = self._round_number
-        d["hand_size"] = st.hand_size
-        d["wild"] = st.wild
-        d["n_players"] = st.n_players
-        d["dealer"] = self._dealer
-        d["current_player"] = st.current
-        d["phase"] = phase
-        d["turn"] = turn
-        d["final_turn"] = went_out >= 0 and phase is not _OVER
-        d["went_out"] = None if went_out < 0 else went_out
-        d["history"] = tuple(self._history)
-        d["decks"] = self._decks
-        d["sudden_death"] = bool(st.sudden_death)
-        d["totals"] = self._totals
-        d["_tracked"] = d_tracked
-        d["return_discard"] = not self._no_return
-        d["must_keep"] = _CARDS[kept] if kept >= 0 else None
-        obs = object.__new__(Observation)
-        object.__setattr__(obs, "__dict__", d)
-        return obs
     # from_state, from_observation and determinize: see fivecrowns.positions
 
     def clone(self) -> Round:
@@ -668,25 +543,9 @@ class Round(_positions.RoundPositions):
         return self.clone()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Round:
-        # Through the memo: a generator the deck shares with what is copied along (the
-        # game's, in a Game) must stay shared in the copy, or a reshuffle would advance
-        # only one of the two and the copy's next deal would differ. The copy's own is
-        # a copy of the moment the state is copied at (another thread may be moving
-        # this round), and the memo names it for whatever else shares the generator.
+        # a generator shared with what is copied along stays shared (see deep_copied)
         new = object.__new__(type(self))
-        d = new.__dict__
-        d.update(self.__dict__)
-        source = d["_state"]
-        shared = source.rng
-        state, d["_history"] = source.copy_at(d["_history"])
-        twin = memo.get(id(shared))
-        if twin is None:
-            memo[id(shared)] = state.rng
-            memo.setdefault(id(memo), []).append(shared)  # alive while named by id
-        else:
-            state.set_rng(twin)
-        d["_state"] = state
-        d["_frozen"] = None
+        new.__dict__.update(deep_copied(self.__dict__, memo))
         return new
 
     def __getstate__(self) -> dict[str, Any]:
@@ -703,43 +562,7 @@ class Round(_positions.RoundPositions):
         """A pickle's round, checked: its state was checked as it loaded (``from_fields``),
         and the rest must agree with it. A 0.4 pickle keeps these attributes under their
         public names."""
-        if not isinstance(state, dict):
-            raise ValueError(f"a Round's pickle holds a dict, got {type(state).__name__}")
-        d = dict(state)
-        for name in ("rules", "round_number", "dealer", "totals"):
-            if name in d:
-                d["_" + name] = d.pop(name)
-        for name in ("n_players", "hand_size", "wild", "sudden_death"):
-            d.pop(name, None)
-        st = d.get("_state")
-        # the compiled class may load where the twins run (FIVECROWNS_IMPLEMENTATION=python)
-        compiled = type(st).__module__ == "fivecrowns._rollout" and \
-            type(st).__name__ == "RoundState"
-        if not (compiled or isinstance(st, (_State, _state_py.RoundState))):
-            raise ValueError(f"a Round's pickle holds no round state, got "
-                             f"{type(st).__name__}")
-        if not isinstance(st, _State):  # pickled on the other twin
-            assert st is not None
-            d["_state"] = st = _State.from_fields(st.fields())
-        rules = d.get("_rules")
-        if not isinstance(rules, Rules) or rules.decks != st.decks or \
-                rules.return_discard != st.return_discard or \
-                min(rules.max_turns, _TURN_LIMIT) != st.max_turns:
-            raise ValueError(f"a Round's pickle holds rules {rules!r} that disagree with "
-                             f"its state")
-        if d.get("_round_number") is not None and (
-                d["_round_number"] not in range(1, 12)
-                or Rules.hand_size(d["_round_number"]) != st.hand_size):
-            raise ValueError("a Round's pickle holds a round number that disagrees with "
-                             "its state")
-        dealer: Any = d.get("_dealer")  # checked just below
-        if not is_int(dealer) or not 0 <= dealer < st.n_players:
-            raise ValueError(f"a Round's pickle holds a bad dealer: {dealer!r}")
-        if not isinstance(d.get("_history"), list):
-            raise ValueError("a Round's pickle holds no history list")
-        d["_decks"], d["_no_return"] = st.decks, not st.return_discard
-        d["_frozen"] = d["_taken_rows"] = None
-        self.__dict__.update(d)
+        self.__dict__.update(pickled_round(state))
 
     def __repr__(self) -> str:
         st = self._state
