@@ -313,6 +313,9 @@ def test_the_compiled_games_check_every_argument() -> None:
             (dict(seats=[0, -1]), "a seat must be"), (dict(policies=[2]), "policies must hold"),
             (dict(policies=[-1, 0]), "policy"), (dict(policies=[1, 0]), "policy"),
             (dict(policies=[], seats=[-1, 0]), "every seat must be -1"),
+            (dict(seats=[0, 1.5]), "a seat must be an int"),
+            (dict(seats=[0, True]), "a seat must be an int"),
+            (dict(policies=[2.0, 0]), "policy"),
             (dict(decks=3), "decks"), (dict(rounds=[]), "rounds must hold"),
             (dict(rounds=[12]), "round number"), (dict(max_turns=0), "max_turns"),
             (dict(n_players=14, policies=[0] * 13, rounds=[11]), "cards"),
@@ -363,6 +366,44 @@ def test_the_compiled_games_hold_every_generator_they_may_use() -> None:
     with pytest.raises(ValueError, match="only for it"):
         g.provide(0, np.random.PCG64(6), [np.random.PCG64(7), np.random.PCG64(8), None])
     assert sys.getrefcount(playing) > base  # still held: the RandomBot in seat 0 uses it
+
+
+def test_the_engine_derives_the_episode_seeds_as_numpy_does() -> None:
+    """The compiled games derive each episode's generators in C (no Python when an
+    episode ends): its SeedSequence, PCG64 seeding and output must be NumPy's, bit for
+    bit, for small, 32-bit-edge, 64-bit and huge run seeds and game numbers."""
+    core = compiled_engine()
+    envs = FiveCrownsVectorEnv(1, ("greedy",), [1])
+    rng = np.random.default_rng(3)
+    runs = [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64 - 1, 2**64, 2**200 + 12345,
+            *rng.integers(0, 2**63, size=20).tolist()]
+    for run in runs:
+        envs._seed = run
+        for i, k in [(0, 0), (1, 0), (0, 1), (2**32, 7), (3, 2**32 + 1),
+                     *zip(rng.integers(0, 10**6, 5).tolist(), rng.integers(0, 99, 5).tolist())]:
+            assert core._episode_seed(run, i, k) == envs._seed_of(i, k), (run, i, k)
+    for seed in [0, 1, 2**32, 2**63 - 2, *rng.integers(0, 2**63, size=30).tolist()]:
+        assert core._pcg64_raw(seed, 50) == np.random.PCG64(seed).random_raw(50).tolist()
+        bits = np.random.PCG64(seed)  # next_uint32: the low half, then the buffered high
+        halves = [v for x in bits.random_raw(25).tolist() for v in (x & 0xFFFFFFFF, x >> 32)]
+        assert core._pcg64_raw(seed, 50, halves=True) == halves
+    with pytest.raises(ValueError, match="run_seed must be an int >= 0"):
+        core._episode_seed(-1, 0, 0)
+
+
+def test_a_run_seed_past_the_engines_words_is_given_episode_by_episode() -> None:
+    """Past 2**2048 the engine does not take the run seed: the games' generators are given
+    from Python, the same episodes as the Python route's."""
+    compiled_engine()
+    seed = 2**2100 + 5
+    fast = FiveCrownsVectorEnv(3, ("random", "greedy"), [1], implementation="compiled")
+    spec = FiveCrownsVectorEnv(3, ("random", "greedy"), [1], implementation="python")
+    _same_obs(fast.reset(seed=seed)[0], spec.reset(seed=seed)[0])
+    rng = np.random.default_rng(4)
+    for t in range(80):
+        actions = _random_actions(fast.action_masks(), rng)
+        _same_step(fast.step(actions), spec.step(actions), f"step {t}")
+    assert fast._episodes.sum() >= 1
 
 
 def test_make_vec_builds_it_from_the_registered_id() -> None:

@@ -384,7 +384,15 @@ def _fuzz_vector(cases: int, seed: int) -> None:
         except _VECTOR_REFUSED:
             continue
         m, width = games.n, games.size
+        derived = rng.random() < 0.4  # the engine derives the episodes' generators
+        if derived:
+            try:
+                games.seed(_pick(rng, int(rng.integers(0, 2**63)), 0.2))
+            except _VECTOR_REFUSED:
+                derived = False
         for i in range(m + (1 if rng.random() < 0.1 else 0)):
+            if derived and rng.random() < 0.8:
+                continue
             wild = [np.random.PCG64(q) if rng.random() < 0.5 else None for q in range(p)]
             for choices in (wild, _choices(seats[i % m], policies, p)):
                 try:  # often wrong at first, then as a RandomBot's seats want
@@ -398,14 +406,15 @@ def _fuzz_vector(cases: int, seed: int) -> None:
         except _VECTOR_REFUSED:
             continue
         for i in range(m):  # the second episodes' generators, as the env gives them
-            games.provide(i, np.random.PCG64(i), _choices(seats[i], policies, p))
+            if not derived:
+                games.provide(i, np.random.PCG64(i), _choices(seats[i], policies, p))
         for _ in range(int(rng.integers(1, 40))):
             obs, masks, seat_out = _buffers(rng, m, width, 0.05)
             final_obs, final_masks, _ = _buffers(rng, m, width, 0.05)
             legal = [np.flatnonzero(row) for row in masks]
             actions = np.array([int(rng.choice(a)) if len(a) and rng.random() < 0.9
                                 else int(rng.integers(-3, 120)) for a in legal], np.int64)
-            if rng.random() < 0.05:
+            if len(actions) and rng.random() < 0.05:
                 actions[0] = [-2**63, 2**63 - 1, 2**31, -2**31 - 1][int(rng.integers(4))]
             outs = [np.zeros(m, np.float64), np.zeros((m, p), np.float64),
                     np.zeros(m, np.uint8), np.zeros(m, np.uint8), np.zeros(m, np.int32),
@@ -417,7 +426,8 @@ def _fuzz_vector(cases: int, seed: int) -> None:
             except _VECTOR_REFUSED:
                 break
             for i in range(m):  # the next episodes' generators, as the env gives them
-                games.provide(i, np.random.PCG64(i), _choices(seats[i], policies, p))
+                if not derived or rng.random() < 0.1:
+                    games.provide(i, np.random.PCG64(i), _choices(seats[i], policies, p))
 
 
 def _buffers(rng: np.random.Generator, m: int, width: int, bad: float) -> list[Any]:

@@ -8,6 +8,25 @@
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc
 
+
+cdef extern from "_episode_seeds.h" nogil:
+    # An episode's generators derived from the run's seed as NumPy derives them (the
+    # header says how): no Python when a game's episode ends.
+    ctypedef struct fc_u128:
+        uint64_t hi
+        uint64_t lo
+    ctypedef struct fc_pcg64:
+        fc_u128 state
+        fc_u128 inc
+        int has_uint32
+        uint32_t uinteger
+    uint64_t fc_pcg64_next64(void* st)
+    uint32_t fc_pcg64_next32(void* st)
+    double fc_pcg64_next_double(void* st)
+    void fc_pcg64_seed(fc_pcg64* g, uint64_t seed)
+    uint64_t fc_episode_seed(const uint32_t* run, int n_run, uint64_t i, uint64_t k)
+    int FC_MAX_RUN_WORDS
+
 cdef struct VecGame:
     Table T
     int64_t totals[MAX_PLAYERS]        # Game.totals
@@ -19,10 +38,15 @@ cdef struct VecGame:
     int seat                           # the learner's seat; -1: every seat is a learner's
     int32_t policies[MAX_PLAYERS]      # each seat's bot; a learner's seat: -1
     bitgen_t* choices[MAX_PLAYERS]     # an opponent RandomBot's generator, else NULL
-    # the next episode's generators, given before they are needed (VectorGames.provide)
+    # the next episode's generators, given before they are needed (VectorGames.provide),
+    # or derived here from the run's seed when it begins (VectorGames.seed)
     bint has_next
     bitgen_t* next_rng
     bitgen_t* next_choices[MAX_PLAYERS]
+    int64_t index                      # the game's number, and the episode that begins next
+    int64_t episode
+    fc_pcg64 gens[MAX_PLAYERS + 1]     # derived: the game's, then each seat's RandomBot's
+    bitgen_t bits[MAX_PLAYERS + 1]     # the same as the engine reads generators
 
 
 cdef struct VecConfig:
@@ -38,6 +62,8 @@ cdef struct VecConfig:
     int base                           # where the solver features start (features)
     bint features                      # append the solver features (envs.features)
     const float* scale                 # its scale (normalize), or NULL
+    const uint32_t* run                # the run's seed as SeedSequence's words, or NULL
+    int n_run
 
 
 cdef enum:
@@ -138,11 +164,45 @@ cdef void vec_bots(const VecConfig* C, VecGame* G, double* rewards) noexcept nog
         step(T, G.policies[T.current])
 
 
+cdef void vec_derive(const VecConfig* C, VecGame* G) noexcept nogil:
+    """``CompiledGames.provide(i, env.episode_seed(i, k))`` for the game's next episode k:
+    ``FiveCrownsEnv.reset``'s generators from the episode's seed (``new_seed`` draws the
+    game's seed, then one per opponent in seat order, a RandomBot's kept)."""
+    cdef fc_pcg64 env_rng
+    cdef bitgen_t env_bits
+    cdef uint64_t drawn
+    cdef int q
+    fc_pcg64_seed(&env_rng, fc_episode_seed(C.run, C.n_run, <uint64_t>G.index,
+                                            <uint64_t>G.episode))
+    env_bits.state = &env_rng
+    env_bits.next_uint64 = fc_pcg64_next64
+    env_bits.next_uint32 = fc_pcg64_next32
+    env_bits.next_double = fc_pcg64_next_double
+    env_bits.next_raw = fc_pcg64_next64
+    # new_seed: Generator.integers(0, 2**63 - 1)
+    random_bounded_uint64_fill(&env_bits, 0, (<uint64_t>1 << 63) - 2, 1, False, &drawn)
+    fc_pcg64_seed(&G.gens[0], drawn)
+    G.next_rng = &G.bits[0]
+    for q in range(MAX_PLAYERS):
+        G.next_choices[q] = NULL
+    for q in range(C.n_players):
+        if G.policies[q] < 0:
+            continue
+        random_bounded_uint64_fill(&env_bits, 0, (<uint64_t>1 << 63) - 2, 1, False, &drawn)
+        if G.policies[q] == RANDOM_BOT:
+            fc_pcg64_seed(&G.gens[1 + q], drawn)
+            G.next_choices[q] = &G.bits[1 + q]
+    G.has_next = True
+    G.episode += 1
+
+
 cdef void vec_begin(const VecConfig* C, VecGame* G) noexcept nogil:
     """``FiveCrownsEnv.reset``: the next episode's game, its bots moved to the learner's
     first turn (no round can end before it)."""
     cdef int q
     cdef double rewards[MAX_PLAYERS]
+    if not G.has_next and C.run != NULL:
+        vec_derive(C, G)
     G.T.rng = G.next_rng
     for q in range(MAX_PLAYERS):
         G.choices[q] = G.next_choices[q]
@@ -241,6 +301,7 @@ cdef class VectorGames:
     cdef VecConfig C
     cdef readonly Py_ssize_t n
     cdef object _scale
+    cdef object _run
     cdef list _held
 
     def __cinit__(self, Py_ssize_t n, int n_players, seats, policies, int decks,
@@ -260,10 +321,15 @@ cdef class VectorGames:
             raise ValueError(f"policies must hold {n_players - 1} values (one per "
                              f"opponent), or none (self-play), got {len(policies)}")
         for p in policies:
-            if p not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
+            if type(p) is not int or p not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
                 raise ValueError(f"an opponent's policy must be one of "
                                  f"{GREEDY, STRONG, EXPERT, RANDOM_BOT}, got {p!r}")
-        for seat in seats:
+        for s in seats:
+            if type(s) is not int:  # not even 1.5 or True: a C int would take them
+                raise ValueError(f"a seat must be an int, got {s!r}")
+            if not -1 <= s < n_players:
+                raise ValueError(f"a seat must be 0..{n_players - 1}, got {s}")
+            seat = s
             if self_play and seat != -1:
                 raise ValueError(f"in self-play (no policies) every seat must be -1, "
                                  f"got {seat}")
@@ -294,6 +360,8 @@ cdef class VectorGames:
         self.C.features = features
         self.C.size = self.C.base + (N_FEATURES if features else 0)
         self.C.scale = NULL
+        self.C.run = NULL
+        self.C.n_run = 0
         if scale is not None:
             self._scale = np.ascontiguousarray(scale, dtype=np.float32)
             if self._scale.shape != (self.C.size,):
@@ -317,6 +385,13 @@ cdef class VectorGames:
                     k += 1
             self.games[i].seat = seat
             memcpy(self.games[i].policies, table, sizeof(table))
+            self.games[i].index = i
+            for k in range(MAX_PLAYERS + 1):
+                self.games[i].bits[k].state = &self.games[i].gens[k]
+                self.games[i].bits[k].next_uint64 = fc_pcg64_next64
+                self.games[i].bits[k].next_uint32 = fc_pcg64_next32
+                self.games[i].bits[k].next_double = fc_pcg64_next_double
+                self.games[i].bits[k].next_raw = fc_pcg64_next64
 
     def __dealloc__(self):
         free(self.games)
@@ -370,12 +445,37 @@ cdef class VectorGames:
             raise ValueError(f"masks must have shape ({self.n}, 114)")
         return 0
 
+    def seed(self, run_seed):
+        """Derive every game's episodes from ``run_seed`` (an int >= 0: the vector env's
+        seed), from episode 0 on: episode k of game i is dealt as
+        ``provide(i, episode_seed(i, k))`` would deal it, in C when it begins. Generators
+        given by :meth:`provide` and not yet begun are dropped."""
+        cdef Py_ssize_t i
+        if type(run_seed) is not int or run_seed < 0:
+            raise ValueError(f"run_seed must be an int >= 0, got {run_seed!r}")
+        words = []
+        while True:  # SeedSequence's words of an int: little end first, one for 0
+            words.append(run_seed & 0xFFFFFFFF)
+            run_seed >>= 32
+            if not run_seed:
+                break
+        if len(words) > FC_MAX_RUN_WORDS:
+            raise ValueError(f"run_seed must be below 2**{32 * FC_MAX_RUN_WORDS}")
+        self._run = np.array(words, dtype=np.uint32)
+        self.C.run = <const uint32_t*><uintptr_t>self._run.ctypes.data
+        self.C.n_run = <int>len(words)
+        for i in range(self.n):
+            self.games[i].episode = 0
+            self.games[i].has_next = False
+
     cdef int check_ready(self, Py_ssize_t start, Py_ssize_t stop) except -1:
-        """Games ``start..stop`` exist and each has its next episode's generators (any
-        of them may begin one)."""
+        """Games ``start..stop`` exist and each has its next episode's generators, or
+        derives them (any of them may begin one)."""
         cdef Py_ssize_t i
         if not 0 <= start <= stop <= self.n:
             raise ValueError(f"games {start}..{stop} of {self.n}")
+        if self.C.run != NULL:
+            return 0
         for i in range(start, stop):
             if not self.games[i].has_next:
                 raise RuntimeError(f"game {i} has no generators for its next episode")
@@ -475,3 +575,22 @@ def policy_action(RoundState state not None, policy, choices=None):
         return 1 if from_pile else 0
     step(&T, code)
     return codes[0]
+
+
+def _episode_seed(run_seed, uint64_t i, uint64_t k):
+    """``FiveCrownsVectorEnv.episode_seed(i, k)`` of a run seeded ``run_seed``, as the
+    engine derives it (for the tests, which compare it with NumPy's)."""
+    cdef VectorGames g = VectorGames(1, 2, [0], [GREEDY], 2, 100, False, [1], 0, 0, None)
+    g.seed(run_seed)
+    return fc_episode_seed(g.C.run, g.C.n_run, i, k)
+
+
+def _pcg64_raw(uint64_t seed, Py_ssize_t n, bint halves=False):
+    """``n`` outputs of the engine's own PCG64 seeded as ``numpy.random.PCG64(seed)``:
+    64-bit ones, or with ``halves`` 32-bit ones (NumPy's ``next_uint32``), for the tests."""
+    cdef fc_pcg64 g
+    cdef Py_ssize_t j
+    fc_pcg64_seed(&g, seed)
+    if halves:
+        return [fc_pcg64_next32(&g) for j in range(n)]
+    return [fc_pcg64_next64(&g) for j in range(n)]

@@ -103,8 +103,8 @@ class PythonGames:
         self.max_steps = max_steps
         self.steps = np.zeros(len(games), dtype=np.int64)
 
-    def start(self, seed_of: SeedOf, out: Buffers) -> None:
-        """Deal every game its first episode."""
+    def start(self, seed_of: SeedOf, out: Buffers, run_seed: int) -> None:
+        """Deal every game its first episode (``run_seed``: ``seed_of``'s, unused here)."""
         for i in range(len(self.games)):
             self._begin(i, seed_of(i, 0), out)
 
@@ -191,6 +191,7 @@ class CompiledGames:
         self._actions = np.zeros(n, dtype=np.int64)
         self._illegal = np.zeros(n, dtype=np.int32)
         self._actors = np.zeros(n, dtype=np.int32)
+        self._derived = False
         self._ended = np.zeros(n, dtype=np.uint8)
         self._final_obs = np.zeros((n, size), dtype=np.float32)
         self._final_masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
@@ -208,20 +209,27 @@ class CompiledGames:
                 choices[s] = make_rng(bot_seed).bit_generator
         self.games.provide(i, game, choices)
 
-    def start(self, seed_of: SeedOf, out: Buffers) -> None:
-        """Deal every game its first episode; give it its second's generators."""
-        n = self.games.n
-        for i in range(n):
-            self.provide(i, seed_of(i, 0))
+    def start(self, seed_of: SeedOf, out: Buffers, run_seed: int) -> None:
+        """Deal every game its first episode. The engine derives every episode's
+        generators from ``run_seed`` itself, as :meth:`provide` does from ``seed_of``
+        (its words bounded: a seed past 2**2048 has them given here, episode by
+        episode)."""
         games = self.games
+        self._derived = run_seed < 1 << 2048
+        if self._derived:
+            games.seed(run_seed)
+        else:
+            for i in range(games.n):
+                self.provide(i, seed_of(i, 0))
 
         def piece(a: int, b: int) -> None:
             games.begin(out.obs, out.masks, out.seats, a, b)
 
         self._run(piece)
         out.totals[:] = 0
-        for i in range(n):
-            self.provide(i, seed_of(i, 1))
+        if not self._derived:
+            for i in range(games.n):
+                self.provide(i, seed_of(i, 1))
 
     def step(self, actions: npt.NDArray[np.int64], out: Buffers, seed_of: SeedOf,
              episodes: npt.NDArray[np.int64]) -> list[Ended]:
@@ -251,7 +259,8 @@ class CompiledGames:
                    "action_mask": self._final_masks[i].copy()}
             ended.append(Ended(i, obs, info))
             out.totals[i] = 0  # the next episode's
-            self.provide(i, seed_of(i, int(episodes[i]) + 2))
+            if not self._derived:
+                self.provide(i, seed_of(i, int(episodes[i]) + 2))
         return ended
 
     def _run(self, piece: Callable[[int, int], None]) -> None:

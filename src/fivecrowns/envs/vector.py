@@ -240,7 +240,7 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         self._seed = (int_seed(np.random.default_rng().integers(2**63)) if seed is None
                       else int_seed(seed))
         self._episodes[:] = 0
-        self._games.start(self._seed_of, self._out)
+        self._games.start(self._seed_of, self._out, self._seed)
         return self._obs, self._infos()
 
     @property
