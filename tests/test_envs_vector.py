@@ -406,6 +406,37 @@ def test_a_run_seed_past_the_engines_words_is_given_episode_by_episode() -> None
     assert fast._episodes.sum() >= 1
 
 
+def test_the_final_infos_are_built_as_gymnasium_builds_them() -> None:
+    """The ended games' ``final_obs``/``final_info`` come in one pass, the same arrays,
+    dtypes, masks and key order as ``VectorEnv._add_info`` called game by game."""
+    from fivecrowns.envs._vector_games import Ended
+    from fivecrowns.envs.vector import _final_infos
+
+    env = FiveCrownsVectorEnv(6, ("greedy",), [1])
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        ended = []
+        for g in sorted(rng.choice(6, size=int(rng.integers(1, 6)), replace=False).tolist()):
+            info: dict[str, Any] = {"totals": np.array([1, 2]), "seat": int(rng.integers(2))}
+            if rng.random() < 0.4:
+                info["illegal_action"] = int(rng.integers(114))
+            if rng.random() < 0.3:
+                info.update(actor=1, seat_rewards=rng.random(2))
+            ended.append(Ended(g, {"observation": rng.random(3)}, info))
+        ours = _final_infos(ended, 6)
+        theirs: dict[str, Any] = {}
+        for e in ended:
+            theirs = env._add_info(theirs, {"final_obs": e.obs, "final_info": e.info}, e.game)
+        assert list(ours) == list(theirs)
+        assert list(ours["final_info"]) == list(theirs["final_info"])
+        for key, value in theirs["final_info"].items():
+            assert ours["final_info"][key].dtype == value.dtype
+            np.testing.assert_array_equal(ours["final_info"][key], value)
+        for key in ("_final_obs", "_final_info"):
+            np.testing.assert_array_equal(ours[key], theirs[key])
+        assert [o is None for o in ours["final_obs"]] == [o is None for o in theirs["final_obs"]]
+
+
 def test_make_vec_builds_it_from_the_registered_id() -> None:
     envs = gymnasium.make_vec(fivecrowns.envs.GYM_ID, num_envs=3,
                               vectorization_mode="vector_entry_point",

@@ -80,7 +80,14 @@ from ..actions import N_ACTIONS
 from ..rules import Rules
 from ..seeding import int_seed
 from ._self_play import SelfPlayGame
-from ._vector_games import Buffers, CompiledGames, PythonGames, Single, compiled_policies
+from ._vector_games import (
+    Buffers,
+    CompiledGames,
+    Ended,
+    PythonGames,
+    Single,
+    compiled_policies,
+)
 from .gym import FiveCrownsEnv
 
 __all__ = ["FiveCrownsVectorEnv", "MAX_ENVS"]
@@ -258,9 +265,10 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         acts = _check_actions(actions, self.num_envs)
         ended = self._games.step(acts, self._out, self._seed_of, self._episodes)
         infos = self._infos()
-        for e in ended:
-            infos = self._add_info(infos, {"final_obs": e.obs, "final_info": e.info}, e.game)
-            self._episodes[e.game] += 1
+        if ended:
+            infos.update(_final_infos(ended, self.num_envs))
+            for e in ended:
+                self._episodes[e.game] += 1
         out = self._out
         return self._obs, out.rewards, out.terminations, out.truncations, infos
 
@@ -282,6 +290,32 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         if self.self_play:
             infos.update(seat_rewards=self._out.seat_rewards, _seat_rewards=self._everyone)
         return infos
+
+
+def _final_infos(ended: Sequence[Ended], n: int) -> dict[str, Any]:
+    """``final_obs`` and ``final_info`` of the games whose episodes ended, with their
+    masks, as Gymnasium's ``VectorEnv._add_info`` builds them game by game (an object
+    array of observations; an array per info key, by the value's type, with a ``_key``
+    mask), in one pass."""
+    final_obs = np.full(n, None, dtype=object)
+    final_info: dict[str, Any] = {}
+    for e in ended:
+        final_obs[e.game] = e.obs
+        for key, value in e.info.items():
+            if key not in final_info:
+                if type(value) in (int, float, bool) or isinstance(value, np.number):
+                    final_info[key] = np.zeros(n, dtype=type(value))
+                elif isinstance(value, np.ndarray):
+                    final_info[key] = np.zeros((n, *value.shape), dtype=value.dtype)
+                else:
+                    final_info[key] = np.full(n, None, dtype=object)
+                final_info[f"_{key}"] = np.zeros(n, dtype=np.bool_)
+            final_info[key][e.game] = value
+            final_info[f"_{key}"][e.game] = True
+    games = np.zeros(n, dtype=np.bool_)
+    games[[e.game for e in ended]] = True
+    return {"final_obs": final_obs, "_final_obs": games, "final_info": final_info,
+            "_final_info": games.copy()}
 
 
 def _check_seats(seat: int | Sequence[int] | None, n: int) -> npt.NDArray[np.int64]:
