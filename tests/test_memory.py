@@ -18,8 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fivecrowns import Rules, rollout
+from fivecrowns._rollout_inputs import _plan
 from fivecrowns._threads import _split_work, run_threaded
-from fivecrowns.rollout import _generators, _plan, _states, deal_rounds, play_games, play_out
+from fivecrowns.rollout import _generators, _states, deal_rounds, play_games, play_out
 from fivecrowns.runner import run_in_order
 from fivecrowns.seeding import bot_seeds, game_seeds, game_seeds_range
 from helpers.engines import compiled_engine

@@ -17,20 +17,20 @@ import numpy.typing as npt
 
 from ._checks import check_seat, default_threads
 from ._homes import rehome
+from ._rollout_inputs import (
+    _GAMES_PER_PIECE,
+    _RANDOM,
+    POLICIES,
+    _check_games,
+    _policy,
+    _seat_policies,
+)
 from ._threads import run_threaded
 from .actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .cards import N_TYPES
 from .envs.encoding import observation_size
 from .envs.features import feature_size
-from .rollout import (
-    _GAMES_PER_PIECE,
-    _RANDOM,
-    POLICIES,
-    _check_games,
-    _core,
-    _policy,
-    _seat_policies,
-)
+from .rollout import _core
 from .rules import N_ROUNDS, Rules
 from .runner import ProgressCallback
 from .seeding import bot_seeds, game_seeds_range
