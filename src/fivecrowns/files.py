@@ -23,7 +23,6 @@ Rows are numbered from 0 (the first data row) in messages.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import os
 import time
@@ -33,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ._batches import (
     CARD_COLUMNS,
@@ -46,6 +44,19 @@ from ._batches import (
 )
 from ._batches import ERROR_COLUMN_RAY as _ERR
 from ._checks import check_int, check_wild
+from ._file_io import (
+    NpyWriter,
+    Part,
+    TableWriter,
+    csv_types,
+    load_npy,
+    npy_blocks,
+    parquet_file,
+    printable,
+    read_csv,
+    read_npy,
+    read_parquet,
+)
 from ._optional import requires
 from .errors import BadRowError
 from .runner import ProgressCallback
@@ -67,235 +78,7 @@ def _format(path: Path, what: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Reading and writing, one batch at a time
-
-@dataclass
-class _Part:
-    """One batch: its rows (a pyarrow batch, or None for .npy input), counts and scores."""
-
-    table: Any
-    counts: npt.NDArray[np.uint8] | None
-    scores: dict[str, npt.NDArray[np.int32]]
-    errors: dict[int, str]
-    scorer: BatchScorer
-
-    @property
-    def n(self) -> int:
-        return len(self.table) if self.table is not None else len(self.counts)  # type: ignore
-
-    def hand_counts(self) -> npt.NDArray[np.uint8]:
-        if self.counts is None:
-            self.counts = self.scorer.counts(self.table)[0]
-        return self.counts
-
-    def rows(self, keep: npt.NDArray[np.bool_] | None) -> Any:
-        """The kept rows (all: ``None``) as a pyarrow batch (56 count columns for .npy)."""
-        pa = _pa()
-        if self.table is not None:
-            return self.table if keep is None else self.table.filter(pa.array(keep))
-        counts = self.hand_counts()
-        if keep is not None:
-            counts = counts[keep]
-        return pa.record_batch([pa.array(counts[:, j]) for j in range(56)],
-                               names=list(CARD_COLUMNS))
-
-
-def _csv_types(column: str | None, wild: int | str) -> dict[str, Any]:
-    pa = _pa()
-    names = [column or "hand", *CARD_COLUMNS] + ([wild] if isinstance(wild, str) else [])
-    return {name: pa.string() for name in names}
-
-
-def _parquet_file(src: Path) -> Any:
-    """``pq.ParquetFile(src)``; a file that is not Parquet is a one-line ``ValueError``."""
-    with requires("io", IO_WHAT):
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-    try:
-        # pre_buffer (the default) keeps every row group read so far: memory would grow
-        # with the file (10 million hands: +150 MB); without it the reader holds one group.
-        return pq.ParquetFile(src, pre_buffer=False)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        raise ValueError(f"{src.name}: not a Parquet file, or a damaged one (its footer "
-                         f"does not read as Parquet's)") from exc
-
-
-def _read_parquet(src: Path, batch_size: int) -> tuple[Any, Iterator[Any]]:
-    pf = _parquet_file(src)
-    return pf.schema_arrow, pf.iter_batches(batch_size=batch_size)
-
-
-#: Bytes of a CSV file looked at to tell text from binary data.
-_TEXT_PROBE = 1 << 16
-
-
-def _check_text(src: Path) -> None:
-    """A ``ValueError`` for a ``.csv`` whose first bytes are not UTF-8 text (as pyarrow
-    reads CSV): its error would quote the bytes of the first bad line to the terminal."""
-    with open(src, "rb") as f:
-        head = f.read(_TEXT_PROBE)
-    try:  # incremental: a character cut at the end of the probe is not an error
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-    except UnicodeDecodeError:
-        binary = True
-    else:
-        binary = b"\0" in head
-    if binary:
-        raise ValueError(f"{src.name}: not a text CSV file (its first bytes are binary data, "
-                         f"not UTF-8 text)")
-
-
-def _printable(text: str, most: int = 200) -> str:
-    """``text`` with control characters escaped and cut to ``most`` characters: a library's
-    message may quote a line of the file, which must not reach a terminal raw."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return text if len(text) <= most else text[:most - 3] + "..."
-
-
-def _read_csv(src: Path, column: str | None, wild: int | str) -> tuple[Any, Iterator[Any]]:
-    with requires("io", IO_WHAT):
-        import pyarrow.csv as pacsv
-
-    _check_text(src)
-
-    reader = pacsv.open_csv(
-        src, read_options=pacsv.ReadOptions(block_size=1 << 22),
-        convert_options=pacsv.ConvertOptions(column_types=_csv_types(column, wild),
-                                             strings_can_be_null=True))
-    return reader.schema, iter(reader)
-
-
-_NPY_MAGIC = b"\x93NUMPY"
-
-
-def _load_npy(src: Path) -> npt.NDArray[Any]:
-    """``np.load(src)`` as a memory map; a file that is no ``.npy`` array is a one-line
-    ``ValueError`` that names it."""
-    with open(src, "rb") as f:
-        magic = f.read(len(_NPY_MAGIC))
-    if magic != _NPY_MAGIC:
-        raise ValueError(f"{src.name}: not a .npy file (it does not start with NumPy's "
-                         f".npy header)")
-    try:
-        arr: npt.NDArray[Any] = np.load(src, mmap_mode="r", allow_pickle=False)
-    except ValueError as exc:
-        raise ValueError(f"{src.name}: a damaged .npy file, or one of Python objects rather "
-                         f"than an array of numbers") from exc
-    return arr
-
-
-def _read_npy(src: Path) -> npt.NDArray[Any]:
-    arr = _load_npy(src)
-    if arr.dtype.names and "counts" in arr.dtype.names:  # the output of score_file
-        arr = arr["counts"]
-    if arr.ndim != 2 or arr.shape[1] != 56:
-        raise ValueError(f"{src.name}: a .npy of hands must be an (N, 56) array of counts, "
-                         f"got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{src.name}: card counts must be integers, got {arr.dtype}")
-    return arr
-
-
-def _npy_blocks(src: Path, arr: npt.NDArray[Any], rows: int) -> Iterator[npt.NDArray[Any]]:
-    """``arr`` (from :func:`_read_npy`) ``rows`` rows at a time, read from the file.
-
-    Slicing the memory map would leave every page read so far in the process's resident
-    memory (the file's size, at the end); reading each block keeps it to one block.
-    """
-    base = arr.base if isinstance(arr.base, np.memmap) else arr
-    if not isinstance(base, np.memmap) or not base.flags.c_contiguous:
-        for start in range(0, len(arr), rows):  # pragma: no cover - np.load maps C arrays
-            yield np.asarray(arr[start:start + rows])
-        return
-    per_row = 1 if base.dtype.names else 56
-    with open(src, "rb") as f:
-        for start in range(0, len(arr), rows):
-            n = min(rows, len(arr) - start)
-            f.seek(base.offset + start * per_row * base.dtype.itemsize)
-            block: npt.NDArray[Any] = np.fromfile(f, dtype=base.dtype, count=n * per_row)
-            yield block["counts"] if base.dtype.names else block.reshape(n, 56)
-
-
-class _NpyWriter:
-    """A structured .npy (``counts``, ``deadwood``[, ``discard_deadwood``]) written as it
-    streams; the header's row count is filled in at the end."""
-
-    HEADER = 256
-
-    def __init__(self, path: Path, discard: bool) -> None:
-        fields = [("counts", "u1", (56,)), ("deadwood", "<i4")]
-        if discard:
-            fields.append(("discard_deadwood", "<i4"))
-        self.dtype = np.dtype(fields)
-        self.rows = 0
-        self.file = open(path, "wb")
-        self.file.write(self._header(0))
-
-    def _header(self, n: int) -> bytes:
-        from numpy.lib.format import dtype_to_descr
-
-        text = repr({"descr": dtype_to_descr(self.dtype), "fortran_order": False,
-                     "shape": (n,)}).encode("latin1")
-        pad = self.HEADER - 10 - len(text) - 1
-        if pad < 0:  # pragma: no cover - three fields' descr fit in 256 bytes
-            raise ValueError("npy header too long")
-        return (b"\x93NUMPY\x01\x00" + (self.HEADER - 10).to_bytes(2, "little") + text
-                + b" " * pad + b"\n")
-
-    def write(self, part: _Part, keep: npt.NDArray[np.bool_]) -> None:
-        out = np.empty(int(keep.sum()), dtype=self.dtype)
-        out["counts"] = part.hand_counts()[keep]
-        for name, values in part.scores.items():
-            out[name] = values[keep]
-        self.file.write(out.tobytes())
-        self.rows += len(out)
-
-    def close(self) -> None:
-        self.file.seek(0)
-        self.file.write(self._header(self.rows))
-        self.file.close()
-
-
-class _TableWriter:
-    """Parquet or CSV, the input's columns plus ``extra`` (name -> pyarrow type)."""
-
-    def __init__(self, path: Path, fmt: str, schema: Any, extra: dict[str, Any]) -> None:
-        pa = _pa()
-        for name, typ in extra.items():
-            if name in schema.names:
-                raise ValueError(f"the input already has a column {name!r}")
-            schema = schema.append(pa.field(name, typ))
-        self.schema = schema
-        self.extra = extra
-        if fmt == "parquet":
-            with requires("io", IO_WHAT):
-                import pyarrow.parquet as pq
-
-            # Dictionary pages pay off for repetitive columns; trying them on a column of
-            # distinct hands costs more than the rest of writing it (0.5 -> 0.2 s per
-            # million rows), so text columns are written plain.
-            pa_types = _pa().types
-            plain = [f.name for f in schema if pa_types.is_string(f.type)
-                     or pa_types.is_large_string(f.type) or pa_types.is_binary(f.type)]
-            self.writer = pq.ParquetWriter(path, schema, use_dictionary=[
-                n for n in schema.names if n not in plain])
-        else:
-            with requires("io", IO_WHAT):
-                import pyarrow.csv as pacsv
-
-            self.writer = pacsv.CSVWriter(path, schema, write_options=pacsv.WriteOptions(
-                quoting_style="needed"))
-
-    def write(self, rows: Any, columns: dict[str, Any]) -> None:
-        pa = _pa()
-        arrays = list(rows.columns) + [pa.array(columns[name], type=typ)
-                                       for name, typ in self.extra.items()]
-        self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
-
-    def close(self) -> None:
-        self.writer.close()
-
+# The output (the batches are read and written by fivecrowns._file_io)
 
 class _Output:
     """The scored rows to ``dst``, the bad rows (with an ``error`` column) to ``skip``."""
@@ -323,25 +106,25 @@ class _Output:
     def _open_good(self) -> Any:
         if self.good is None:
             if self.fmt == "npy":
-                self.good = _NpyWriter(self.tmp[0], self.discard)
+                self.good = NpyWriter(self.tmp[0], self.discard)
             else:
                 pa = _pa()
                 names = ["deadwood"] + (["discard_deadwood"] if self.discard else [])
-                self.good = _TableWriter(self.tmp[0], self.fmt, self._schema(),
+                self.good = TableWriter(self.tmp[0], self.fmt, self._schema(),
                                          {n: pa.int32() for n in names})
         return self.good
 
     def _open_bad(self) -> Any:
         if self.bad is None:
-            self.bad = _TableWriter(self.tmp[1], _format(self.paths[1], "skip_bad"),
+            self.bad = TableWriter(self.tmp[1], _format(self.paths[1], "skip_bad"),
                                     self._schema(), {ERROR_COLUMN: _pa().string()})
         return self.bad
 
-    def write(self, part: _Part) -> tuple[int, int]:
+    def write(self, part: Part) -> tuple[int, int]:
         keep = np.ones(part.n, dtype=bool)
         keep[list(part.errors)] = False
         good = self._open_good()
-        if isinstance(good, _NpyWriter):
+        if isinstance(good, NpyWriter):
             good.write(part, keep)
         else:
             if part.errors:
@@ -404,9 +187,9 @@ def count_rows(src: str | os.PathLike[str]) -> int | None:
     path = Path(os.fspath(src))
     fmt = _format(path, "src")
     if fmt == "npy":
-        return len(_read_npy(path))
+        return len(read_npy(path))
     if fmt == "parquet":
-        return int(_parquet_file(path).metadata.num_rows)
+        return int(parquet_file(path).metadata.num_rows)
     return None
 
 
@@ -447,35 +230,35 @@ def _check_npy_options(scorer: BatchScorer) -> None:
 
 
 def _local_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int
-                 ) -> tuple[Any, Iterator[_Part]]:
+                 ) -> tuple[Any, Iterator[Part]]:
     if fmt == "npy":
-        arr = _read_npy(src)
+        arr = read_npy(src)
         _check_npy_options(scorer)
         wild = check_wild(scorer.wild)
 
-        def npy() -> Iterator[_Part]:
-            for block in _npy_blocks(src, arr, batch_size):
+        def npy() -> Iterator[Part]:
+            for block in npy_blocks(src, arr, batch_size):
                 counts, errors = _matrix_counts(block, scorer.decks, None)
-                yield _Part(None, counts, scorer.scores(counts, wild, errors), errors, scorer)
+                yield Part(None, counts, scorer.scores(counts, wild, errors), errors, scorer)
 
         return None, npy()
     if fmt == "parquet":
-        schema, batches = _read_parquet(src, batch_size)
+        schema, batches = read_parquet(src, batch_size)
     else:
-        schema, batches = _read_csv(src, scorer.column, scorer.wild)
+        schema, batches = read_csv(src, scorer.column, scorer.wild)
     _layout(list(schema.names), scorer.column, {f.name: f.type for f in schema})
 
-    def table() -> Iterator[_Part]:
+    def table() -> Iterator[Part]:
         for batch in batches:
             counts, errors = scorer.counts(batch)
             wilds = scorer.wilds(batch, len(counts), errors)
-            yield _Part(batch, counts, scorer.scores(counts, wilds, errors), errors, scorer)
+            yield Part(batch, counts, scorer.scores(counts, wilds, errors), errors, scorer)
 
     return schema, table()
 
 
 def _ray_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int,
-               address: str | None) -> tuple[Any, Iterator[_Part]]:
+               address: str | None) -> tuple[Any, Iterator[Part]]:
     from .distributed import ray_data
 
     data = ray_data(address)
@@ -488,19 +271,19 @@ def _ray_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int,
     ctx.execution_options.preserve_order, ctx.enable_progress_bars = True, False
     try:
         if fmt == "parquet":
-            schema = _read_parquet(src, batch_size)[0]
+            schema = read_parquet(src, batch_size)[0]
             ds = data.read_parquet(str(src))
         elif fmt == "csv":
             with requires("io", IO_WHAT):
                 import pyarrow.csv as pacsv
 
-            schema = _read_csv(src, scorer.column, scorer.wild)[0]
+            schema = read_csv(src, scorer.column, scorer.wild)[0]
             ds = data.read_csv(str(src), convert_options=pacsv.ConvertOptions(
-                column_types=_csv_types(scorer.column, scorer.wild), strings_can_be_null=True))
+                column_types=csv_types(scorer.column, scorer.wild), strings_can_be_null=True))
         else:
             _check_npy_options(scorer)
-            _read_npy(src)  # checks the shape and type here, with a clear message
-            if _load_npy(src).dtype.names:
+            read_npy(src)  # checks the shape and type here, with a clear message
+            if load_npy(src).dtype.names:
                 raise ValueError(f"{src.name}: backend='ray' reads .npy arrays of shape "
                                  f"(N, 56); score this structured array with the local backend")
             schema = None
@@ -518,7 +301,7 @@ def _ray_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int,
         own.execution_options.preserve_order, own.enable_progress_bars = True, False
     names = ["deadwood"] + (["discard_deadwood"] if scorer.discard else [])
 
-    def parts() -> Iterator[_Part]:
+    def parts() -> Iterator[Part]:
         for batch in ds.iter_batches(batch_size=None, batch_format="pyarrow"):
             problems = batch.column(_ERR).to_pylist()
             errors = {i: p for i, p in enumerate(problems) if p is not None}
@@ -526,9 +309,9 @@ def _ray_parts(src: Path, fmt: str, scorer: BatchScorer, batch_size: int,
             rows = batch.drop_columns([_ERR, *names])
             if schema is None:
                 counts = _tensor_counts(rows.column("data"), scorer.decks)[0]
-                yield _Part(None, counts, scores, errors, scorer)
+                yield Part(None, counts, scores, errors, scorer)
             else:
-                yield _Part(rows.cast(schema), None, scores, errors, scorer)
+                yield Part(rows.cast(schema), None, scores, errors, scorer)
 
     return schema, parts()
 
@@ -651,7 +434,7 @@ def score_file(src: str | os.PathLike[str], dst: str | os.PathLike[str], *, wild
             raise
         # pyarrow's own errors (a file that is no Parquet, a ragged CSV line...): one line
         # that names the file, as ValueError, or OSError for input and output failures.
-        text = f"{src_p.name}: {_printable(str(exc).strip().splitlines()[0])}"
+        text = f"{src_p.name}: {printable(str(exc).strip().splitlines()[0])}"
         raise (OSError(text) if isinstance(exc, OSError) else ValueError(text)) from exc
     return ScoreSummary(str(src_p), str(dst_p), rows, scored, skipped,
                         str(skip_p) if skip_p is not None else None,
