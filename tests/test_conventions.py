@@ -156,6 +156,19 @@ def test_the_top_level_gathers_only_public_homes() -> None:
             assert home in PUBLIC or home == "fivecrowns", (name, home)
 
 
+#: The most lines a Python module of the package may have (issue 37): a module past it is
+#: split by idea into private modules, the public one re-exporting what it exported.
+MAX_MODULE_LINES = 650
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    sizes = {str(path.relative_to(SRC)): len(path.read_text(encoding="utf-8").splitlines())
+             for path in SRC.rglob("*.py")}
+    assert len(sizes) > 60 and "round.py" in sizes and "envs/vector.py" in sizes
+    over = {name: n for name, n in sorted(sizes.items()) if n > MAX_MODULE_LINES}
+    assert over == {}, f"modules over {MAX_MODULE_LINES} lines (split them by idea): {over}"
+
+
 # --------------------------------------------------------------------------------------------
 # Signatures
 
