@@ -357,7 +357,13 @@ class Game:
             raise _in_use("move") from None
         try:
             self._check_open()
-            rec = self._round.apply_action(action, player=self._local(player))
+            rnd = self._round
+            local = self._local(player)
+            if local is not None and local == rnd.current_player and not rnd.is_over:
+                # the seat to move: nothing left to check that the state does not, so
+                # the round's fast path (the bots of the environments move this way)
+                local = None
+            rec = rnd.apply_action(action, player=local)
             self._actions[-1].append(int(action))
             seat = self._seats[rec.player]
             self._after_move()
