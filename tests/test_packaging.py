@@ -279,8 +279,10 @@ def _cythonize(tmp_path: Path, debug: bool) -> str:
     directives = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")["cython_directives"]
     pyx = tmp_path / f"debug{int(debug)}" / "_solver.pyx"
     pyx.parent.mkdir()
-    shutil.copy(PKG / "_solver.pyx" if (PKG / "_solver.pyx").exists()
-                else ROOT / "src" / "fivecrowns" / "_solver.pyx", pyx)
+    source = PKG if (PKG / "_solver.pyx").exists() else ROOT / "src" / "fivecrowns"
+    # the module and the parts it includes
+    for part in [source / "_solver.pyx", *sorted(source.glob("_solver_*.pxi"))]:
+        shutil.copy(part, pyx.parent / part.name)
     options = Main.CompilationOptions(Main.default_options,
                                       compiler_directives=directives(debug))
     Main.compile(str(pyx), options)
