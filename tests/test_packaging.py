@@ -134,6 +134,13 @@ def test_sdist_contents() -> None:
         assert needed in names, f"{needed} is missing from {sdist.name}"
     assert "src/fivecrowns/_solver.c" not in names, "the sdist must build from the .pyx"
     assert not any(n.endswith((".so", ".pyd", ".pyc")) for n in names)
+    # every part a compiled module includes, and every header of its own it names
+    with tarfile.open(sdist) as tf:
+        sources = {n.split("/", 1)[1]: tf.extractfile(n).read().decode()  # type: ignore[union-attr]
+                   for n in tf.getnames() if n.endswith((".pyx", ".pxi"))}
+    parts = {f"src/fivecrowns/{m}" for text in sources.values()
+             for m in re.findall(r'^(?:include|cdef extern from) "(_[\w.]+)"', text, re.M)}
+    assert parts and not parts - names, f"{sorted(parts - names)} missing from {sdist.name}"
 
 
 # --- setup.py: a failed compile is fatal when FIVECROWNS_BUILD_EXTENSION=1 -------------------
