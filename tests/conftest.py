@@ -24,6 +24,7 @@ import importlib
 import os
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -67,6 +68,18 @@ def compiled_required() -> bool:
         return False
     return (bool(_env("CI")) or _env("FIVECROWNS_BUILD_EXTENSION") == "1"
             or _env("FIVECROWNS_IMPLEMENTATION") == "compiled")
+
+
+def compiled_rollout() -> Any:
+    """The compiled engine, ``fivecrowns._rollout``; skips (or fails, where required) when
+    it is missing: the twin tests' fixtures."""
+    try:
+        from fivecrowns import _rollout  # type: ignore[attr-defined]
+    except ImportError as exc:
+        if compiled_required():
+            pytest.fail(f"the compiled core is required here: {exc}", pytrace=False)
+        pytest.skip(f"compiled core not available: {exc}")
+    return _rollout
 
 
 def get_impl(name: str) -> Implementation:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import compiled_required
+from conftest import compiled_rollout
 from fivecrowns import _state_py, dealing, deck, public
 from fivecrowns.cards import JOKER_INDEX, N_TYPES
 from fivecrowns.envs import _spiel_state
@@ -90,13 +90,7 @@ def _all_cards(s: Any) -> list[int]:
 
 @pytest.fixture(scope="module")
 def compiled_state() -> Any:
-    try:
-        from fivecrowns import _rollout  # type: ignore[attr-defined]
-    except ImportError as exc:
-        if compiled_required():
-            pytest.fail(f"the compiled core is required here: {exc}", pytrace=False)
-        pytest.skip(f"compiled core not available: {exc}")
-    return _rollout.RoundState
+    return compiled_rollout().RoundState
 
 
 @pytest.mark.parametrize("decks, n", [(2, 2), (2, 7), (4, 3), (4, 14)])

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -572,3 +574,26 @@ def test_both_round_states_play_the_same_game(monkeypatch: pytest.MonkeyPatch) -
     _same(a, b, 2)
     events = a.information_state_string(0)
     assert "reshuffle" in events and "*" in events and a.returns() == b.returns()
+
+
+STATES_0_4 = json.loads((Path(__file__).parent / "data" / "states_0.4.json").read_text())
+
+
+@pytest.mark.parametrize("entry", STATES_0_4["openspiel"],
+                         ids=lambda e: f"{e['players']}p-{e['rounds']}r-{e['moves']}")
+def test_a_state_serialized_by_0_4_loads_and_plays_on(entry: dict[str, Any]) -> None:
+    """0.4 kept the totals and the round's index in plain slots: its serialized states
+    load onto the game state, the same as their actions applied to a new state."""
+    if importlib.util.find_spec("fivecrowns._rollout") is None:
+        pytest.skip("0.4 pickled the compiled engine's round state, by its class's name")
+    game = _game(players=entry["players"], rounds=entry["rounds"])
+    old = game.deserialize_state(entry["state"])
+    new = game.new_initial_state()
+    rng = np.random.default_rng(entry["seed"])
+    for _ in range(entry["moves"]):
+        acts = new.legal_actions()
+        new.apply_action(acts[int(rng.integers(len(acts)))])
+    _same(old, new, entry["players"])
+    assert old._c.game == new._c.game
+    a, b = np.random.default_rng(2), np.random.default_rng(2)
+    _same(_play(old, a, 400), _play(new, b, 400), entry["players"])

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import compiled_required
+from conftest import compiled_rollout
 from fivecrowns import _state_py
 
 P = _state_py.RoundState
@@ -20,13 +20,7 @@ P = _state_py.RoundState
 
 @pytest.fixture(scope="module")
 def compiled_state() -> Any:
-    try:
-        from fivecrowns import _rollout  # type: ignore[attr-defined]
-    except ImportError as exc:
-        if compiled_required():
-            pytest.fail(f"the compiled core is required here: {exc}", pytrace=False)
-        pytest.skip(f"compiled core not available: {exc}")
-    return _rollout.RoundState
+    return compiled_rollout().RoundState
 
 
 def everything(s: Any) -> tuple[Any, ...]:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from . import rollout, solver
+from . import _state, rollout, solver
+from ._game_state_py import TIE_BREAK
 from .actions import N_ACTIONS
 from .bots import GreedyBot, RandomBot, StrongBot
 from .cards import N_TYPES, Card
@@ -188,21 +189,20 @@ class Summary:
     hit_max_turns: int
 
 
-def summary(game: LoggedGame, n_players: int, n_rounds: int) -> Summary:
-    """Totals, winners and tie-break seats as :class:`~fivecrowns.game.Game` finds them."""
-    scores = game.log[:n_rounds, _SCORES:_SCORES + n_players]
-    totals = tuple(scores.sum(axis=0).tolist())
-    best = min(totals)
-    tied = tuple(s for s in range(n_players) if totals[s] == best)
-    tie = game.log[n_rounds]
-    seats: tuple[int, ...] = ()
-    winners = tied
-    if tie[_MOVES] >= 0:
-        seats = tied
-        out = int(tie[_WENT_OUT])
-        winners = (tied[out],) if out >= 0 else tied
-    return Summary(totals, winners, seats, tuple(tuple(r) for r in scores.tolist()),
-                   int(game.log[:n_rounds, _HIT].sum()))
+def summary(game: LoggedGame, n_players: int, plan: tuple[int, ...], first_dealer: int,
+            tie_break: bool) -> Summary:
+    """Totals, winners and tie-break seats of a logged game: its rounds' scores handed to
+    a game state as :class:`~fivecrowns.game.Game` hands them to its own."""
+    g = _state.GameState(n_players, plan, first_dealer, tie_break)
+    rows = game.log.tolist()
+    for row in rows[:len(plan)]:
+        g.end_round(row[_SCORES:_SCORES + n_players], row[_WENT_OUT])
+    if g.stage == TIE_BREAK:
+        tie = rows[len(plan)]
+        g.end_round(tie[_SCORES:_SCORES + len(g.seats)], tie[_WENT_OUT])
+    scores = tuple(tuple(row[_SCORES:_SCORES + n_players]) for row in rows[:len(plan)])
+    return Summary(g.totals, g.winners, g.tie_break_seats, scores,
+                   sum(row[_HIT] for row in rows[:len(plan)]))
 
 
 def record(game: LoggedGame, s: Summary, n_players: int, rules: Rules,
@@ -245,7 +245,7 @@ def game_result(game: LoggedGame, n_players: int, rules: Rules, plan: tuple[int,
     """The :class:`~fivecrowns.game.GameResult` of a game logged with its moves and
     hands, equal to the one :class:`~fivecrowns.game.Game` gives."""
     assert game.hands is not None
-    s = summary(game, n_players, len(plan))
+    s = summary(game, n_players, plan, first_dealer, rules.tie_break)
     rounds = tuple(_round_result(game.log[k], game.hands[k], n_players, r, Rules.hand_size(r),
                                  Rules.wild_rank(r))
                    for k, r in enumerate(plan))

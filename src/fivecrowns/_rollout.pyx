@@ -56,6 +56,7 @@ from ._solver cimport (
 
 import numpy as np
 
+from . import _game_state_py as _game_py
 from ._threads import run_threaded
 
 cdef enum:
@@ -320,6 +321,7 @@ cdef void discard_card(Table* T, int t, bint go_out) noexcept nogil:
         T.phase = DRAW
 
 
+include "_game_state.pxi"
 include "_rollout_policies.pxi"
 include "_rollout_playouts.pxi"
 include "_rollout_games.pxi"

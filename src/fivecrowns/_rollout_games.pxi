@@ -42,14 +42,13 @@ cdef void play_logged_round(Table* T, const int32_t* policies, bitgen_t* const* 
         memcpy(hands, T.hands, T.n_players * N_TYPES)
 
 
-cdef void deal_logged(Table* T, int n_players, int hand_size, int decks, int max_turns,
-                      bint no_return, int dealer, bint sudden_death) noexcept nogil:
-    """``deal``, keeping the game's growing trace across the deal (which clears it)."""
+cdef void deal_logged(const GameCore* G, Table* T, int decks, int max_turns,
+                      bint no_return) noexcept nogil:
+    """``game_deal``, keeping the game's growing trace across the deal (which clears it)."""
     cdef int16_t* trace = T.trace
     cdef int room = T.trace_room, n = T.n_trace
     cdef bint grows = T.trace_grows
-    deal(T, n_players, hand_size, hand_size, decks, max_turns, no_return, dealer)
-    T.sudden_death = sudden_death
+    game_deal(G, T, decks, max_turns, no_return)
     T.trace = trace
     T.trace_room = room
     T.n_trace = n
@@ -62,50 +61,27 @@ cdef int play_logged_game(Table* T, int n_players, int decks, int max_turns, bin
                           bitgen_t* const* choices, int32_t* log,
                           uint8_t* hands) noexcept nogil:
     """``Game`` played by ``players.play_game`` with built-in bots (seat q by
-    ``policies[q]``): ``T.rng`` deals every round and shuffles every reshuffle; each round
-    (and the tie-break round, ``Game._start_tie_break``, when ``tie_break`` and the lowest
+    ``policies[q]``) on the game state: ``T.rng`` deals every round and shuffles every
+    reshuffle; each round (and the tie-break round, when ``tie_break`` and the lowest
     total is shared) is logged in a row of ``log`` (``N_LOG`` columns, ``n_rounds + 1``
     rows); the moves go to ``T``'s trace. The tie-break round numbers the tied seats
     0.. in seat order, as ``Game`` does. Returns the rounds played."""
-    cdef int64_t totals[MAX_PLAYERS]
+    cdef GameCore G
     cdef int32_t local[MAX_PLAYERS]
     cdef bitgen_t* local_choices[MAX_PLAYERS]
-    cdef int k, q, dealer, m = 0, first = 0, key, best_key = -1
-    cdef int64_t best
-    cdef uint8_t* h
-    for q in range(n_players):
-        totals[q] = 0
-    for k in range(n_rounds):
-        dealer = (first_dealer + k) % n_players
-        deal_logged(T, n_players, rounds[k] + 2, decks, max_turns, no_return, dealer, False)
-        h = NULL if hands == NULL else hands + k * MAX_PLAYERS * N_TYPES
-        play_logged_round(T, policies, choices, dealer, log + k * N_LOG, h)
-        for q in range(n_players):
-            totals[q] += T.scores[q]
+    cdef int q, row = 0
+    game_init(&G, n_players, rounds, n_rounds, first_dealer, tie_break)
     log[n_rounds * N_LOG + L_MOVES] = -1
-    if not tie_break:
-        return n_rounds
-    best = totals[0]
-    for q in range(n_players):
-        if totals[q] < best:
-            best = totals[q]
-    for q in range(n_players):
-        if totals[q] == best:
-            # the first tied seat clockwise from the next dealer's left plays first
-            key = (q - (first_dealer + n_rounds) % n_players - 1 + 2 * n_players) % n_players
-            if best_key < 0 or key < best_key:
-                best_key = key
-                first = m
-            local[m] = policies[q]
-            local_choices[m] = choices[q]
-            m += 1
-    if m < 2:
-        return n_rounds
-    dealer = (first - 1 + m) % m
-    deal_logged(T, m, 6, decks, max_turns, no_return, dealer, True)
-    h = NULL if hands == NULL else hands + n_rounds * MAX_PLAYERS * N_TYPES
-    play_logged_round(T, local, local_choices, dealer, log + n_rounds * N_LOG, h)
-    return n_rounds + 1
+    while True:
+        for q in range(game_players(&G)):
+            local[q] = policies[game_seat(&G, q)]
+            local_choices[q] = choices[game_seat(&G, q)]
+        deal_logged(&G, T, decks, max_turns, no_return)
+        play_logged_round(T, local, local_choices, game_dealer(&G), log + row * N_LOG,
+                          NULL if hands == NULL else hands + row * MAX_PLAYERS * N_TYPES)
+        row += 1
+        if game_end_round(&G, T.scores, T.went_out) == G_OVER:
+            return row
 
 
 def _logged_games_range(const uint64_t[::1] rngs, const uint64_t[:, ::1] choices,

@@ -428,23 +428,26 @@ cdef bint play_game_seated(bitgen_t* rng, bitgen_t* choices, int n_players, int 
     ``play_noted``) and the round scores written to its ``round_scores`` (n_rounds x
     n_players): False, part-noted, when its notes have no room left for a decision."""
     cdef Table T
-    cdef int k, q, size
-    for q in range(n_players):
-        totals[q] = 0
+    cdef GameCore G
+    cdef int k, q
+    game_init(&G, n_players, rounds, n_rounds, first_dealer, False)
     T.rng = rng
     T.choices = choices
-    for k in range(n_rounds):
-        size = rounds[k] + 2
-        deal(&T, n_players, size, size, decks, max_turns, no_return,
-             (first_dealer + k) % n_players)
+    for q in range(n_players):
+        totals[q] = 0
+    while G.stage != G_OVER:
+        k = G.k
+        game_deal(&G, &T, decks, max_turns, no_return)
         if noting == NULL:
             play_seated(&T, policies)
         elif not play_noted(&T, policies, noting, k, totals):
             return False
-        for q in range(n_players):
-            if noting != NULL:
+        if noting != NULL:
+            for q in range(n_players):
                 noting.round_scores[k * n_players + q] = T.scores[q]
-            totals[q] += T.scores[q]
+        game_end_round(&G, T.scores, T.went_out)
+        for q in range(n_players):
+            totals[q] = G.totals[q]
     return True
 
 

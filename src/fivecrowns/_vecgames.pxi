@@ -28,13 +28,11 @@ cdef extern from "_episode_seeds.h" nogil:
     int FC_MAX_RUN_WORDS
 
 cdef struct VecGame:
-    Table T
-    int64_t totals[MAX_PLAYERS]        # Game.totals
+    Table T                            # the round in play
+    GameCore game                      # the game around it: plan, dealers, totals
     int64_t start_totals[MAX_PLAYERS]  # the round's Round.totals: the totals at its deal
-    int k                              # the round being played, an index into the plan
     int turns                          # the learner's turns (discards) this episode
     int64_t steps                      # this episode's steps
-    bint over
     int seat                           # the learner's seat; -1: every seat is a learner's
     int32_t policies[MAX_PLAYERS]      # each seat's bot; a learner's seat: -1
     bitgen_t* choices[MAX_PLAYERS]     # an opponent RandomBot's generator, else NULL
@@ -133,12 +131,11 @@ cdef bint vec_legal(Table* T, int64_t code) noexcept nogil:
 
 
 cdef void vec_deal(const VecConfig* C, VecGame* G) noexcept nogil:
-    """``Game._start_round(G.k)``: the deal passes left each round."""
-    cdef int size = C.plan[G.k] + 2, q
-    deal(&G.T, C.n_players, size, size, C.decks, C.max_turns, C.no_return,
-         G.k % C.n_players)
+    """``Game``'s next round, dealt."""
+    cdef int q
+    game_deal(&G.game, &G.T, C.decks, C.max_turns, C.no_return)
     for q in range(C.n_players):
-        G.start_totals[q] = G.totals[q]
+        G.start_totals[q] = G.game.totals[q]
 
 
 cdef void vec_bots(const VecConfig* C, VecGame* G, double* rewards) noexcept nogil:
@@ -150,12 +147,9 @@ cdef void vec_bots(const VecConfig* C, VecGame* G, double* rewards) noexcept nog
     while True:
         if T.phase == OVER:
             for q in range(C.n_players):
-                G.totals[q] += T.scores[q]
                 rewards[q] -= T.scores[q]
-            if G.k + 1 == C.n_rounds:
-                G.over = True  # the last round stays the game's round, as in Game
-                return
-            G.k += 1
+            if game_end_round(&G.game, T.scores, T.went_out) == G_OVER:
+                return  # the last round stays the game's round, as in Game
             vec_deal(C, G)
             continue
         if G.policies[T.current] < 0:
@@ -206,13 +200,11 @@ cdef void vec_begin(const VecConfig* C, VecGame* G) noexcept nogil:
     G.T.rng = G.next_rng
     for q in range(MAX_PLAYERS):
         G.choices[q] = G.next_choices[q]
-        G.totals[q] = 0
     G.has_next = False
     memset(rewards, 0, sizeof(rewards))
-    G.k = 0
+    game_init(&G.game, C.n_players, C.plan, C.n_rounds, 0, False)
     G.turns = 0
     G.steps = 0
-    G.over = False
     vec_deal(C, G)
     vec_bots(C, G, rewards)
 
@@ -223,7 +215,7 @@ cdef void vec_observe(const VecConfig* C, const VecGame* G, int seat, float* out
     cdef int codes[114]
     cdef int unseen[N_TYPES]
     cdef int n, j, kept
-    encode_table(&G.T, seat, out, C.plan[G.k], G.start_totals)
+    encode_table(&G.T, seat, out, game_round_number(&G.game), G.start_totals)
     if C.features:
         # the learner's view: the discard view in its discard phase, else the draw view
         kept = must_keep(&G.T) if G.T.phase == DISCARD else -1
@@ -233,7 +225,7 @@ cdef void vec_observe(const VecConfig* C, const VecGame* G, int seat, float* out
         for j in range(C.size):
             out[j] *= C.scale[j]
     memset(mask, 0, 114)
-    if not G.over:
+    if G.game.stage != G_OVER:
         n = legal_codes(<Table*>&G.T, codes)
         for j in range(n):
             mask[codes[j]] = 1
@@ -270,8 +262,8 @@ cdef void vec_step(const VecConfig* C, VecGame* G, int64_t action, float* obs, i
         if not was_draw:
             G.turns += 1
         vec_bots(C, G, seat_rewards)
-        term[0] = G.over
-        trunc[0] = C.agent_turns > 0 and G.turns >= C.agent_turns and not G.over
+        term[0] = G.game.stage == G_OVER
+        trunc[0] = C.agent_turns > 0 and G.turns >= C.agent_turns and G.game.stage != G_OVER
     else:
         seat_rewards[who] = VEC_ILLEGAL_REWARD
         term[0] = True
@@ -281,7 +273,7 @@ cdef void vec_step(const VecConfig* C, VecGame* G, int64_t action, float* obs, i
     if C.max_steps > 0 and G.steps >= C.max_steps:
         trunc[0] = True
     for q in range(C.n_players):
-        totals[q] = G.totals[q]
+        totals[q] = G.game.totals[q]
     if term[0] or trunc[0]:
         vec_observe(C, G, who, final_obs, final_mask)
         ended[0] = True
@@ -530,7 +522,7 @@ cdef class VectorGames:
         """Game ``i``'s running totals (``Game.totals``)."""
         if not 0 <= i < self.n:
             raise IndexError(f"game {i} of {self.n}")
-        return tuple(self.games[i].totals[q] for q in range(self.C.n_players))
+        return tuple(self.games[i].game.totals[q] for q in range(self.C.n_players))
 
 
 def policy_action(RoundState state not None, policy, choices=None):

@@ -45,8 +45,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _state
 from ._checks import check_seat, check_table, passes
 from ._deprecation import keyword_only
+from ._game_state_py import OVER, ROUND, TIE_BREAK
+from ._game_state_py import TIE_BREAK_HAND_SIZE as TIE_BREAK_HAND_SIZE
 from .actions import N_ACTIONS, CardArg, SourceLike, encode_discard, encode_draw
 from .errors import GameInUseError, IllegalMoveError, ReplayError
 from .records import DiscardRecord, DrawRecord, Observation, Phase, RoundResult
@@ -60,13 +63,10 @@ from .seeding import SeedLike, _deepcopy_rng, int_seed
 
 __all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
 
-#: Cards dealt (and the wild rank) in the tie-break round.
-TIE_BREAK_HAND_SIZE = 6
 # A Game's attributes that hold immutable values (ints, tuples, Rules, frozen results and
 # records): a copy shares them (deep-copying the finished rounds' results is most of the
 # cost of a copy otherwise).
-_SHARED = frozenset({"n_players", "seed", "rules", "rounds", "first_dealer", "_seats",
-                     "_tie_round", "_tie_seats", "_winners", "_over", "_result"})
+_SHARED = frozenset({"seed", "rules", "_seats", "_tie_round", "_result"})
 
 
 def _in_use(what: str) -> GameInUseError:
@@ -172,19 +172,15 @@ class Game:
                  rounds: Sequence[int] | None = None, first_dealer: int = 0) -> None:
         rules, plan, seed, first_dealer = _check_game(n_players, seed, rules, rounds,
                                                      first_dealer)
-        self.n_players = n_players
         self.seed = seed  # the int the record keeps
         self.rules = rules
-        self.rounds = plan
-        self.first_dealer = first_dealer
+        # the plan, the dealers, the totals, the tie-break and the winners: the game's
+        # state between its rounds (fivecrowns._game_state_py, compiled or not)
+        self._g = _state.GameState(n_players, plan, first_dealer, rules.tie_break)
         self._rng = np.random.default_rng(self.seed)
-        self._totals = [0] * n_players
         self._results: list[RoundResult] = []
         self._actions: list[list[int]] = []
         self._tie_round: RoundResult | None = None
-        self._tie_seats: tuple[int, ...] = ()
-        self._winners: tuple[int, ...] = ()
-        self._over = False
         self._result: GameResult | None = None
         # The token of a move, copy or pickle under way: taken by list.pop (one step,
         # which no other thread interrupts), put back by append; empty while in use.
@@ -193,24 +189,18 @@ class Game:
 
     # -- rounds --
 
-    def _start_round(self, k: int) -> None:
-        dealer = (self.first_dealer + k) % self.n_players
-        self._seats: tuple[int, ...] = tuple(range(self.n_players))
-        self._round = Round(self.n_players, self.rounds[k], seed=self._rng, rules=self.rules,
-                            dealer=dealer, totals=tuple(self._totals))
-        self._actions.append([])
-
-    def _start_tie_break(self, tied: tuple[int, ...]) -> None:
-        next_dealer = (self.first_dealer + len(self.rounds)) % self.n_players
-        # The first tied seat clockwise from the next dealer's left plays first.
-        order = sorted(tied, key=lambda s: (s - next_dealer - 1) % self.n_players)
-        first_local = tied.index(order[0])
-        self._tie_seats = tied
-        self._seats = tied
-        self._round = Round(len(tied), seed=self._rng, rules=self.rules,
-                            dealer=(first_local - 1) % len(tied),
-                            hand_size=TIE_BREAK_HAND_SIZE, wild=TIE_BREAK_HAND_SIZE,
-                            sudden_death=True, totals=tuple(self._totals[s] for s in tied))
+    def _start_round(self, k: int = 0) -> None:
+        """Deal the round the game state has in play (``k`` is kept for subclasses)."""
+        g = self._g
+        # the round's seats, kept beside the state: every move reads them
+        self._seats: tuple[int, ...] = g.seats
+        if g.stage == TIE_BREAK:
+            self._round = Round(len(self._seats), seed=self._rng, rules=self.rules,
+                                dealer=g.dealer, hand_size=g.hand_size, wild=g.wild,
+                                sudden_death=True, totals=g.round_totals())
+        else:
+            self._round = Round(self.n_players, g.round_number, seed=self._rng,
+                                rules=self.rules, dealer=g.dealer, totals=g.totals)
         self._actions.append([])
 
     def _after_move(self) -> None:
@@ -219,42 +209,46 @@ class Game:
             return
         res = rnd.result
         assert res is not None
-        if self._tie_seats:
+        if self._g.stage == TIE_BREAK:
             self._tie_round = res
-            if res.went_out is not None:
-                self._winners = (self._tie_seats[res.went_out],)
-            else:  # nobody went out within max_turns: they share the victory
-                self._winners = self._tie_seats
+        else:
+            self._results.append(res)
+        if self._g.end_round(res.scores, res.went_out) == OVER:
             self._finish()
-            return
-        self._results.append(res)
-        for s, score in enumerate(res.scores):
-            self._totals[s] += score
-        k = len(self._results)
-        if k < len(self.rounds):
-            self._start_round(k)
-            return
-        best = min(self._totals)
-        tied = tuple(s for s in range(self.n_players) if self._totals[s] == best)
-        if len(tied) > 1 and self.rules.tie_break:
-            self._start_tie_break(tied)
-            return
-        self._winners = tied
-        self._finish()
+        else:
+            self._start_round(len(self._results))
 
     def _finish(self) -> None:
-        self._over = True
+        g = self._g
         self._result = GameResult(
-            totals=tuple(self._totals), winners=self._winners, rounds=tuple(self._results),
-            seed=self.seed, tie_break=self._tie_round, tie_break_seats=self._tie_seats,
+            totals=g.totals, winners=g.winners, rounds=tuple(self._results),
+            seed=self.seed, tie_break=self._tie_round, tie_break_seats=g.tie_break_seats,
             record=self.record())
 
     # -- state --
 
     @property
+    def n_players(self) -> int:
+        """The seats."""
+        n: int = self._g.n_players
+        return n
+
+    @property
+    def rounds(self) -> tuple[int, ...]:
+        """The round numbers played, in order (the tie-break not counted)."""
+        plan: tuple[int, ...] = self._g.plan
+        return plan
+
+    @property
+    def first_dealer(self) -> int:
+        """The first round's dealer."""
+        first: int = self._g.first_dealer
+        return first
+
+    @property
     def is_over(self) -> bool:
         """True once the last round (and any tie-break) has ended."""
-        return self._over
+        return self._g.stage == OVER
 
     @property
     def round(self) -> Round:
@@ -289,7 +283,8 @@ class Game:
     @property
     def tie_break_seats(self) -> tuple[int, ...]:
         """The seats playing (or that played) the tie-break round, if any."""
-        return self._tie_seats
+        seats: tuple[int, ...] = self._g.tie_break_seats
+        return seats
 
     @property
     def current_player(self) -> int:
@@ -304,7 +299,8 @@ class Game:
     @property
     def totals(self) -> tuple[int, ...]:
         """Running totals by seat (rounds finished so far)."""
-        return tuple(self._totals)
+        totals: tuple[int, ...] = self._g.totals
+        return totals
 
     @property
     def results(self) -> tuple[RoundResult, ...]:
@@ -317,7 +313,7 @@ class Game:
         return self._result
 
     def _local(self, seat: int | None) -> int | None:
-        if seat is None or not self._tie_seats:
+        if seat is None or len(self._seats) == self.n_players:
             return seat
         if seat in self._seats:
             return self._seats.index(seat)
@@ -333,7 +329,7 @@ class Game:
     # -- moves --
 
     def _check_open(self) -> None:
-        if self._over:
+        if self._g.stage == OVER:
             raise IllegalMoveError("cannot move: the game is over")
 
     def verify_action(self, action: int, *, player: int | None = None) -> None:
@@ -409,7 +405,7 @@ class Game:
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """The current round's legal actions as a (114,) bool array."""
-        if self._over:
+        if self._g.stage == OVER:
             return np.zeros(N_ACTIONS, dtype=np.bool_)
         return self._round.legal_action_mask()
 
@@ -421,12 +417,13 @@ class Game:
 
     def record(self) -> GameRecord:
         """The moves so far and the results so far, as a :class:`GameRecord`."""
+        g = self._g
         return GameRecord(
-            n_players=self.n_players, seed=self.seed, rules=self.rules, rounds=self.rounds,
-            first_dealer=self.first_dealer,
+            n_players=g.n_players, seed=self.seed, rules=self.rules, rounds=g.plan,
+            first_dealer=g.first_dealer,
             actions=tuple(tuple(action_token(a) for a in acts) for acts in self._actions),
-            round_scores=tuple(r.scores for r in self._results), totals=tuple(self._totals),
-            winners=self._winners, tie_break_seats=self._tie_seats)
+            round_scores=tuple(r.scores for r in self._results), totals=g.totals,
+            winners=g.winners, tie_break_seats=g.tie_break_seats)
 
     @classmethod
     def replay(cls, record: GameRecord | str | dict[str, Any]) -> Game:
@@ -486,9 +483,9 @@ class Game:
             raise ReplayError(f"the record ends after {len(record.actions)} rounds, before "
                               f"the game is over")
         checks = [("round scores", record.round_scores, tuple(r.scores for r in game._results)),
-                  ("totals", record.totals, tuple(game._totals)),
-                  ("winners", record.winners, game._winners),
-                  ("tie-break seats", record.tie_break_seats, game._tie_seats)]
+                  ("totals", record.totals, game._g.totals),
+                  ("winners", record.winners, game._g.winners),
+                  ("tie-break seats", record.tie_break_seats, game._g.tie_break_seats)]
         for name, recorded, replayed in checks:
             if tuple(recorded) != tuple(replayed):
                 raise ReplayError(f"the record's {name} {recorded} differ from the "
@@ -528,7 +525,9 @@ class Game:
                     d[name] = value
                 elif name == "_rng":
                     d[name] = _deepcopy_rng(value, memo)
-                elif name in ("_totals", "_results"):
+                elif name == "_g":
+                    d[name] = value.copy()
+                elif name == "_results":
                     d[name] = list(value)
                 elif name == "_actions":
                     d[name] = [list(acts) for acts in value]
@@ -559,12 +558,36 @@ class Game:
                 raise _in_use("load a pickle into") from None
         d = dict(state)
         d["_guard"] = [None]
+        if "_g" not in d:  # a pickle of 0.4 or before: its game state in plain attributes
+            d = _from_plain_attributes(d)
+        elif not isinstance(d["_g"], _state.GameState):
+            raise ValueError(f"a Game's pickle holds a GameState, got "
+                             f"{type(d['_g']).__name__}")
         self.__dict__.update(d)
 
     def __repr__(self) -> str:
-        state = "over" if self._over else f"round={self.round_number}"
+        state = "over" if self.is_over else f"round={self.round_number}"
         return f"Game(players={self.n_players}, seed={self.seed}, {state}, totals={self.totals})"
 
 
 def _with_player(rec: DrawRecord | DiscardRecord, seat: int) -> DrawRecord | DiscardRecord:
     return dataclasses.replace(rec, player=seat)
+
+
+def _from_plain_attributes(d: dict[str, Any]) -> dict[str, Any]:
+    """The attributes of a Game pickled before the game state (0.4 and before) as today's:
+    the plain totals, tie-break seats, winners and plan become a game state, checked as
+    any (a malformed one is a ``ValueError``)."""
+    try:
+        over, tied = bool(d.pop("_over")), tuple(d.pop("_tie_seats"))
+        rules = d["rules"]
+        if not isinstance(rules, Rules):
+            raise TypeError("rules")
+        fields = (d.pop("n_players"), tuple(d.pop("rounds")), d.pop("first_dealer"),
+                  rules.tie_break, len(d["_results"]), tuple(d.pop("_totals")),
+                  OVER if over else TIE_BREAK if tied else ROUND, tied,
+                  tuple(d.pop("_winners")))
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"a Game's pickle lacks its state ({exc})") from None
+    d["_g"] = _state.GameState.from_fields(fields)
+    return d

@@ -171,7 +171,7 @@ def _play_specs(specs: Sequence[_Spec], seed: int, rules: Rules | None,
         entrant_at, players = seated[i]
         if i in logged:
             game, k = logged[i], len(players)
-            s = _bot_games.summary(game, k, len(plan))
+            s = _bot_games.summary(game, k, plan, 0, checked.tie_break)
             out.append(_outcome(spec, entrant_at, s.totals, s.winners, s.hit_max_turns,
                                 partial(_bot_games.record, game, s, k, checked, plan, 0)))
         else:

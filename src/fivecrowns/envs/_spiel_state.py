@@ -27,11 +27,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._game_state_py import OVER as _GAME_OVER
+from .._game_state_py import ROUND as _ROUND
+from .._state import GameState as _GameState
 from .._state import State as _State
 from .._state_py import RoundState
 from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from ..cards import N_TYPES, Card
-from ..rules import Rules, sorted_deck
+from ..rules import sorted_deck
 from .encoding import _fill, blocks, observation_size
 from .features import fill_features
 
@@ -85,12 +88,11 @@ class Core:
     """One state of the game (see the module docstring). ``frozen`` marks a shared
     prototype: it is copied before its first change, and copying it returns it."""
 
-    __slots__ = ("cfg", "totals", "k", "st", "dealt", "phase", "done", "info", "obs",
-                 "fresh", "frozen")
+    __slots__ = ("cfg", "game", "st", "dealt", "phase", "done", "info", "obs", "fresh",
+                 "frozen")
 
     cfg: Config
-    totals: list[int]
-    k: int
+    game: Any  # the game state (fivecrowns._state.GameState): plan, dealers, totals
     st: RoundState  # or the compiled twin (fivecrowns._state.State)
     dealt: int
     phase: int
@@ -105,8 +107,7 @@ class Core:
         """The state before the first card of the first round is dealt."""
         c = cls.__new__(cls)
         c.cfg = cfg
-        c.totals = [0] * cfg.n
-        c.k = 0
+        c.game = _GameState(cfg.n, range(1, cfg.n_rounds + 1))
         # Information strings of each seat, then the public one (every private card
         # hidden): " token" pieces, the sealed chunks in ``done``, the last in ``info``.
         c.done = [()] * (cfg.n + 1)
@@ -121,8 +122,7 @@ class Core:
         """An independent copy (the strings and the config are immutable: shared)."""
         new = Core.__new__(Core)
         new.cfg = self.cfg
-        new.totals = self.totals[:]
-        new.k = self.k
+        new.game = self.game.copy()
         new.st = self.st.copy_with(_IDLE)
         new.dealt = self.dealt
         new.phase = self.phase
@@ -142,6 +142,11 @@ class Core:
         slots = state[1]
         if "stock" in slots:
             slots = _from_0_3(slots)
+        if "game" not in slots:  # 0.4 and before: the totals and the round's index
+            slots = _with_game_state(slots)
+        elif not isinstance(slots["game"], _GameState):
+            raise ValueError(f"an OpenSpiel state's pickle holds a GameState, got "
+                             f"{type(slots['game']).__name__}")
         for name in Core.__slots__:
             setattr(self, name, slots[name])
 
@@ -207,23 +212,31 @@ class Core:
 
     # -- the rounds --
 
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each player's total of the rounds ended so far."""
+        totals: tuple[int, ...] = self.game.totals
+        return totals
+
+    @property
+    def k(self) -> int:
+        """How many rounds have ended."""
+        k: int = self.game.k
+        return k
+
     def start_round(self) -> None:
-        cfg = self.cfg
-        n = cfg.n
-        rnd = self.k + 1
+        cfg, g = self.cfg, self.game
         # the dealer deals from their left, who plays first
-        self.st = _State.undealt(n, Rules.hand_size(rnd), Rules.wild_rank(rnd), cfg.decks,
-                                 cfg.max_turns, False, self.k % n, False, cfg.deck, _IDLE)
+        self.st = _State.undealt(cfg.n, g.hand_size, g.wild, cfg.decks, cfg.max_turns,
+                                 False, g.dealer, False, cfg.deck, _IDLE)
         self.dealt = 0
         self.phase = DEAL
-        self.public(f"round{self.k + 1}")
+        self.public(f"round{g.round_number}")
         self.refresh()
 
     def end_round(self) -> None:
-        for q, score in enumerate(self.st.scores):
-            self.totals[q] += score
-        self.k += 1
-        if self.k == self.cfg.n_rounds:
+        st = self.st
+        if self.game.end_round(st.scores, st.went_out) == _GAME_OVER:
             self.phase = OVER
             self.refresh()
         else:
@@ -492,3 +505,19 @@ def _from_0_3(old: dict[str, Any]) -> dict[str, Any]:
     return {"cfg": cfg, "totals": old["totals"], "k": old["k"], "st": st,
             "dealt": old["dealt"], "phase": phase, "done": old["done"], "info": old["info"],
             "obs": old["obs"], "fresh": old["fresh"], "frozen": False}
+
+
+def _with_game_state(old: dict[str, Any]) -> dict[str, Any]:
+    """The slots of a :class:`Core` pickled before the game state (0.4 and before): its
+    running totals and round index become a game state (checked as any: a malformed one
+    is a ``ValueError``)."""
+    cfg: Config = old["cfg"]
+    k, totals = old["k"], tuple(old["totals"])
+    over = isinstance(k, int) and k >= cfg.n_rounds
+    lowest = min(totals) if totals else 0
+    winners = tuple(q for q, t in enumerate(totals) if t == lowest) if over else ()
+    new = {name: value for name, value in old.items() if name not in ("k", "totals")}
+    new["game"] = _GameState.from_fields(
+        (cfg.n, tuple(range(1, cfg.n_rounds + 1)), 0, False, k, totals,
+         _GAME_OVER if over else _ROUND, (), winners))
+    return new
