@@ -5,8 +5,9 @@ versions (whose game state is no longer kept in plain attributes).
 Run it with 0.4 on the path, never a later version: a checkout of 0.4's last commit
 (cc37e60) with its compiled core built in place, then from this tree
 ``PYTHONPATH=/path/to/0.4/src python benchmarks/make_state_corpus.py`` (the OpenSpiel
-part needs ``open_spiel``; the file was written that way, in the venv of 0.5's work). Each entry names the seed and the moves that made
-it, so the test plays the same moves on a new game and compares.
+part needs ``open_spiel``; the file was written that way, in the venv of 0.5's work).
+Each entry names the seed and the moves that made it, so the test plays the same moves
+on a new game and compares.
 
 - ``games``: :class:`~fivecrowns.Game` pickles (base64) after ``moves`` random legal
   moves (``numpy.random.default_rng(seed)`` choosing), mid-round, after some rounds, in a
@@ -65,8 +66,9 @@ def tie_break_game(n: int, rounds: list[int], in_play: bool) -> dict[str, Any]:
 
 
 def spiel_entries() -> list[dict[str, Any]]:
-    from fivecrowns.envs import openspiel  # noqa: F401 (registers the game)
     import pyspiel
+
+    from fivecrowns.envs import openspiel  # noqa: F401 (registers the game)
 
     out = []
     for players, rounds, moves, seed in ((2, 2, 40, 1), (3, 3, 150, 2), (2, 1, 10**5, 3),

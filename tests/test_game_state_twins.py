@@ -61,11 +61,13 @@ def drive(C: Any, n: int, plan: tuple[int, ...], first: int, tie_break: bool,
         assert a.end_round(scores, out) == b.end_round(scores, out)
         if rng.random() < 0.3:
             a, b = copy.copy(a), copy.deepcopy(b)
-        if rng.random() < 0.3:
-            a, b = pickle.loads(pickle.dumps(a)), pickle.loads(pickle.dumps(b))
+        if rng.random() < 0.3:  # a pickle loads as the twin in use: made each twin again
+            a, b = P.from_fields(pickle.loads(pickle.dumps(a)).fields()), \
+                C.from_fields(pickle.loads(pickle.dumps(b)).fields())
         seen.append(everything(a))
         assert everything(b) == seen[-1]
         assert P.from_fields(b.fields()) == a and C.from_fields(a.fields()) == b
+        assert a == b and b == a and not a != b  # equal by value across the twins
     assert outcome(lambda: a.end_round([0] * len(a.seats), -1)) == \
         outcome(lambda: b.end_round([0] * len(b.seats), -1))
     return seen
@@ -266,3 +268,22 @@ def test_a_game_pickled_by_0_4_loads_and_plays_on(entry: dict[str, Any]) -> None
     _play(old, np.random.default_rng(11))
     _play(same, np.random.default_rng(11))
     assert old.result == same.result
+
+
+def test_a_pickle_loads_as_the_twin_in_use(C: Any) -> None:
+    """A pickle names no twin: either twin's loads as the one in use, and a Game holding
+    the other twin's state (pickled beside a built core, loaded where the twins are
+    chosen, or the reverse) takes it as its own."""
+    from fivecrowns import _state
+
+    for twin in (P, C):
+        g = twin(3, (1, 2), 1, True)
+        g.end_round((3, 3, 9), -1)
+        back = pickle.loads(pickle.dumps(g))
+        assert type(back) is _state.GameState and back.fields() == g.fields()
+        game = Game(3, seed=2, rounds=[1, 2], first_dealer=1, rules=Rules(tie_break=True))
+        state = game.__getstate__()
+        state["_g"] = twin(3, (1, 2), 1, True)
+        loaded = Game.__new__(Game)
+        loaded.__setstate__(state)
+        assert type(loaded._g) is _state.GameState and loaded._g == game._g

@@ -18,7 +18,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fivecrowns import Rules, rollout
-from fivecrowns._rollout_inputs import _plan
 from fivecrowns._threads import _split_work, run_threaded
 from fivecrowns.rollout import _generators, _states, deal_rounds, play_games, play_out
 from fivecrowns.runner import run_in_order
@@ -90,8 +89,9 @@ def _games_at_once(n: int, seed: int, policy: str, n_players: int = 4,
     choices = None if policy != "random" else [np.random.PCG64(bot_seeds(seed, g, 1)[0])
                                                for g in range(n)]
     r = Rules()
+    plan = np.array(range(1, 12) if rounds is None else rounds, dtype=np.int8)
     return _rollout.play_games(generators, choices, n_players, r.decks, r.max_turns,
-                               r.return_discard, _plan(rounds), 0, code, 1)
+                               r.return_discard, plan, 0, code, 1)
 
 
 @pytest.mark.parametrize("policy,n", [("greedy", 301), ("random", 150), ("strong", 70)])

@@ -52,8 +52,7 @@ def available() -> bool:
     """True when the rollout engine is the compiled one (:data:`fivecrowns.rollout.
     IMPLEMENTATION`) and the solver runs on the compiled core (under
     ``solver.use_implementation("python")`` the Python route is the one asked for)."""
-    return rollout._core is not None and \
-        getattr(solver._core, "__name__", "") == "fivecrowns._solver"
+    return _state.rollout_core is not None and solver.active_implementation() == "compiled"
 
 
 def _defaults(bot: object, defaults: Mapping[str, object]) -> bool:
@@ -142,7 +141,7 @@ def play_logged(games: Sequence[tuple[int, Sequence[object]]], *, rules: Rules,
     """
     from ._threads import run_threaded
 
-    core = rollout._core
+    core = _state.rollout_core
     assert core is not None
     n = len(games)
     if n == 0:
@@ -208,7 +207,7 @@ def summary(game: LoggedGame, n_players: int, plan: tuple[int, ...], first_deale
 def record(game: LoggedGame, s: Summary, n_players: int, rules: Rules,
            plan: tuple[int, ...], first_dealer: int) -> GameRecord:
     """The game's :class:`~fivecrowns.replay.GameRecord`, as ``Game.record()`` gives it."""
-    core = rollout._core
+    core = _state.rollout_core
     assert game.moves is not None and core is not None
     played = len(plan) + (1 if s.tie_break_seats else 0)
     actions = []
@@ -229,7 +228,7 @@ _TOKENS = tuple(action_token(a) for a in range(N_ACTIONS))
 
 def _round_result(row: npt.NDArray[np.int32], hands: npt.NDArray[np.uint8], k: int,
                   round_number: int | None, hand_size: int, wild: int) -> RoundResult:
-    core = rollout._core
+    core = _state.rollout_core
     assert core is not None
     out = int(row[_WENT_OUT])
     return RoundResult(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ParamSpec
 
 import numpy as np
@@ -25,7 +25,8 @@ import numpy.typing as npt
 
 from ._enums import Rank
 from .errors import HandError
-from .rules import Rules, deck_counts
+from .rules import N_ROUNDS, Rules, deck_counts
+from .seeding import int_seed
 
 __all__ = ["MAX_HAND_SIZE", "is_int", "check_int", "check_seat", "check_threads",
            "available_cores", "default_threads", "check_wild", "check_wild_array",
@@ -360,3 +361,20 @@ def check_table(n_players: object, rules: object, *, least: int, what: str,
         raise ValueError(f"{what} takes {least} to {rules.max_players} players with "
                          f"{rules.decks} decks, got {n_players}{note}")
     return rules
+
+
+def check_game(n_players: object, seed: Any, rules: object, rounds: Sequence[int] | None,
+               first_dealer: object) -> tuple[Rules, tuple[int, ...], int, int]:
+    """A game's arguments as every entrance checks them (:class:`~fivecrowns.Game`,
+    ``play_game``, ``simulate_games``, ``play_games``, ``record_decisions``): its rules,
+    its plan of round numbers, its seed as the int the record keeps (a Generator is
+    advanced) and its first dealer (``TypeError``/``ValueError`` naming the bad one)."""
+    rules = check_table(n_players, rules, least=2, what="a game",
+                        note=" (one player plays solitaire)")
+    plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
+    if not plan:
+        raise ValueError("rounds must name at least one round")
+    for r in plan:
+        Rules.hand_size(r)  # raises for anything but an int 1..11
+    first_dealer = check_seat(first_dealer, n_players, "first_dealer")  # type: ignore[arg-type]
+    return rules, plan, int_seed(seed), first_dealer

@@ -25,12 +25,12 @@ from ._rollout_inputs import (
     _policy,
     _seat_policies,
 )
+from ._state import rollout_core as _core
 from ._threads import run_threaded
 from .actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from .cards import N_TYPES
 from .envs.encoding import observation_size
 from .envs.features import feature_size
-from .rollout import _core
 from .rules import N_ROUNDS, Rules
 from .runner import ProgressCallback
 from .seeding import bot_seeds, game_seeds_range

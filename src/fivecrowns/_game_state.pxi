@@ -270,12 +270,12 @@ cdef class GameState:
         return g
 
     def __reduce__(self):
-        return _load_game_state, (self.fields(),)
+        return _game_py.load, (self.fields(),)  # the twin in use loads it
 
     def __eq__(self, other):
-        if not isinstance(other, GameState):
+        if not isinstance(other, (GameState, _game_py.GameState)):
             return NotImplemented
-        return self.fields() == other.fields()
+        return self.fields() == other.fields()  # either twin: equal by value
 
     __hash__ = None
 
@@ -283,7 +283,3 @@ cdef class GameState:
         where = ("over" if self.G.stage == G_OVER else "tie-break"
                  if self.G.stage == G_TIE_BREAK else f"round={self.round_number}")
         return f"GameState(players={self.G.n_players}, {where}, totals={self.totals})"
-
-
-def _load_game_state(fields):
-    return GameState.from_fields(fields)

@@ -223,8 +223,6 @@ class GameState:
     def __eq__(self, value: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
 
-def _load_game_state(fields: Iterable[Any]) -> GameState: ...
-
 @disjoint_base
 class RoundState:
     @staticmethod

@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import check_int, check_seat, check_table
+from ._checks import check_game, check_int
 from .records import EventKind
 from .registry import engine_policies, engine_policy
 from .round import Round
-from .rules import N_ROUNDS, Rules
+from .rules import Rules
 from .seeding import int_seed
 
 # The compiled policies in the engine's order (fivecrowns.rollout.POLICIES, documented there)
@@ -101,19 +101,10 @@ def _check_games(games: object, seed: object, n_players: int, rules: object,
                  rounds: Sequence[int] | None, first_dealer: object
                  ) -> tuple[int, int, Rules, npt.NDArray[np.int8], int]:
     """The checked arguments of a run of whole games (play_games, record_decisions):
-    games, seed, rules, the round plan and the first dealer."""
-    return (check_int(games, "games", 0), int_seed(seed),
-            check_table(n_players, rules, least=2, what="a game"), _plan(rounds),
-            check_seat(first_dealer, n_players, "first_dealer"))
-
-
-def _plan(rounds: Sequence[int] | None) -> npt.NDArray[np.int8]:
-    plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
-    if not plan:
-        raise ValueError("rounds must name at least one round")
-    for r in plan:
-        Rules.hand_size(r)  # raises for anything but an int 1..11
-    return np.array(plan, dtype=np.int8)
+    games, seed, rules, the round plan and the first dealer (a game's checks)."""
+    games = check_int(games, "games", 0)
+    rules_, plan, seed_, first = check_game(n_players, seed, rules, rounds, first_dealer)
+    return games, seed_, rules_, np.array(plan, dtype=np.int8), first
 
 
 def _inference(r: Round) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],

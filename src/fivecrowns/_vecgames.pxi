@@ -158,6 +158,15 @@ cdef void vec_bots(const VecConfig* C, VecGame* G, double* rewards) noexcept nog
         step(T, G.policies[T.current])
 
 
+cdef inline void set_bits(bitgen_t* bits, fc_pcg64* rng) noexcept nogil:
+    """``bits`` reads ``rng`` as NumPy's ``PCG64`` reads its state."""
+    bits.state = rng
+    bits.next_uint64 = fc_pcg64_next64
+    bits.next_uint32 = fc_pcg64_next32
+    bits.next_double = fc_pcg64_next_double
+    bits.next_raw = fc_pcg64_next64
+
+
 cdef void vec_derive(const VecConfig* C, VecGame* G) noexcept nogil:
     """``CompiledGames.provide(i, env.episode_seed(i, k))`` for the game's next episode k:
     ``FiveCrownsEnv.reset``'s generators from the episode's seed (``new_seed`` draws the
@@ -168,11 +177,7 @@ cdef void vec_derive(const VecConfig* C, VecGame* G) noexcept nogil:
     cdef int q
     fc_pcg64_seed(&env_rng, fc_episode_seed(C.run, C.n_run, <uint64_t>G.index,
                                             <uint64_t>G.episode))
-    env_bits.state = &env_rng
-    env_bits.next_uint64 = fc_pcg64_next64
-    env_bits.next_uint32 = fc_pcg64_next32
-    env_bits.next_double = fc_pcg64_next_double
-    env_bits.next_raw = fc_pcg64_next64
+    set_bits(&env_bits, &env_rng)
     # new_seed: Generator.integers(0, 2**63 - 1)
     random_bounded_uint64_fill(&env_bits, 0, (<uint64_t>1 << 63) - 2, 1, False, &drawn)
     fc_pcg64_seed(&G.gens[0], drawn)
@@ -379,11 +384,7 @@ cdef class VectorGames:
             memcpy(self.games[i].policies, table, sizeof(table))
             self.games[i].index = i
             for k in range(MAX_PLAYERS + 1):
-                self.games[i].bits[k].state = &self.games[i].gens[k]
-                self.games[i].bits[k].next_uint64 = fc_pcg64_next64
-                self.games[i].bits[k].next_uint32 = fc_pcg64_next32
-                self.games[i].bits[k].next_double = fc_pcg64_next_double
-                self.games[i].bits[k].next_raw = fc_pcg64_next64
+                set_bits(&self.games[i].bits[k], &self.games[i].gens[k])
 
     def __dealloc__(self):
         free(self.games)

@@ -15,14 +15,13 @@ import numpy.typing as npt
 
 from ._checks import check_decks, check_int
 from ._deprecation import renamed_parameters
-from ._state import load_rollout
+from ._state import rollout_core as _core
 from .cards import N_TYPES
 from .rules import sorted_deck
 from .seeding import SeedLike, make_rng
 
 # The same deal in C (the rollout engine links numpy's random library), unless the core
 # is not built or FIVECROWNS_IMPLEMENTATION=python chooses the twins (fivecrowns._state).
-_core = load_rollout()
 _deal_hands = None if _core is None else _core.deal_hands
 
 __all__ = ["random_hands"]

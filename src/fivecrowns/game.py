@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _state
-from ._checks import check_seat, check_table, passes
+from ._checks import check_game, passes
 from ._deprecation import keyword_only
 from ._game_state_py import OVER, ROUND, TIE_BREAK
 from ._game_state_py import TIE_BREAK_HAND_SIZE as TIE_BREAK_HAND_SIZE
@@ -58,8 +58,8 @@ from .replay import GameRecord as GameRecord
 from .replay import action_token as action_token
 from .replay import parse_token as parse_token
 from .round import Round
-from .rules import N_ROUNDS, Rules
-from .seeding import SeedLike, _deepcopy_rng, int_seed
+from .rules import Rules
+from .seeding import SeedLike, _deepcopy_rng
 
 __all__ = ["Game", "GameResult", "TIE_BREAK_HAND_SIZE"]
 
@@ -74,23 +74,6 @@ def _in_use(what: str) -> GameInUseError:
         f"cannot {what} this Game: another thread is moving, copying or pickling it now; "
         f"a Game is used by one thread at a time (hold a lock of your own around its "
         f"moves, or give each thread a clone)")
-
-
-def _check_game(n_players: int, seed: SeedLike, rules: Rules | None,
-               rounds: Sequence[int] | None, first_dealer: object
-               ) -> tuple[Rules, tuple[int, ...], int, int]:
-    """A game's arguments checked as :class:`Game` checks them: its rules, its plan of
-    round numbers, its seed as the int the record keeps (a Generator is advanced) and
-    its first dealer (``TypeError``/``ValueError`` naming the bad one)."""
-    rules = check_table(n_players, rules, least=2, what="a game",
-                        note=" (one player plays solitaire)")
-    plan = tuple(range(1, N_ROUNDS + 1)) if rounds is None else tuple(rounds)
-    if not plan:
-        raise ValueError("rounds must name at least one round")
-    for r in plan:
-        Rules.hand_size(r)  # raises for anything but 1..11
-    first_dealer = check_seat(first_dealer, n_players, "first_dealer")
-    return rules, plan, int_seed(seed), first_dealer
 
 
 def _pretty(seats: Iterable[int]) -> str:
@@ -170,8 +153,8 @@ class Game:
 
     def __init__(self, n_players: int, *, seed: SeedLike, rules: Rules | None = None,
                  rounds: Sequence[int] | None = None, first_dealer: int = 0) -> None:
-        rules, plan, seed, first_dealer = _check_game(n_players, seed, rules, rounds,
-                                                     first_dealer)
+        rules, plan, seed, first_dealer = check_game(n_players, seed, rules, rounds,
+                                                    first_dealer)
         self.seed = seed  # the int the record keeps
         self.rules = rules
         # the plan, the dealers, the totals, the tie-break and the winners: the game's
@@ -560,9 +543,12 @@ class Game:
         d["_guard"] = [None]
         if "_g" not in d:  # a pickle of 0.4 or before: its game state in plain attributes
             d = _from_plain_attributes(d)
-        elif not isinstance(d["_g"], _state.GameState):
-            raise ValueError(f"a Game's pickle holds a GameState, got "
-                             f"{type(d['_g']).__name__}")
+        else:
+            try:
+                d["_g"] = _state.game_state_of(d["_g"])
+            except ValueError:
+                raise ValueError(f"a Game's pickle holds a GameState, got "
+                                 f"{type(d['_g']).__name__}") from None
         self.__dict__.update(d)
 
     def __repr__(self) -> str:

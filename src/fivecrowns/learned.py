@@ -84,6 +84,7 @@ import numpy.typing as npt
 
 from . import solver
 from ._npz import npz_array, npz_meta, open_npz, refusal
+from ._state import rollout_core as _engine
 from .actions import (
     ACTION_DISCARD,
     ACTION_DRAW_DECK,
@@ -98,7 +99,6 @@ from .envs.encoding import blocks
 from .expert import _sums, _two_blind_draws
 from .outs import discard_order
 from .records import Observation, Phase
-from .rollout import _core as _engine
 from .rules import Rules
 
 # The compiled engine's sums where it is the engine in use; else (a pure-Python install, or

@@ -29,10 +29,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Union
 
 from . import _bot_games, registry
+from ._checks import check_game
 from ._deprecation import moved_names, takes_seed
 from ._player import Player, player_action
 from .errors import BotError
-from .game import Game, GameResult, _check_game
+from .game import Game, GameResult
 from .records import Phase
 from .rules import Rules
 from .seeding import SeedLike, int_seed, play_seeds
@@ -137,7 +138,7 @@ def play_game(players: Sequence[Player | str], *, seed: SeedLike, rules: Rules |
             raise TypeError(f"players[{i}] ({bot!r}) is not a Player or a bot's name: a "
                             f"player needs choose_draw() and choose_discard() methods")
     if engine:
-        rules, plan, number, first_dealer = _check_game(len(players), seed, rules, rounds,
+        rules, plan, number, first_dealer = check_game(len(players), seed, rules, rounds,
                                                        first_dealer)
         (game,) = _bot_games.play_logged([(number, players)], rules=rules, plan=plan,
                                          first_dealer=first_dealer, hands=True)

@@ -101,7 +101,7 @@ from ._rollout_inputs import (
     _round_list,
     _seat_policies,
 )
-from ._state import load_rollout
+from ._state import rollout_core as _core
 from ._state_checks import _check_dealt
 from ._threads import run_threaded
 from .registry import bot_entry, engine_policy
@@ -113,7 +113,6 @@ __all__ = ["ROLLOUT_IMPLEMENTATION", "POLICIES", "Policy", "play_out", "play_out
            "play_games", "deal_rounds", "play_worlds"]
 
 
-_core = load_rollout()
 
 #: Which engine runs the rollouts: ``"compiled"`` (``fivecrowns._rollout``) or
 #: ``"python"`` (its twin, ``fivecrowns._engine_py``: the same moves and scores, slower;

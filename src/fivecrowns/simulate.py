@@ -26,11 +26,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _bot_games
-from ._checks import available_cores, check_int
+from ._checks import available_cores, check_game, check_int
 from ._deprecation import RENAMED, warn_deprecated
 from .duplicate import DuplicateReport
 from .errors import Interrupted
-from .game import _check_game
 from .players import Entrant, PlayerFactory, entrant_factory, play_game
 from .replay import GameRecord
 from .rules import Rules
@@ -161,7 +160,7 @@ def _play_specs(specs: Sequence[_Spec], seed: int, rules: Rules | None,
               if _bot_games.available() and _bot_games.seat_policies(players) is not None]
     logged: dict[int, Any] = {}
     if engine:
-        checked, plan, _, _ = _check_game(len(specs[0][0]), 0, rules, rounds, 0)
+        checked, plan, _, _ = check_game(len(specs[0][0]), 0, rules, rounds, 0)
         games = _bot_games.play_logged(
             [(specs[i][2], seated[i][1]) for i in engine], rules=checked, plan=plan,
             moves=any(specs[i][3] is not None for i in engine), threads=threads)

@@ -54,8 +54,9 @@ from ._checks import (
     check_wild_array,
     default_threads,
 )
-from .cards import Card, HandLike, Rank, Suit, _to_counts
-from .melds import Discard, Meld, MeldKind, Solution
+from ._layout import assemble as _assemble
+from .cards import Card, HandLike, Rank, _to_counts
+from .melds import Discard, Solution
 
 __all__ = [
     "ImplementationError",
@@ -66,6 +67,7 @@ __all__ = [
     "Implementation",
     "implementation",
     "use_implementation",
+    "active_implementation",
     "solve",
     "deadwood",
     "best_discard",
@@ -241,103 +243,6 @@ def deadwood(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *, decks: i
     if type(hand) is not _NDARRAY or hand.dtype is not _UINT8:
         hand = _row(hand, decks)
     return _core.deadwood_row(hand, wild, decks)
-
-
-# Cards, suits and ranks by number: _assemble runs in bots' loops, and these skip the
-# argument checks of Card.from_index, Suit(...) and Rank(...).
-_CARDS: tuple[Card, ...] = tuple(Card.from_index(t) for t in range(56))
-_SUITS: tuple[Suit, ...] = tuple(Suit(s) for s in range(5))
-_RANKS: dict[int, Rank] = {r: Rank(r) for r in range(3, 14)}
-
-
-def _assemble(row: npt.NDArray[np.uint8], wild: int, dead: int,
-              runs: Sequence[tuple[int, int, int]], books: Sequence[int]) -> Solution:
-    """Lay out the melds of a plan (runs by span, booked ranks) with the hand's cards."""
-    left: list[int] = row.tolist()
-    w = wild - 3
-    # Leftover wilds should be the cheap ones, so melds take jokers last.
-    wilds = [_CARDS[s * 11 + w] for s in range(5) for _ in range(left[s * 11 + w])]
-    wilds += [Card.JOKER] * left[55]
-    for s in range(5):
-        left[s * 11 + w] = 0
-    left[55] = 0
-
-    def take_wild() -> Card:
-        return wilds.pop(0)
-
-    run_cards: list[list[Card]] = []
-    run_specs: list[tuple[int, int]] = []  # (suit, first rank) of each laid-out run
-    for suit, lo, hi in runs:
-        cards: list[Card] = []
-        for rank in range(lo, hi + 1):
-            t = suit * 11 + rank - 3
-            if left[t] > 0:
-                left[t] -= 1
-                cards.append(_CARDS[t])
-            else:
-                cards.append(take_wild())
-        start = lo
-        while len(cards) < 3:  # a short run is padded on whichever side has room
-            if start + len(cards) <= 13:
-                cards.append(take_wild())
-            else:
-                start -= 1
-                cards.insert(0, take_wild())
-        run_cards.append(cards)
-        run_specs.append((suit, start))
-    book_cards: list[list[Card]] = []
-    for rank in books:
-        cards = []
-        for s in range(5):
-            t = s * 11 + rank - 3
-            cards.extend([_CARDS[t]] * left[t])
-            left[t] = 0
-        while len(cards) < 3:
-            cards.append(take_wild())
-        book_cards.append(cards)
-    wild_book: list[Card] = []
-    if wilds and (run_cards or book_cards):
-        _place_spare_wilds(wilds, run_cards, run_specs, book_cards, wild_book)
-    elif len(wilds) >= 3:
-        wild_book, wilds = wilds, []
-    melds = [Meld(MeldKind.RUN, tuple(c), _SUITS[s], _RANKS[start])
-             for c, (s, start) in zip(run_cards, run_specs)]
-    melds += [Meld(MeldKind.BOOK, tuple(c), None, _RANKS[r]) for c, r in zip(book_cards, books)]
-    if wild_book:
-        melds.append(Meld(MeldKind.BOOK, tuple(wild_book), None, None))
-    # Cards sort by their index: sort the numbers, then look the cards up.
-    kept = [t for t in range(56) if left[t] for _ in range(left[t])]
-    kept += [c.index for c in wilds]
-    leftover = tuple([_CARDS[t] for t in sorted(kept)])
-    return Solution(dead, tuple(melds), leftover, wild)
-
-
-def _place_spare_wilds(wilds: list[Card], runs: list[list[Card]], specs: list[tuple[int, int]],
-                       books: list[list[Card]], wild_book: list[Card]) -> None:
-    """Put wilds that no meld needs into melds (spare wilds cost nothing: docs/rules.rst,
-    Melds)."""
-    if books:
-        books[0].extend(wilds)
-    elif len(wilds) >= 3:
-        wild_book.extend(wilds)
-    else:
-        while wilds:
-            for k, cards in enumerate(runs):
-                if len(cards) < 11:
-                    suit, start = specs[k]
-                    if start + len(cards) <= 13:
-                        cards.append(wilds.pop())
-                    else:
-                        cards.insert(0, wilds.pop())
-                        specs[k] = (suit, start - 1)
-                    break
-            else:
-                # Every run spans 3..K: split one into 3..8 and 9..K, which both have room.
-                suit, _ = specs[0]
-                runs.append(runs[0][6:])
-                specs.append((suit, 9))
-                runs[0] = runs[0][:6]
-    wilds.clear()
 
 
 def solve(hand: HandLike | npt.NDArray[np.uint8], wild: WildLike, *,
@@ -601,6 +506,19 @@ def implementation(name: str) -> Implementation:
     if name == "compiled":
         return Implementation(name, importlib.import_module("fivecrowns._solver"))
     raise ValueError(f"implementation must be 'compiled' or 'python', got {name!r}")
+
+
+def active_implementation() -> str:
+    """The core this module's functions use now: ``"compiled"`` or ``"python"``; the one
+    loaded at import (:data:`IMPLEMENTATION`) unless a :func:`use_implementation` block
+    switched it.
+
+    >>> with use_implementation("python"):
+    ...     active_implementation()
+    'python'
+    """
+    return "compiled" if getattr(_core, "__name__", "") == f"{__package__}._solver" \
+        else "python"
 
 
 @contextlib.contextmanager

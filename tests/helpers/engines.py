@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from conftest import compiled_required
-from fivecrowns import rollout, solver
+from fivecrowns import _state, rollout, solver
 
 __all__ = ["ENGINES", "ON_TWINS", "compiled_engine", "engine", "on_both", "same", "sized",
            "slow_on_twins", "SLOW_ON_TWINS"]
@@ -72,12 +72,13 @@ def engine(name: str) -> Iterator[bool]:
     if name != "python" and core is None:
         yield False
         return
-    saved = rollout._core
-    rollout._core = core
+    # the rollouts' engine, and the one the built-in bots' games read (fivecrowns._state)
+    saved = rollout._core, _state.rollout_core
+    rollout._core = _state.rollout_core = core
     try:
         yield True
     finally:
-        rollout._core = saved
+        rollout._core, _state.rollout_core = saved
 
 
 def same(a: Any, b: Any) -> bool:

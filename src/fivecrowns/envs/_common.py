@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -132,6 +133,17 @@ class Encoder:
         if self.scale is not None:
             vec *= self.scale
         return vec
+
+    def space(self) -> Any:
+        """The environments' observation space: a ``gymnasium.spaces.Dict`` of the
+        vector (within :attr:`low`..:attr:`high`) and the action mask (Gymnasium is
+        imported here, so that this module stays free of it)."""
+        from gymnasium import spaces
+
+        return spaces.Dict({
+            "observation": spaces.Box(low=self.low, high=self.high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+        })
 
 
 def new_seed(rng: np.random.Generator) -> int:

@@ -45,6 +45,8 @@ class SelfPlayGame:
         self.max_turns = max_turns
         self.solver_features = solver_features
         self._encode = Encoder(n_players, solver_features, normalize, self._rules.decks)
+        #: A seat's observation space (FiveCrownsEnv's).
+        self.observation_space = self._encode.space()
         self._game: Game | None = None
         self._turns = 0
 

@@ -31,6 +31,7 @@ from .._game_state_py import OVER as _GAME_OVER
 from .._game_state_py import ROUND as _ROUND
 from .._state import GameState as _GameState
 from .._state import State as _State
+from .._state import game_state_of
 from .._state_py import RoundState
 from ..actions import ACTION_DISCARD, ACTION_GO_OUT, N_ACTIONS
 from ..cards import N_TYPES, Card
@@ -144,9 +145,12 @@ class Core:
             slots = _from_0_3(slots)
         if "game" not in slots:  # 0.4 and before: the totals and the round's index
             slots = _with_game_state(slots)
-        elif not isinstance(slots["game"], _GameState):
-            raise ValueError(f"an OpenSpiel state's pickle holds a GameState, got "
-                             f"{type(slots['game']).__name__}")
+        else:
+            try:
+                slots = dict(slots, game=game_state_of(slots["game"]))
+            except ValueError:
+                raise ValueError(f"an OpenSpiel state's pickle holds a GameState, got "
+                                 f"{type(slots['game']).__name__}") from None
         for name in Core.__slots__:
             setattr(self, name, slots[name])
 

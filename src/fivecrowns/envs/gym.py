@@ -149,11 +149,7 @@ class FiveCrownsEnv(gymnasium.Env):
         self.solver_features = solver_features
         self.normalize = normalize
         self._encode = Encoder(n, solver_features, normalize, self._rules.decks)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=self._encode.low, high=self._encode.high,
-                                      dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
-        })
+        self.observation_space = self._encode.space()
         self.action_space = spaces.Discrete(N_ACTIONS)
         self._game: Game | None = None
         self._bots: dict[int, Any] = {}

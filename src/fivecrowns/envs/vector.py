@@ -204,9 +204,7 @@ class FiveCrownsVectorEnv(gymnasium.vector.VectorEnv):
         self.seats = seats
         first_seat = int(seats[0])
         self.seat = first_seat if (seats == first_seat).all() and first_seat >= 0 else None
-        self.single_observation_space = first.observation_space if isinstance(
-            first, FiveCrownsEnv) else FiveCrownsEnv(("random",) * (self.n_players - 1),
-                                                     rounds, **options).observation_space
+        self.single_observation_space = first.observation_space
         self.single_action_space = gymnasium.spaces.Discrete(N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
