@@ -231,7 +231,8 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True once the last round (and any tie-break) has ended."""
-        return self._g.stage == OVER
+        # the result is made the moment the state says so: a plain read on the hot path
+        return self._result is not None
 
     @property
     def round(self) -> Round:
@@ -296,7 +297,7 @@ class Game:
         return self._result
 
     def _local(self, seat: int | None) -> int | None:
-        if seat is None or len(self._seats) == self.n_players:
+        if seat is None or len(self._seats) == self._g.n_players:
             return seat
         if seat in self._seats:
             return self._seats.index(seat)
@@ -312,7 +313,7 @@ class Game:
     # -- moves --
 
     def _check_open(self) -> None:
-        if self._g.stage == OVER:
+        if self._result is not None:
             raise IllegalMoveError("cannot move: the game is over")
 
     def verify_action(self, action: int, *, player: int | None = None) -> None:
@@ -388,7 +389,7 @@ class Game:
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """The current round's legal actions as a (114,) bool array."""
-        if self._g.stage == OVER:
+        if self._result is not None:
             return np.zeros(N_ACTIONS, dtype=np.bool_)
         return self._round.legal_action_mask()
 
