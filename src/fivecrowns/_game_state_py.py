@@ -48,6 +48,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ._checks import check_int
+
 __all__ = ["GameState", "ROUND", "TIE_BREAK", "OVER", "TIE_BREAK_HAND_SIZE",
            "MAX_GAME_PLAYERS", "MAX_SCORE"]
 
@@ -65,19 +67,6 @@ MAX_SCORE = 2**31 - 1
 _N_ROUNDS = 11
 
 
-def _int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    return int(value.__index__())
-
-
-def _in(value: object, low: int, high: int, name: str) -> int:
-    v = _int(value, name)
-    if not low <= v <= high:
-        raise ValueError(f"{name} must be {low}..{high}, got {v}")
-    return v
-
-
 def _plan(rounds: object) -> tuple[int, ...]:
     try:
         items: tuple[object, ...] = tuple(rounds)  # type: ignore[arg-type]
@@ -86,7 +75,7 @@ def _plan(rounds: object) -> tuple[int, ...]:
                         f"{type(rounds).__name__}") from None
     if not items:
         raise ValueError("the plan must name at least one round")
-    return tuple(_in(r, 1, _N_ROUNDS, "a round number") for r in items)
+    return tuple(check_int(r, "a round number", 1, _N_ROUNDS) for r in items)
 
 
 class GameState:
@@ -298,8 +287,8 @@ def load(fields: Any) -> Any:
 def _checked_args(n_players: object, plan: object, first_dealer: object,
                   tie_break: object) -> tuple[int, tuple[int, ...], int, bool]:
     """A new game's arguments checked (both twins' checks)."""
-    n = _in(n_players, 2, MAX_GAME_PLAYERS, "n_players")
-    return n, _plan(plan), _in(first_dealer, 0, n - 1, "first_dealer"), bool(tie_break)
+    n = check_int(n_players, "n_players", 2, MAX_GAME_PLAYERS)
+    return n, _plan(plan), check_int(first_dealer, "first_dealer", 0, n - 1), bool(tie_break)
 
 
 def _round_end(scores: Iterable[object], went_out: object,
@@ -313,8 +302,8 @@ def _round_end(scores: Iterable[object], went_out: object,
                         f"{type(scores).__name__}") from None
     if len(items) != m:
         raise ValueError(f"the round has {m} players, got {len(items)} scores")
-    pts = tuple(_in(s, 0, MAX_SCORE, "a score") for s in items)
-    return pts, -1 if went_out is None else _in(went_out, -1, m - 1, "went_out")
+    pts = tuple(check_int(s, "a score", 0, MAX_SCORE) for s in items)
+    return pts, -1 if went_out is None else check_int(went_out, "went_out", -1, m - 1)
 
 
 def _checked_fields(fields: Iterable[Any]) -> tuple[Any, ...]:
@@ -332,11 +321,11 @@ def _checked_fields(fields: Iterable[Any]) -> tuple[Any, ...]:
         if not isinstance(tie_break, bool):
             raise TypeError(f"tie_break must be a bool, got {type(tie_break).__name__}")
         n, plan, first, tie_break = _checked_args(n, plan, first, tie_break)
-        k = _in(k, 0, len(plan), "k")
-        totals = tuple(_in(t, 0, MAX_SCORE * len(plan), "a total") for t in totals)
-        stage = _in(stage, ROUND, OVER, "stage")
-        tied = tuple(_in(s, 0, n - 1, "a tie-break seat") for s in tied)
-        winners = tuple(_in(s, 0, n - 1, "a winner") for s in winners)
+        k = check_int(k, "k", 0, len(plan))
+        totals = tuple(check_int(t, "a total", 0, MAX_SCORE * len(plan)) for t in totals)
+        stage = check_int(stage, "stage", ROUND, OVER)
+        tied = tuple(check_int(s, "a tie-break seat", 0, n - 1) for s in tied)
+        winners = tuple(check_int(s, "a winner", 0, n - 1) for s in winners)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"malformed game state: {exc}") from None
     if len(totals) != n:

@@ -168,12 +168,12 @@ class Game:
         # The token of a move, copy or pickle under way: taken by list.pop (one step,
         # which no other thread interrupts), put back by append; empty while in use.
         self._guard: list[None] = [None]
-        self._start_round(0)
+        self._start_round()
 
     # -- rounds --
 
-    def _start_round(self, k: int = 0) -> None:
-        """Deal the round the game state has in play (``k`` is kept for subclasses)."""
+    def _start_round(self) -> None:
+        """Deal the round the game state has in play."""
         g = self._g
         # the round's seats, kept beside the state: every move reads them
         self._seats: tuple[int, ...] = g.seats
@@ -199,7 +199,7 @@ class Game:
         if self._g.end_round(res.scores, res.went_out) == OVER:
             self._finish()
         else:
-            self._start_round(len(self._results))
+            self._start_round()
 
     def _finish(self) -> None:
         g = self._g
