@@ -26,7 +26,13 @@ Run::
                                           [--opponents strong,strong,strong] [--quick]
                                           [--warmup 80] [--repeats 2]
 
-``--quick``: 1 second a row, 500 games, no old release, no memory line. Needs
+A last row, ``engine alone``, is the ceiling the opponents' own decisions set: the
+compiled engine playing whole games on one thread (``rollout.play_games``, its random
+policy in the learner's seat, the opponents in the others: no observation, mask or Python
+between moves), times the learner steps a game takes with random legal actions (counted
+in compiled games).
+
+``--quick``: 1 second a row, 500 games, no old release, no memory line, no ceiling. Needs
 ``fivecrowns[rl]``.
 """
 
@@ -82,6 +88,36 @@ def vector_rate(opponents: tuple[str, ...], n: int, seconds: float, seed: int = 
         env.step(_random_legal(env.action_masks(), rng))
         steps += n
     return steps / (time.perf_counter() - start)
+
+
+def steps_per_game(opponents: tuple[str, ...], episodes: int = 2000, seed: int = 0) -> float:
+    """Learner steps a whole game takes with random legal actions (compiled games run
+    until ``episodes`` have ended)."""
+    from fivecrowns.envs import FiveCrownsVectorEnv
+
+    env = FiveCrownsVectorEnv(500, opponents, implementation="compiled")
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = ended = 0
+    while ended < episodes:
+        _o, _r, term, trunc, _i = env.step(_random_legal(env.action_masks(), rng))
+        steps += 500
+        ended += int(term.sum() + trunc.sum())
+    return steps / ended
+
+
+def engine_games_rate(opponents: tuple[str, ...], seconds: float) -> float:
+    """Whole games a second of the compiled engine alone on one thread, the engine's
+    random policy in the learner's seat and ``opponents`` in the others: what the
+    opponents' own decisions cost, with no observation written."""
+    from fivecrowns.rollout import play_games
+
+    policy = ["random", *opponents]
+    games, start, k = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        play_games(100, seed=k, n_players=len(policy), policy=policy, threads=1)
+        games, k = games + 100, k + 1
+    return games / (time.perf_counter() - start)
 
 
 def _rss() -> int:
@@ -149,6 +185,10 @@ def main(argv: list[str]) -> int:
             rate = vector_rate(opponents, envs, seconds, warmup=warmup,
                                implementation="compiled", threads=threads)
             rows[name] = max(rate, rows.get(name, 0.0))
+    if not args.quick:
+        per_game = steps_per_game(opponents)
+        rows["engine alone, 1 thread (ceiling)"] = engine_games_rate(opponents, seconds) \
+            * per_game
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
@@ -163,6 +203,9 @@ def main(argv: list[str]) -> int:
         print(f"{name:34} {rate:12,.0f} {rate / base:9.1f} {vs_old}")
     two = rows["vector, compiled, 2 threads"] / rows["vector, compiled, 1 thread"]
     print(f"1 -> 2 threads: x{two:.2f}")
+    if not args.quick:
+        print(f"the ceiling: the engine's whole games a second with a random player in "
+              f"the learner's seat, times the {per_game:.1f} learner steps of a game")
     if not args.quick:
         used = memory_of(opponents, args.memory_envs)
         print(f"memory of {args.memory_envs:,} compiled games and their buffers: "

@@ -15,11 +15,13 @@ Run::
 
 The rows: ``moves`` (random legal ``Round`` moves, choices drawn beforehand), ``clone``
 (``Round.clone`` of a round in play), ``aec`` (PettingZoo AEC agent steps, random legal
-actions), ``spiel`` (whole 2-player, 2-round OpenSpiel games, a Python loop of
-``legal_actions``/``apply_action``), ``play_game`` (whole games of four StrongBots through
-``play_game``), ``play_games`` (``rollout.play_games``, strong policy, one thread),
-``play_worlds`` (a call of ``play_worlds`` over every legal move of a round-8 position,
-8 worlds, strong policy) and ``decisions`` (games of ``record_decisions``, expert policy).
+actions), ``gym`` (steps of the single Gymnasium environment against three StrongBots,
+random legal actions, a reset when a game ends), ``spiel`` (whole 2-player, 2-round
+OpenSpiel games, a Python loop of ``legal_actions``/``apply_action``), ``play_game``
+(whole games of four StrongBots through ``play_game``), ``play_games``
+(``rollout.play_games``, strong policy, one thread), ``play_worlds`` (a call of
+``play_worlds`` over every legal move of a round-8 position, 8 worlds, strong policy) and
+``decisions`` (games of ``record_decisions``, expert policy).
 The ratio is the old tree's instructions over this tree's (above 1: this tree does less).
 """
 
@@ -35,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 ROWS = {"moves": (5000, 25000), "clone": (5000, 25000), "aec": (500, 3000),
+        "gym": (500, 3000),
         "spiel": (2, 12), "play_game": (2, 12), "play_games": (10, 60),
         "play_worlds": (1, 6), "decisions": (1, 6)}
 HERE = Path(__file__).resolve().parent.parent
@@ -77,6 +80,15 @@ def workload(what: str, n: int) -> None:
             steps += 1
             if steps >= n:
                 break
+    elif what == "gym":
+        from fivecrowns.envs import FiveCrownsEnv
+        env = FiveCrownsEnv(("strong", "strong", "strong"))
+        obs, _ = env.reset(seed=1)
+        for _ in range(n):
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _r, term, trunc, _i = env.step(int(legal[int(rng.integers(legal.size))]))
+            if term or trunc:
+                obs, _ = env.reset(seed=int(rng.integers(2**31)))
     elif what == "spiel":
         import pyspiel
 

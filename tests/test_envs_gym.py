@@ -174,6 +174,90 @@ def test_the_bots_moves_chosen_in_c_are_their_python_moves(opponents: tuple[str,
         assert fast.game.record().actions == slow.game.record().actions
 
 
+def test_the_bots_moves_in_c_through_tie_break_rounds() -> None:
+    """A run of the engine's bots' moves (``Game._run_policies``, the environment's
+    opponents) through tie-break rounds, whose players are numbered apart from the
+    seats: the same games as the bots' own moves, stopping at the seat asked for even
+    when it sits out the tie-break (the environments play without one: Game directly)."""
+    compiled_engine()
+    from fivecrowns import Game, StrongBot
+    from fivecrowns._player import player_action
+
+    rules = Rules(tie_break=True)
+    ties = 0
+    for seed in range(40):
+        bots = [GreedyBot(), StrongBot(), GreedyBot()]
+        policies = (0, 2, 0)
+        stop = seed % 3
+        fast = Game(3, seed=seed, rounds=[1], rules=rules)
+        slow = Game(3, seed=seed, rounds=[1], rules=rules)
+        while not fast.is_over:
+            s = fast.current_player
+            if s == stop:   # the "agent": the same bot's move, played in Python
+                action = player_action(bots[s], fast.observation(s))
+                fast.apply_action(action, player=s)
+            else:
+                fast._run_policies(stop, policies, (None,) * 3)
+                # the run stops at the seat asked for, or at a round's end
+                assert fast.is_over or fast.current_player == stop or fast.round.turn == 0
+        while not slow.is_over:
+            s = slow.current_player
+            slow.apply_action(player_action(bots[s], slow.observation(s)), player=s)
+        assert fast.record().actions == slow.record().actions
+        assert fast.result == slow.result
+        ties += bool(fast.result.tie_break_seats)
+    assert ties >= 2
+
+
+def test_play_policies_refuses_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled run of bots' moves checks every argument and changes nothing when it
+    refuses."""
+    compiled_engine()
+    from fivecrowns import Round
+    from fivecrowns import _rollout as core  # type: ignore[attr-defined]
+
+    r = Round(3, 4, seed=1)
+    st = r._state
+    before = st.fields()
+    gen = np.random.PCG64(0)
+    bad = [
+        ((0, 2), (None, None), 0, "one entry per player"),
+        ((0, 2, 9), (None, None, None), 0, "policy must be"),
+        ((0, 1, 2), (None, None, None), 0, "policy must be"),   # "random": not a bot
+        ((0, 2, True), (None, None, None), 0, "policy must be"),
+        ((0, 4, 2), (None, None, None), 0, "generator is needed"),
+        ((0, 2, 2), (None, gen, None), 0, "generator is needed"),
+        ((0, None, 2), (None, gen, None), 0, "generator but no policy"),
+        ((0, 4, 2), (None, "x", None), 0, "numpy BitGenerator"),
+        ((0, 2, 0), (None, None, None), 3, "stop must be"),
+        ((0, 2, 0), (None, None, None), 2**63, "stop must be"),
+        ((0, 2, 0), (None, None, None), 1.0, "stop must be"),
+    ]
+    for policies, choices, stop, message in bad:
+        with pytest.raises((ValueError, TypeError), match=message):
+            core.play_policies(st, [], [], policies, choices, stop)
+    assert st.fields() == before
+    # a deal in progress (the OpenSpiel state's chance nodes) has no move to choose: a
+    # RandomBot's discard from a short hand once read past its choices (found by the fuzz)
+    half = core.RoundState.undealt(3, 4, 6, 2, 1000, False, 0, False,
+                                   list(range(55)) * 2 + [55] * 6, np.random.default_rng(0))
+    half.deal_card(1)
+    for call in (lambda: core.policy_action(half, 4, gen),
+                 lambda: core.play_policies(half, [], [], (4, 4, 4), (gen, gen, gen), -1)):
+        with pytest.raises(ValueError, match="deal is not finished"):
+            call()
+    idle = (r.current_player + 2) % 3    # a player without a policy, two turns away
+    policies = tuple(None if p == idle else 0 for p in range(3))
+    history: list = []
+    actions: list[int] = []
+    made = core.play_policies(st, history, actions, policies, (None,) * 3, -1)
+    assert made == len(actions) == 4 and len(history) >= made
+    assert r.current_player == idle and r.turn == 2
+    monkeypatch.setattr(fivecrowns._state, "rollout_core", None)
+    with pytest.raises(RuntimeError, match="compiled engine"):
+        r._run_policies((0, 0, 0), (None,) * 3, -1, [])
+
+
 def test_action_masks() -> None:
     env = FiveCrownsEnv(opponents=("random", "greedy"), rounds=[1, 5])
     with pytest.raises(RuntimeError, match="reset"):

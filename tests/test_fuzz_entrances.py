@@ -332,6 +332,14 @@ def _every_entrance(like: Round, fields: tuple[Any, ...], rng: np.random.Generat
             else int(rng.integers(0, 5))
         chooser = np.random.PCG64(1) if policy == 4 or rng.random() < 0.2 else None
         calls.append(lambda: core.policy_action(r._state, policy, chooser))
+        n = r.n_players
+        policies = tuple(_pick(rng, int(rng.integers(0, 5)) if rng.random() < 0.8 else None)
+                         for _ in range(n + int(rng.random() < 0.1)))
+        choices = tuple(np.random.PCG64(q) if p == 4 or rng.random() < 0.1 else None
+                        for q, p in enumerate(policies))
+        stop = _pick(rng, int(rng.integers(-1, n)))
+        c = r.clone()
+        calls.append(lambda: core.play_policies(c._state, [], [], policies, choices, stop))
     for call in calls:
         try:
             call()

@@ -365,9 +365,9 @@ cdef class RoundState:
         the round. ``ValueError`` unless :meth:`check_discard` allows it."""
         return self.put(t, go_out)
 
-    def play(self, int action, list history):
-        """Make the move of action code ``action``: append its events to ``history`` and
-        return its record, or None if it ended the round. See the twin's."""
+    cdef int move(self, int action, list history) except -1:
+        """:meth:`play`'s move and events, without the record: for a draw the card type
+        drawn, for a discard 1 if it ended the round, else 0."""
         cdef int p = self.T.current, t, before = self.T.reshuffles
         cdef bint out
         if 0 <= action < 2:
@@ -375,20 +375,31 @@ cdef class RoundState:
             if self.T.reshuffles != before:
                 history.append(_RESHUFFLE_EVENT)
             history.append((<tuple>_TAKE_EVENTS[p])[t] if action else _BLIND_EVENTS[p])
-            return _make_record(_DrawRecord, {
-                "player": p, "source": _SOURCE_OF[action], "card": _CARD_OF[t],
-                "turn": self.T.turn, "reshuffled": self.T.reshuffles != before})
+            return t
         if not 2 <= action < 114:
             raise ValueError(f"an action code must be 0..113, got {action}")
         out = action >= 58
         t = action - (58 if out else 2)
         over = self.put(t, out)
         history.append((<tuple>(_OUT_EVENTS if out else _DISCARD_EVENTS)[p])[t])
-        if over:
+        return over
+
+    def play(self, int action, list history):
+        """Make the move of action code ``action``: append its events to ``history`` and
+        return its record, or None if it ended the round. See the twin's."""
+        cdef int p = self.T.current, before = self.T.reshuffles
+        cdef int done = self.move(action, history)
+        cdef bint out
+        if action < 2:
+            return _make_record(_DrawRecord, {
+                "player": p, "source": _SOURCE_OF[action], "card": _CARD_OF[done],
+                "turn": self.T.turn, "reshuffled": self.T.reshuffles != before})
+        if done:
             return None
+        out = action >= 58
         return _make_record(_DiscardRecord, {
-            "player": p, "card": _CARD_OF[t], "go_out": out, "turn": self.T.turn - 1,
-            "round_over": False, "result": None})
+            "player": p, "card": _CARD_OF[action - (58 if out else 2)], "go_out": out,
+            "turn": self.T.turn - 1, "round_over": False, "result": None})
 
     @property
     def drawn(self):

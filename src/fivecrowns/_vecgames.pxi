@@ -526,29 +526,32 @@ cdef class VectorGames:
         return tuple(self.games[i].game.totals[q] for q in range(self.C.n_players))
 
 
-def policy_action(RoundState state not None, policy, choices=None):
-    """The action code a built-in bot plays now in ``state``, not applied: ``policy`` one
-    of GREEDY, STRONG, EXPERT, or RANDOM_BOT with ``choices``, the RandomBot's own
-    BitGenerator, advanced as the bot's ``choose_*`` advances it (the single
-    Gymnasium environment's opponents move by it, then by ``Game.apply_action``)."""
-    cdef Table T
-    cdef int16_t codes[2]
-    cdef bint from_pile
-    cdef int code
+cdef int check_policy(policy, choices) except -1:
+    """``policy``'s code, checked (one of GREEDY, STRONG, EXPERT, RANDOM_BOT), and its
+    ``choices`` (a RandomBot's BitGenerator for RANDOM_BOT, None for the others)."""
     # checked as an object first: a huge int is this ValueError, not an OverflowError
     if type(policy) is not int or policy not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
         raise ValueError(f"policy must be one of {GREEDY, STRONG, EXPERT, RANDOM_BOT}, "
                          f"got {policy!r}")
-    code = policy
-    if (code == RANDOM_BOT) != (choices is not None):
+    if (policy == RANDOM_BOT) != (choices is not None):
         raise ValueError("a RandomBot's generator is needed for RANDOM_BOT, and only there")
-    if state.T.phase == OVER:
-        raise ValueError("the round is over: no move to choose")
+    if choices is not None and not isinstance(choices, np.random.BitGenerator):
+        raise TypeError(f"a RandomBot's generator must be a numpy BitGenerator, "
+                        f"got {type(choices).__name__}")
+    return policy
+
+
+cdef int decide(RoundState state, int code, choices) except -1:
+    """The action code policy ``code`` (checked) plays now in ``state``, a round not over:
+    a copy decides (the discard functions apply the move they choose to the copy, its
+    code noted in the trace); no decision shuffles (rng stays NULL)."""
+    cdef Table T
+    cdef int16_t codes[2]
+    if not dealt(&state.T):   # the policies read full hands (a half-dealt one: no card)
+        raise ValueError("a round whose deal is not finished has no move to choose")
     if state.T.phase == DRAW and draw_code(&state.T, False) != C_OK \
             and draw_code(&state.T, True) != C_OK:
         raise ValueError("no draw is possible")
-    # A copy decides: the discard functions apply the move they choose (to the copy, its
-    # code noted in the trace); no decision shuffles (rng stays NULL).
     memcpy(&T, &state.T, sizeof(Table))
     T.rng = NULL
     T.choices = NULL if choices is None else bitgen_of(choices)
@@ -558,16 +561,67 @@ def policy_action(RoundState state not None, policy, choices=None):
     T.trace_grows = False
     if T.phase == DRAW:
         if code == GREEDY:
-            from_pile = greedy_draw(&T)
-        elif code == STRONG:
-            from_pile = strong_draw(&T)
-        elif code == EXPERT:
-            from_pile = expert_draw(&T)
-        else:
-            from_pile = random_draw(&T, True)
-        return 1 if from_pile else 0
+            return greedy_draw(&T)
+        if code == STRONG:
+            return strong_draw(&T)
+        if code == EXPERT:
+            return expert_draw(&T)
+        return random_draw(&T, True)
     step(&T, code)
     return codes[0]
+
+
+def policy_action(RoundState state not None, policy, choices=None):
+    """The action code a built-in bot plays now in ``state``, not applied: ``policy`` one
+    of GREEDY, STRONG, EXPERT, or RANDOM_BOT with ``choices``, the RandomBot's own
+    BitGenerator, advanced as the bot's ``choose_*`` advances it (the single
+    Gymnasium environment's opponents move by it, then by ``Game.apply_action``)."""
+    cdef int code = check_policy(policy, choices)
+    if state.T.phase == OVER:
+        raise ValueError("the round is over: no move to choose")
+    return decide(state, code, choices)
+
+
+def play_policies(RoundState state not None, list history not None,
+                  list actions not None, tuple policies not None, tuple choices not None,
+                  stop, int first=-1):
+    """The built-in bots' moves in ``state`` until player ``stop`` is to move (-1: none),
+    or a player without a policy, or the round is over: each move's events appended to
+    ``history`` and its action code to ``actions``; the number of moves made. The same
+    moves as ``policy_action`` then ``play``, one call for a run of them (the single
+    Gymnasium environment's opponents between two of the agent's moves).
+    ``policies[p]``: player p's policy as ``policy_action`` takes it, or None;
+    ``choices[p]``: its RandomBot's BitGenerator, or None. ``first`` (an action code, -1:
+    none): the current player's own move, made first (``ValueError`` if it is illegal,
+    before anything changed): the agent's step and its opponents' moves in one call."""
+    cdef int n = state.T.n_players, p, made = 0, action, last
+    cdef int codes[MAX_PLAYERS]
+    if len(policies) != n or len(choices) != n:
+        raise ValueError(f"policies and choices must have one entry per player ({n}), "
+                         f"got {len(policies)} and {len(choices)}")
+    # checked as an object first: a huge int is this ValueError, not an OverflowError
+    if type(stop) is not int or not -1 <= stop < n:
+        raise ValueError(f"stop must be a player 0..{n - 1} or -1, got {stop!r}")
+    for p in range(n):
+        codes[p] = -1 if policies[p] is None else check_policy(policies[p], choices[p])
+        if codes[p] == -1 and choices[p] is not None:
+            raise ValueError(f"player {p} has a generator but no policy")
+    last = stop
+    if first != -1:
+        if state.T.phase == OVER:
+            raise ValueError("the round is over: no move to make")
+        state.move(first, history)
+        actions.append(first)
+        made = 1
+    while state.T.phase != OVER:
+        p = state.T.current
+        if p == last or codes[p] == -1:
+            break
+        action = decide(state, codes[p], choices[p])
+        state.move(action, history)
+        actions.append(action)
+        made += 1
+    return made
 
 
 def _episode_seed(run_seed, uint64_t i, uint64_t k):

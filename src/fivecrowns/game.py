@@ -76,6 +76,15 @@ def _in_use(what: str) -> GameInUseError:
         f"moves, or give each thread a clone)")
 
 
+def _take(guard: list[None], what: str) -> None:
+    """Take a Game's thread guard (``_guard``: one token, taken by list.pop, a step no
+    other thread interrupts), or raise :class:`GameInUseError` for ``what``."""
+    try:
+        guard.pop()
+    except IndexError:
+        raise _in_use(what) from None
+
+
 def _pretty(seats: Iterable[int]) -> str:
     return ", ".join(str(s) for s in seats)
 
@@ -331,10 +340,7 @@ class Game:
         player is the seat. :class:`GameInUseError` while another thread moves, copies
         or pickles this game."""
         guard = self._guard
-        try:
-            guard.pop()
-        except IndexError:
-            raise _in_use("move") from None
+        _take(guard, "move")
         try:
             self._check_open()
             rnd = self._round
@@ -352,6 +358,31 @@ class Game:
         if seat != rec.player:
             rec = _with_player(rec, seat)  # a tie-break round numbers its players 0..
         return rec
+
+    def _run_policies(self, stop: int, policies: Sequence[int | None],
+                      choices: Sequence[Any], first: int = -1) -> None:
+        """The compiled engine's moves for the seats with a policy (``policies[seat]``,
+        as ``_rollout.policy_action`` takes it, and ``choices[seat]``, a RandomBot's
+        BitGenerator or None), until seat ``stop`` or a seat without one is to move or
+        the round ends: the single Gymnasium environment's opponents, a run of moves in
+        one call (the same moves as each bot's own, ``tests/test_envs_gym.py``).
+        ``first``: an action code the seat to move plays before them (the agent's,
+        legal: checked by the caller), -1 for none."""
+        guard = self._guard
+        _take(guard, "move")
+        try:
+            self._check_open()
+            seats = self._seats
+            if len(seats) == self._g.n_players:   # every seat plays: seats are players
+                self._round._run_policies(tuple(policies), tuple(choices), stop,
+                                          self._actions[-1], first)
+            else:
+                self._round._run_policies(
+                    tuple(policies[s] for s in seats), tuple(choices[s] for s in seats),
+                    seats.index(stop) if stop in seats else -1, self._actions[-1], first)
+            self._after_move()
+        finally:
+            guard.append(None)
 
     def verify_draw(self, source: SourceLike, *, player: int | None = None) -> None:
         """Raise unless the current seat (or ``player``) may draw from ``source``."""
@@ -496,10 +527,7 @@ class Game:
         # must share the copy's generator: both go through the same memo.
         guard = self.__dict__.get("_guard")
         if guard is not None:  # (None: a game being unpickled by copy.deepcopy)
-            try:
-                guard.pop()
-            except IndexError:
-                raise _in_use("copy") from None
+            _take(guard, "copy")
         try:
             new = object.__new__(type(self))
             memo[id(self)] = new
@@ -536,10 +564,7 @@ class Game:
             raise ValueError(f"a Game's pickle holds a dict, got {type(state).__name__}")
         guard = self.__dict__.get("_guard")
         if guard is not None:  # loaded into a game in use: refused the same way
-            try:
-                guard.pop()
-            except IndexError:
-                raise _in_use("load a pickle into") from None
+            _take(guard, "load a pickle into")
         d = dict(state)
         d["_guard"] = [None]
         if "_g" not in d:  # a pickle of 0.4 or before: its game state in plain attributes

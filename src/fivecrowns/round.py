@@ -87,6 +87,8 @@ from .seeding import SeedLike, make_rng
 
 __all__ = ["Round"]
 
+_TYPES = np.arange(len(_CARDS))  # card types, for np.repeat by a hand's counts
+
 
 # The round state in use (compiled, or its twin).
 _State = _state.State
@@ -321,8 +323,9 @@ class Round(_positions.RoundPositions):
 
     @staticmethod
     def _cards(row: npt.NDArray[np.uint8]) -> tuple[Card, ...]:
-        return tuple(_CARDS[t] for t in np.flatnonzero(row).tolist()
-                     for _ in range(int(row[t])))
+        # each type repeated by its count in one NumPy call: a round's result makes
+        # every hand's cards, and environments end a round every few steps
+        return tuple(map(_CARDS.__getitem__, np.repeat(_TYPES, row).tolist()))
 
     def hand_counts(self, player: int) -> npt.NDArray[np.uint8]:
         """A copy of a player's hand as a (56,) ``uint8`` row."""
@@ -510,6 +513,22 @@ class Round(_positions.RoundPositions):
         if kind == "draw":
             return self._draw(self._check_draw(what, player))  # type: ignore[arg-type]
         return self._discard(self._check_discard(what, out, player), out)
+
+    def _run_policies(self, policies: tuple[int | None, ...], choices: tuple[Any, ...],
+                      stop: int, actions: list[int], first: int = -1) -> int:
+        """The compiled engine's moves for the players with a policy, until player
+        ``stop`` (-1: none) or one without a policy is to move, or the round ends; their
+        action codes appended to ``actions``, their number returned
+        (``_rollout.play_policies``, whose twin is a move of each bot's own:
+        ``tests/test_envs_gym.py``); ``first``, an action code, the current player's own
+        move before them. ``RuntimeError`` on the pure-Python state."""
+        st = self._state
+        core = _state.rollout_core
+        if core is None or type(st) is not core.RoundState:
+            raise RuntimeError("the compiled engine's policies need its round state")
+        made: int = core.play_policies(st, self._history, actions, policies, choices, stop,
+                                       first)
+        return made
 
     # -- views --
 

@@ -51,10 +51,9 @@ from .._checks import check_seat
 from .._deprecation import RENAMED, warn_deprecated
 from .._player import player_action
 from .._state import rollout_core as _core
-from ..actions import N_ACTIONS
+from ..actions import ACTION_DISCARD, N_ACTIONS
 from ..game import Game
 from ..players import Player
-from ..records import Phase
 from ..registry import BotFactory, parse_bot
 from ..rules import Rules
 from ._common import ILLEGAL_REWARD, Encoder, check_options, new_seed, render_game
@@ -156,6 +155,8 @@ class FiveCrownsEnv(gymnasium.Env):
         # seat -> (policy, RandomBot generator or None): the bots the engine plays,
         # whose moves are chosen in C (the same moves, tests/test_envs_gym.py)
         self._compiled: dict[int, tuple[int, Any]] = {}
+        self._policies: tuple[int | None, ...] = ()
+        self._choices: tuple[Any, ...] = ()
         self._turns = 0
 
     @property
@@ -185,6 +186,11 @@ class FiveCrownsEnv(gymnasium.Env):
                 if code is not None:
                     self._compiled[s] = (code, bot.rng.bit_generator if code == _RANDOM_BOT
                                          else None)
+        # by seat, as Game._run_policies takes them
+        self._policies = tuple(self._compiled[s][0] if s in self._compiled else None
+                               for s in range(self.n_players))
+        self._choices = tuple(self._compiled[s][1] if s in self._compiled else None
+                              for s in range(self.n_players))
         self._turns = 0
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()
@@ -196,12 +202,13 @@ class FiveCrownsEnv(gymnasium.Env):
         while not game.is_over and game.current_player != self.seat:
             s = game.current_player
             done = game.round_index
-            fast = self._compiled.get(s)
-            if fast is not None:
-                action = _core.policy_action(game.round._state, *fast)
+            if s in self._compiled:
+                # the engine's bots move in C until the agent's turn, a Python bot's or
+                # the round's end
+                game._run_policies(self.seat, self._policies, self._choices)
             else:
-                action = player_action(self._bots[s], game.observation(s))
-            game.apply_action(action, player=s)
+                game.apply_action(player_action(self._bots[s], game.observation(s)),
+                                  player=s)
             if game.round_index > done:
                 reward -= game.results[-1].scores[self.seat]
         return reward
@@ -244,12 +251,15 @@ class FiveCrownsEnv(gymnasium.Env):
             info["illegal_action"] = a
             return self._obs(), ILLEGAL_REWARD, True, False, info
         done = game.round_index
-        was_draw = game.phase is Phase.DRAW
-        game.apply_action(a, player=self.seat)
+        if self._compiled:
+            # the agent's move and the engine's bots after it, in one call
+            game._run_policies(self.seat, self._policies, self._choices, first=a)
+        else:
+            game.apply_action(a, player=self.seat)
         reward = 0.0
         if game.round_index > done:
             reward -= game.results[-1].scores[self.seat]
-        if not was_draw:
+        if a >= ACTION_DISCARD:   # a legal discard: the agent's turn is over
             self._turns += 1
         reward += self._play_bots()
         truncated = (self.max_turns is not None and self._turns >= self.max_turns
