@@ -12,6 +12,8 @@ benchmarks/x.py`` and pytest both find it) instead of timing and printing in its
 - :func:`table`: a plain-text table, text columns left-aligned and numbers right-aligned;
 - :func:`parser`: an ``argparse`` parser with the common flags (``--quick``, ``--games``,
   ``--seed``, ``--jobs``, ``--repeat``), each with the script's own default;
+- :func:`aec_random_steps`: a PettingZoo AEC game played by random legal actions, the
+  loop that ``bench_engine`` times and ``instructions`` counts;
 - :func:`core_line`: which solver core ran, printed with every table, since it sets the
   speed of everything; :func:`core_params`: both cores as pytest parameters, the one not
   built skipped, so pytest-benchmark groups them side by side on the same inputs.
@@ -170,6 +172,31 @@ def parser(doc: str | None, **defaults: Any) -> argparse.ArgumentParser:
             raise ValueError(f"unknown common flag {name!r}: expected quick or one of "
                              f"{', '.join(helps)}")
     return p
+
+
+def aec_random_steps(limit: int | None, seed: int = 0) -> int:
+    """Agent steps of a 4-player ``aec_env`` game (reset with seed 1) played by random
+    legal actions (drawn from ``numpy.random.default_rng(seed)``), at most ``limit``
+    (None: the whole game); the steps made."""
+    import numpy as np
+
+    from fivecrowns.envs import aec_env
+
+    rng = np.random.default_rng(seed)
+    env: Any = aec_env(4)
+    env.reset(seed=1)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _i = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[int(rng.integers(legal.size))]))
+        steps += 1
+        if limit is not None and steps >= limit:
+            break
+    return steps
 
 
 def core_line() -> str:

@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from _harness import CPU, WALL, best_time
+from _harness import CPU, WALL, aec_random_steps, best_time
 
 HERE = Path(__file__).resolve().parent
 
@@ -221,27 +221,13 @@ def _frameworks(reps: int, quick: bool) -> dict[str, float]:
         import pyspiel
 
         import fivecrowns.envs.openspiel  # noqa: F401
-        from fivecrowns.envs import aec_env
+        from fivecrowns.envs import aec_env  # noqa: F401 (the rl extra is installed)
     except ImportError as exc:
         print(f"frameworks skipped: {exc}", file=sys.stderr)
         return out
 
     def aec() -> int:
-        rng = np.random.default_rng(0)
-        env: Any = aec_env(4)
-        steps = 0
-        env.reset(seed=1)
-        for _agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rng.integers(legal.size))]))
-            steps += 1
-            if quick and steps > 3000:
-                break
-        return steps
+        return aec_random_steps(3001 if quick else None)
 
     out["PettingZoo AEC"] = _best(aec, reps)
 

@@ -36,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from _harness import aec_random_steps
+
 ROWS = {"moves": (5000, 25000), "clone": (5000, 25000), "aec": (500, 3000),
         "gym": (500, 3000),
         "spiel": (2, 12), "play_game": (2, 12), "play_games": (10, 60),
@@ -66,20 +68,7 @@ def workload(what: str, n: int) -> None:
         for _ in range(n):
             r.clone()
     elif what == "aec":
-        from fivecrowns.envs import aec_env
-        env = aec_env(4)
-        env.reset(seed=1)
-        steps = 0
-        for _agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rng.integers(legal.size))]))
-            steps += 1
-            if steps >= n:
-                break
+        aec_random_steps(n)
     elif what == "gym":
         from fivecrowns.envs import FiveCrownsEnv
         env = FiveCrownsEnv(("strong", "strong", "strong"))

@@ -55,24 +55,27 @@ cdef inline int game_seat(const GameCore* G, int local) noexcept nogil:
     return G.tied[local] if G.n_tied else local
 
 
+cdef inline int game_planned(const GameCore* G) noexcept nogil:
+    """The index in the plan of the round in play, or of the plan's last round once the
+    plan is played (the tie-break, or the game over)."""
+    return G.k if G.k < G.n_rounds else G.n_rounds - 1
+
+
 cdef inline int game_hand_size(const GameCore* G) noexcept nogil:
     """Its cards a player, and its wild rank."""
-    cdef int k = G.k if G.k < G.n_rounds else G.n_rounds - 1
-    return TIE_BREAK_SIZE if G.n_tied else G.plan[k] + 2
+    return TIE_BREAK_SIZE if G.n_tied else G.plan[game_planned(G)] + 2
 
 
 cdef inline int game_round_number(const GameCore* G) noexcept nogil:
     """Its number, -1 in the tie-break."""
-    cdef int k = G.k if G.k < G.n_rounds else G.n_rounds - 1
-    return -1 if G.n_tied else G.plan[k]
+    return -1 if G.n_tied else G.plan[game_planned(G)]
 
 
 cdef int game_dealer(const GameCore* G) noexcept nogil:
     """Its dealer, by local number."""
-    cdef int k, i, first = 0, key, best = -1, n = G.n_players, next_dealer
+    cdef int i, first = 0, key, best = -1, n = G.n_players, next_dealer
     if not G.n_tied:
-        k = G.k if G.k < G.n_rounds else G.n_rounds - 1
-        return (G.first_dealer + k) % n
+        return (G.first_dealer + game_planned(G)) % n
     next_dealer = (G.first_dealer + G.n_rounds) % n
     for i in range(G.n_tied):
         # the first tied seat clockwise from the next dealer's left plays first

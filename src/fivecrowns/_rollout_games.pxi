@@ -3,8 +3,9 @@
 # -- whole games with their moves: players.play_game with built-in bots -------------------
 
 # The columns of a logged round (see _logged_games_range): who went out (-1: nobody),
-# whether max_turns stopped it, its turns, reshuffles and dealer, its number of moves
-# (-1 in the tie-break row of a game that had none), then each player's score.
+# whether max_turns stopped it, its turns, reshuffles and dealer, its number of moves,
+# then each player's score. A game without a tie-break round leaves its last row as it was
+# given (zeros): the game state, not the log, says which rounds were played.
 cdef enum:
     L_WENT_OUT = 0
     L_HIT = 1
@@ -71,7 +72,6 @@ cdef int play_logged_game(Table* T, int n_players, int decks, int max_turns, bin
     cdef bitgen_t* local_choices[MAX_PLAYERS]
     cdef int q, row = 0
     game_init(&G, n_players, rounds, n_rounds, first_dealer, tie_break)
-    log[n_rounds * N_LOG + L_MOVES] = -1
     while True:
         for q in range(game_players(&G)):
             local[q] = policies[game_seat(&G, q)]
