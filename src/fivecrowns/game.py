@@ -56,6 +56,7 @@ from .records import DiscardRecord, DrawRecord, Observation, Phase, RoundResult
 from .replay import RECORD_FORMAT as RECORD_FORMAT
 from .replay import GameRecord as GameRecord
 from .replay import action_token as action_token
+from .replay import action_tokens
 from .replay import parse_token as parse_token
 from .round import Round
 from .rules import Rules
@@ -436,7 +437,7 @@ class Game:
         return GameRecord(
             n_players=g.n_players, seed=self.seed, rules=self.rules, rounds=g.plan,
             first_dealer=g.first_dealer,
-            actions=tuple(tuple(action_token(a) for a in acts) for acts in self._actions),
+            actions=tuple(map(action_tokens, self._actions)),
             round_scores=tuple(r.scores for r in self._results), totals=g.totals,
             winners=g.winners, tie_break_seats=g.tie_break_seats)
 

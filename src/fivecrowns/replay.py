@@ -19,6 +19,7 @@ same moves under other rules would not give the same game.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +35,8 @@ from .cards import Card
 from .errors import CardError, ReplayError
 from .rules import Rules
 
-__all__ = ["GameRecord", "RECORD_FORMAT", "RECORD_KIND", "action_token", "parse_token"]
+__all__ = ["GameRecord", "RECORD_FORMAT", "RECORD_KIND", "action_token", "action_tokens",
+           "parse_token"]
 
 #: The version of the game record format, the ``version`` field of a record. Format 2
 #: (fivecrowns 0.2) scores a final turn by the hand kept after the player's own discard,
@@ -65,6 +67,16 @@ def action_token(action: int) -> str:
     ('deck', 'pile', '3C', 'JK!')
     """
     return _TOKENS[action]
+
+
+def action_tokens(actions: Iterable[int]) -> tuple[str, ...]:
+    """The tokens of a run of action codes (a round's, in a record), as
+    :func:`action_token` gives each.
+
+    >>> action_tokens([0, 4, 60])
+    ('deck', '5C', '5C!')
+    """
+    return tuple(map(_TOKENS.__getitem__, actions))
 
 
 def parse_token(token: str) -> int:
