@@ -12,8 +12,9 @@ benchmarks/x.py`` and pytest both find it) instead of timing and printing in its
 - :func:`table`: a plain-text table, text columns left-aligned and numbers right-aligned;
 - :func:`parser`: an ``argparse`` parser with the common flags (``--quick``, ``--games``,
   ``--seed``, ``--jobs``, ``--repeat``), each with the script's own default;
-- :func:`aec_random_steps`: a PettingZoo AEC game played by random legal actions, the
-  loop that ``bench_engine`` times and ``instructions`` counts;
+- :func:`play_aec`: a PettingZoo AEC game played by random legal actions, the loop that
+  ``bench_envs`` and ``bench_engine`` time and ``instructions`` counts
+  (:func:`aec_random_steps`: on a 4-player ``aec_env`` reset with seed 1);
 - :func:`core_line`: which solver core ran, printed with every table, since it sets the
   speed of everything; :func:`core_params`: both cores as pytest parameters, the one not
   built skipped, so pytest-benchmark groups them side by side on the same inputs.
@@ -182,9 +183,16 @@ def aec_random_steps(limit: int | None, seed: int = 0) -> int:
 
     from fivecrowns.envs import aec_env
 
-    rng = np.random.default_rng(seed)
     env: Any = aec_env(4)
     env.reset(seed=1)
+    return play_aec(env, np.random.default_rng(seed), limit)
+
+
+def play_aec(env: Any, rng: Any, limit: int | None = None) -> int:
+    """Random legal actions (from the numpy Generator ``rng``) through a PettingZoo AEC
+    env already reset, to its game's end or ``limit`` agent steps; the steps made."""
+    import numpy as np
+
     steps = 0
     for _agent in env.agent_iter():
         obs, _r, term, trunc, _i = env.last()

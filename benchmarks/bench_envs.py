@@ -68,7 +68,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from _harness import CPU, WALL, best_time, core_line, parser, table
+from _harness import CPU, WALL, best_time, core_line, parser, play_aec, table
 from fivecrowns.round import Round
 
 PLAYERS = 4
@@ -109,14 +109,7 @@ def aec_steps(games: int, seed: int = 0, *, make: str = "aec_env") -> int:
     steps = 0
     for g in range(games):
         env.reset(seed=seed * 1000 + g)
-        for _agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rng.integers(legal.size))]))
-            steps += 1
+        steps += play_aec(env, rng)
     return steps
 
 

@@ -206,7 +206,6 @@ def main(argv: list[str]) -> int:
     if not args.quick:
         print(f"the ceiling: the engine's whole games a second with a random player in "
               f"the learner's seat, times the {per_game:.1f} learner steps of a game")
-    if not args.quick:
         used = memory_of(opponents, args.memory_envs)
         print(f"memory of {args.memory_envs:,} compiled games and their buffers: "
               f"{used / 2**20:,.0f} MB")

@@ -152,9 +152,10 @@ class FiveCrownsEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(N_ACTIONS)
         self._game: Game | None = None
         self._bots: dict[int, Any] = {}
-        # seat -> (policy, RandomBot generator or None): the bots the engine plays,
-        # whose moves are chosen in C (the same moves, tests/test_envs_gym.py)
-        self._compiled: dict[int, tuple[int, Any]] = {}
+        # The seats of the bots the engine plays, whose moves are chosen in C (the same
+        # moves, tests/test_envs_gym.py), and by seat their policy and RandomBot
+        # generator (None for the others), as Game._run_policies takes them.
+        self._compiled: frozenset[int] = frozenset()
         self._policies: tuple[int | None, ...] = ()
         self._choices: tuple[Any, ...] = ()
         self._turns = 0
@@ -179,18 +180,15 @@ class FiveCrownsEnv(gymnasium.Env):
             # seeds does not depend on which bots are random
             seed = new_seed(rng)
             self._bots[s] = opp if factory is None else factory(seed)
-        self._compiled = {}
+        policies: list[int | None] = [None] * self.n_players
+        choices: list[Any] = [None] * self.n_players
         if _core is not None and self.compiled_bots:
             for s, bot in self._bots.items():
-                code = seat_policy(bot)
-                if code is not None:
-                    self._compiled[s] = (code, bot.rng.bit_generator if code == _RANDOM_BOT
-                                         else None)
-        # by seat, as Game._run_policies takes them
-        self._policies = tuple(self._compiled[s][0] if s in self._compiled else None
-                               for s in range(self.n_players))
-        self._choices = tuple(self._compiled[s][1] if s in self._compiled else None
-                              for s in range(self.n_players))
+                policies[s] = code = seat_policy(bot)
+                if code == _RANDOM_BOT:
+                    choices[s] = bot.rng.bit_generator
+        self._policies, self._choices = tuple(policies), tuple(choices)
+        self._compiled = frozenset(s for s, code in enumerate(policies) if code is not None)
         self._turns = 0
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()
