@@ -5,7 +5,9 @@ Every loop plays random legal actions for the learner's seat against three ``"st
 opponents (``--opponents`` for others), whole 11-round games, auto-reset included:
 
 - ``single env``: :class:`~fivecrowns.envs.FiveCrownsEnv`, a ``step`` and a ``reset``
-  when its game ends (its opponents are Python bots on the compiled round);
+  when its game ends (the game stepped whole in C, ``compiled_game``);
+- ``single env, Python Game``: the same with ``compiled_game = False`` (a Python
+  ``Game`` kept each step, its opponents' runs of moves made in C: 0.5's first route);
 - ``single env (old)``: the same loop on an older release (``--old``, 0.4 by default),
   run in a subprocess with that tree's ``src`` first on the path;
 - ``vector, python route``: :class:`~fivecrowns.envs.FiveCrownsVectorEnv` with
@@ -56,17 +58,21 @@ def _random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (rng.random(masks.shape, dtype=np.float32) * masks).argmax(axis=1)
 
 
-def single_rate(opponents: tuple[str, ...], seconds: float, seed: int = 0) -> float:
+def single_rate(opponents: tuple[str, ...], seconds: float, seed: int = 0,
+                compiled_game: bool = True) -> float:
     """Agent steps a second of one FiveCrownsEnv."""
     from fivecrowns.envs import FiveCrownsEnv
 
     env = FiveCrownsEnv(opponents)
+    if not compiled_game:
+        env.compiled_game = False
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         legal = np.flatnonzero(obs["action_mask"])
-        obs, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+        # not rng.choice, whose ~10 us would be a third of a step's time
+        obs, _, terminated, truncated, _ = env.step(int(legal[int(rng.integers(legal.size))]))
         steps += 1
         if terminated or truncated:
             obs, _ = env.reset(seed=int(rng.integers(2**31)))
@@ -172,6 +178,7 @@ def main(argv: list[str]) -> int:
     seconds, envs = (1.0, 500) if args.quick else (args.seconds, args.envs)
     rows: dict[str, float] = {}
     rows["single env"] = single_rate(opponents, seconds)
+    rows["single env, Python Game"] = single_rate(opponents, seconds, compiled_game=False)
     if args.old and not args.quick and Path(args.old, "src").is_dir():
         old = _old_single_rate(Path(args.old), opponents, seconds)
         if old is not None:

@@ -155,6 +155,7 @@ def test_the_bots_moves_chosen_in_c_are_their_python_moves(opponents: tuple[str,
     compiled_engine()
     fast = FiveCrownsEnv(opponents, rounds=[1, 2, 3])
     slow = FiveCrownsEnv(opponents, rounds=[1, 2, 3])
+    fast.compiled_game = slow.compiled_game = False   # a Python Game, bots moved in C
     slow.compiled_bots = False
     rng = np.random.default_rng(2)
     for episode in range(3):
@@ -172,6 +173,68 @@ def test_the_bots_moves_chosen_in_c_are_their_python_moves(opponents: tuple[str,
             assert (ra, ta, ua) == (rb, tb, ub)
             done = ta or ua
         assert fast.game.record().actions == slow.game.record().actions
+
+
+@pytest.mark.parametrize("opponents, options", [
+    (("strong", "strong", "strong"), {}),
+    (("random", "greedy", "expert"), {"rounds": [1, 6, 11], "normalize": True}),
+    (("random",), {"seat": 1, "solver_features": True, "max_turns": 9}),
+    (("strong",) * 5, {"rounds": [2, 4], "seat": 3,
+                       "rules": Rules(decks=4, tie_break=False, return_discard=True)}),
+])
+def test_the_engines_game_is_the_python_games(opponents: tuple[str, ...],
+                                              options: dict) -> None:
+    """``compiled_game``: a game whose opponents the engine plays is stepped whole in C;
+    the same observations, masks, rewards, infos and games as a Python ``Game`` stepped
+    each move, illegal actions, truncation and steps after it included; ``game``, read at
+    any step, is the Python game, replayed from the agent's moves, and the rest of the
+    episode is played on it (a reference to it stays the game being played)."""
+    compiled_engine()
+    fast = FiveCrownsEnv(opponents, **options)
+    slow = FiveCrownsEnv(opponents, **options)
+    slow.compiled_game = False
+    rng = np.random.default_rng(len(opponents))
+    steps = 0
+    for episode in range(4):
+        seed = None if episode == 3 else episode   # reset(seed=None) goes on drawing
+        a, info_a = fast.reset(seed=seed)
+        b, info_b = slow.reset(seed=seed)
+        assert fast._on_engine and not slow._on_engine
+        assert info_a == info_b
+        held = None
+        while True:
+            np.testing.assert_array_equal(a["observation"], b["observation"])
+            np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+            np.testing.assert_array_equal(fast.action_masks(), slow.action_masks())
+            if episode >= 2 and held is None and rng.random() < 0.05:
+                held = fast.game     # replayed here; the episode goes on in Python
+                assert not fast._on_engine
+            if held is not None:
+                assert held.record() == slow.game.record()
+                assert held.totals == slow.game.totals
+            legal = np.flatnonzero(a["action_mask"])
+            action = (int(rng.choice(legal)) if rng.random() > 0.004
+                      else int(rng.choice([-1, 114, 2**70, int(rng.integers(114))])))
+            a, ra, ta, ua, xa = fast.step(action)
+            b, rb, tb, ub, xb = slow.step(action)
+            assert (ra, ta, ua, xa) == (rb, tb, ub, xb)
+            steps += 1
+            if slow.game.is_over or (ua and rng.random() < 0.5):
+                break      # truncated or ended by an illegal action: at times go on
+        assert fast.game.record() == slow.game.record()
+        assert fast.game.results == slow.game.results
+    assert steps > 30
+    if fast._on_engine and fast.game.is_over:
+        with pytest.raises(RuntimeError, match="episode is over"):
+            fast.step(0)
+
+
+def test_the_engines_game_needs_a_reset_first() -> None:
+    env = FiveCrownsEnv(("strong",), rounds=[1])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.game  # noqa: B018
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
 
 
 def test_the_bots_moves_in_c_through_tie_break_rounds() -> None:

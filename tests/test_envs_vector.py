@@ -335,6 +335,14 @@ def test_the_compiled_games_check_every_argument() -> None:
         g.provide(0, np.random.PCG64(0), [None, None, np.random.PCG64(1)])
     for i in range(2):
         g.provide(i, np.random.PCG64(i), [None] * 3)
+    step_args = (np.zeros(2, np.int64), obs, masks, np.zeros(2), np.zeros((2, 3)),
+                 np.zeros(2, np.uint8), np.zeros(2, np.uint8), np.zeros(2, np.int32),
+                 np.zeros(2, np.int32), seats, obs.copy(), masks.copy(),
+                 np.zeros(2, np.uint8), np.zeros((2, 3), np.int64), 0, 2)
+    with pytest.raises(RuntimeError, match="game 0 has not begun"):
+        g.step(*step_args)   # its table is zeroed: a move on it crashed the interpreter
+    with pytest.raises(RuntimeError, match="game 1 has not begun"):
+        g.play_one(1, 0, obs[1], masks[1])
     with pytest.raises(ValueError, match="obs must have shape"):
         g.begin(np.zeros((2, 5), np.float32), masks, seats, 0, 2)
     with pytest.raises(ValueError, match="games 0..3"):
@@ -343,6 +351,21 @@ def test_the_compiled_games_check_every_argument() -> None:
         g.begin(obs, masks, seats[:1], 0, 2)
     g.begin(obs, masks, seats, 0, 2)
     assert masks[:, :2].sum() > 0 and seats.tolist() == [0, 2]
+    # the single environment's entrances: one game, its own row buffers
+    with pytest.raises(IndexError):
+        g.play_one(2, 0, obs[0], masks[0])
+    with pytest.raises(ValueError, match="obs and mask must have shapes"):
+        g.play_one(0, 0, obs[0, 1:], masks[0])
+    with pytest.raises(ValueError, match="obs and mask must have shapes"):
+        g.begin_one(0, obs[0], masks[0, :50])
+    with pytest.raises(ValueError, match="dtype mismatch"):
+        g.play_one(0, 0, obs[0].astype(np.float64), masks[0])
+    with pytest.raises(OverflowError):
+        g.play_one(0, 2**70, obs[0], masks[0])
+    reward, terminated, truncated, illegal = g.play_one(0, 113, obs[0], masks[0])
+    assert (reward, terminated, truncated, illegal) == (-100.0, True, False, True)
+    with pytest.raises(RuntimeError, match="no generators"):
+        g.begin_one(0, obs[0], masks[0])   # the second episode's were not given
     with pytest.raises(TypeError, match="pickled"):
         import pickle
         pickle.dumps(g)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import fivecrowns as fc
@@ -409,6 +410,12 @@ def _fuzz_vector(cases: int, seed: int) -> None:
                 except _VECTOR_REFUSED:
                     pass
         obs, masks, seat_out = _buffers(rng, m, width, 0.1)
+        if rng.random() < 0.1:   # a step before any deal: nothing on the table to move
+            try:
+                _single(rng, games, m, obs, masks) if rng.random() < 0.5 else \
+                    _step(rng, games, m, p, obs, masks, seat_out, width)
+            except _VECTOR_REFUSED:
+                pass
         try:
             games.begin(obs, masks, seat_out, 0, m)
         except _VECTOR_REFUSED:
@@ -417,25 +424,50 @@ def _fuzz_vector(cases: int, seed: int) -> None:
             if not derived:
                 games.provide(i, np.random.PCG64(i), _choices(seats[i], policies, p))
         for _ in range(int(rng.integers(1, 40))):
-            obs, masks, seat_out = _buffers(rng, m, width, 0.05)
-            final_obs, final_masks, _ = _buffers(rng, m, width, 0.05)
-            legal = [np.flatnonzero(row) for row in masks]
-            actions = np.array([int(rng.choice(a)) if len(a) and rng.random() < 0.9
-                                else int(rng.integers(-3, 120)) for a in legal], np.int64)
-            if len(actions) and rng.random() < 0.05:
-                actions[0] = [-2**63, 2**63 - 1, 2**31, -2**31 - 1][int(rng.integers(4))]
-            outs = [np.zeros(m, np.float64), np.zeros((m, p), np.float64),
-                    np.zeros(m, np.uint8), np.zeros(m, np.uint8), np.zeros(m, np.int32),
-                    np.zeros(m, np.int32), seat_out]
             try:
-                games.step(actions, obs, masks, outs[0], outs[1], outs[2], outs[3], outs[4],
-                           outs[5], outs[6], final_obs, final_masks, np.zeros(m, np.uint8),
-                           np.zeros((m, p), np.int64), 0, m)
+                if rng.random() < 0.2:   # the single environment's entrances
+                    _single(rng, games, m, obs, masks)
+                    continue
+                obs, masks, seat_out = _buffers(rng, m, width, 0.05)
+                _step(rng, games, m, p, obs, masks, seat_out, width)
             except _VECTOR_REFUSED:
                 break
             for i in range(m):  # the next episodes' generators, as the env gives them
                 if not derived or rng.random() < 0.1:
                     games.provide(i, np.random.PCG64(i), _choices(seats[i], policies, p))
+
+
+def _actions(rng: np.random.Generator, masks: Any) -> npt.NDArray[np.int64]:
+    """A legal action of each game mostly, else any, at times one past an int32."""
+    legal = [np.flatnonzero(row) for row in masks]
+    actions = np.array([int(rng.choice(a)) if len(a) and rng.random() < 0.9
+                        else int(rng.integers(-3, 120)) for a in legal], np.int64)
+    if len(actions) and rng.random() < 0.05:
+        actions[0] = [-2**63, 2**63 - 1, 2**31, -2**31 - 1][int(rng.integers(4))]
+    return actions
+
+
+def _step(rng: np.random.Generator, games: Any, m: int, p: int, obs: Any, masks: Any,
+          seat_out: Any, width: int) -> None:
+    """``VectorGames.step`` over every game, its buffers at times of a wrong size."""
+    final_obs, final_masks, _ = _buffers(rng, m, width, 0.05)
+    outs = [np.zeros(m, np.float64), np.zeros((m, p), np.float64), np.zeros(m, np.uint8),
+            np.zeros(m, np.uint8), np.zeros(m, np.int32), np.zeros(m, np.int32)]
+    games.step(_actions(rng, masks), obs, masks, *outs, seat_out, final_obs, final_masks,
+               np.zeros(m, np.uint8), np.zeros((m, p), np.int64), 0, m)
+
+
+def _single(rng: np.random.Generator, games: Any, m: int, obs: Any, masks: Any) -> None:
+    """The single environment's ``play_one`` (or at times ``begin_one``) on one game,
+    its row buffers at times of a wrong length."""
+    i = int(rng.integers(0, m + 1)) if rng.random() < 0.1 else int(rng.integers(m))
+    row = min(i, len(obs) - 1)
+    cut = int(rng.random() < 0.05)
+    if rng.random() < 0.1:
+        games.begin_one(i, obs[row][cut:], masks[row])
+    else:
+        games.play_one(i, int(_actions(rng, masks[row:row + 1])[0]), obs[row],
+                       masks[row][cut:])
 
 
 def _buffers(rng: np.random.Generator, m: int, width: int, bad: float) -> list[Any]:

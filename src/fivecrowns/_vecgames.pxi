@@ -33,6 +33,7 @@ cdef struct VecGame:
     int64_t start_totals[MAX_PLAYERS]  # the round's Round.totals: the totals at its deal
     int turns                          # the learner's turns (discards) this episode
     int64_t steps                      # this episode's steps
+    bint begun                         # an episode was dealt: the table holds a round
     int seat                           # the learner's seat; -1: every seat is a learner's
     int32_t policies[MAX_PLAYERS]      # each seat's bot; a learner's seat: -1
     bitgen_t* choices[MAX_PLAYERS]     # an opponent RandomBot's generator, else NULL
@@ -206,6 +207,7 @@ cdef void vec_begin(const VecConfig* C, VecGame* G) noexcept nogil:
     for q in range(MAX_PLAYERS):
         G.choices[q] = G.next_choices[q]
     G.has_next = False
+    G.begun = True
     memset(rewards, 0, sizeof(rewards))
     game_init(&G.game, C.n_players, C.plan, C.n_rounds, 0, False)
     G.turns = 0
@@ -242,26 +244,22 @@ cdef inline int vec_seat(const VecGame* G) noexcept nogil:
     return G.seat if G.seat >= 0 else G.T.current
 
 
-cdef void vec_step(const VecConfig* C, VecGame* G, int64_t action, float* obs, int8_t* mask,
-                   double* reward, double* seat_rewards, uint8_t* term, uint8_t* trunc,
-                   int32_t* illegal, int32_t* actor, int64_t* seat, float* final_obs,
-                   int8_t* final_mask, uint8_t* ended, int64_t* totals) noexcept nogil:
-    """``FiveCrownsEnv.step`` and the vector env's time limit and auto-reset: the seat to
-    move (``actor``) plays ``action``; ``seat_rewards`` (a value per seat) what the step
-    gave each seat, ``reward`` the actor's; ``seat`` whose observation ``obs`` is;
-    ``totals`` the game's totals after the step (those of the episode that ended, if one
-    did)."""
+cdef bint vec_play(const VecConfig* C, VecGame* G, int64_t action, double* seat_rewards,
+                   uint8_t* term, uint8_t* trunc, int32_t* illegal) noexcept nogil:
+    """``FiveCrownsEnv.step`` and the vector env's time limit, before any auto-reset: the
+    seat to move plays ``action`` and the bots after it; ``seat_rewards`` (a value per
+    seat) what the step gave each seat; whether the episode ended (``term``, ``trunc``);
+    ``illegal`` the action if it was illegal (the episode ends), else VEC_NO_ACTION.
+    Returns whether the action was legal."""
     cdef Table* T = &G.T
-    cdef bint was_draw
+    cdef bint was_draw, legal = vec_legal(T, action)
     cdef int q, who = vec_seat(G)
     for q in range(C.n_players):
         seat_rewards[q] = 0.0
     term[0] = False
     trunc[0] = False
     illegal[0] = VEC_NO_ACTION
-    ended[0] = False
-    actor[0] = who
-    if vec_legal(T, action):
+    if legal:
         was_draw = T.phase == DRAW
         apply_action(T, <int>action)
         if not was_draw:
@@ -273,10 +271,24 @@ cdef void vec_step(const VecConfig* C, VecGame* G, int64_t action, float* obs, i
         seat_rewards[who] = VEC_ILLEGAL_REWARD
         term[0] = True
         illegal[0] = <int32_t>action
-    reward[0] = seat_rewards[who]
     G.steps += 1
     if C.max_steps > 0 and G.steps >= C.max_steps:
         trunc[0] = True
+    return legal
+
+
+cdef void vec_step(const VecConfig* C, VecGame* G, int64_t action, float* obs, int8_t* mask,
+                   double* reward, double* seat_rewards, uint8_t* term, uint8_t* trunc,
+                   int32_t* illegal, int32_t* actor, int64_t* seat, float* final_obs,
+                   int8_t* final_mask, uint8_t* ended, int64_t* totals) noexcept nogil:
+    """``vec_play`` and the vector env's auto-reset: ``actor`` who moved, ``reward`` its
+    reward; ``seat`` whose observation ``obs`` is; ``totals`` the game's totals after the
+    step (those of the episode that ended, if one did)."""
+    cdef int q, who = vec_seat(G)
+    actor[0] = who
+    vec_play(C, G, action, seat_rewards, term, trunc, illegal)
+    reward[0] = seat_rewards[who]
+    ended[0] = False
     for q in range(C.n_players):
         totals[q] = G.game.totals[q]
     if term[0] or trunc[0]:
@@ -474,6 +486,15 @@ cdef class VectorGames:
                 raise RuntimeError(f"game {i} has no generators for its next episode")
         return 0
 
+    cdef int check_begun(self, Py_ssize_t start, Py_ssize_t stop) except -1:
+        """Games ``start..stop`` hold a dealt episode (a game never begun holds a zeroed
+        table, which no move may read)."""
+        cdef Py_ssize_t i
+        for i in range(start, stop):
+            if not self.games[i].begun:
+                raise RuntimeError(f"game {i} has not begun: call begin() first")
+        return 0
+
     def begin(self, float[:, ::1] obs, int8_t[:, ::1] masks, int64_t[::1] seats,
               Py_ssize_t start, Py_ssize_t stop):
         """Deal games ``start..stop`` their next episode; their first observations, and
@@ -501,6 +522,7 @@ cdef class VectorGames:
         cdef Py_ssize_t i
         self.check_shapes(obs, masks)
         self.check_shapes(final_obs, final_masks)
+        self.check_begun(start, stop)
         self.check_ready(start, stop)
         for name, length in (("actions", actions.shape[0]), ("rewards", rewards.shape[0]),
                              ("seat_rewards", seat_rewards.shape[0]),
@@ -523,7 +545,48 @@ cdef class VectorGames:
         """Game ``i``'s running totals (``Game.totals``)."""
         if not 0 <= i < self.n:
             raise IndexError(f"game {i} of {self.n}")
-        return tuple(self.games[i].game.totals[q] for q in range(self.C.n_players))
+        return tuple([self.games[i].game.totals[q] for q in range(self.C.n_players)])
+
+    cdef VecGame* single(self, Py_ssize_t i, float[::1] obs, int8_t[::1] mask) except NULL:
+        """Game ``i``, its row buffers checked."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} of {self.n}")
+        if obs.shape[0] != self.C.size or mask.shape[0] != 114:
+            raise ValueError(f"obs and mask must have shapes ({self.C.size},) and (114,), "
+                             f"got ({obs.shape[0]},) and ({mask.shape[0]},)")
+        return &self.games[i]
+
+    def begin_one(self, Py_ssize_t i, float[::1] obs not None, int8_t[::1] mask not None):
+        """The single Gymnasium environment's ``reset``: game ``i`` dealt its next episode
+        (from the generators given by :meth:`provide`) and its bots moved; its first
+        observation written to ``obs`` and ``mask``."""
+        cdef VecGame* G = self.single(i, obs, mask)
+        self.check_ready(i, i + 1)
+        vec_begin(&self.C, G)
+        vec_observe(&self.C, G, vec_seat(G), &obs[0], &mask[0])
+
+    def play_one(self, Py_ssize_t i, int64_t action, float[::1] obs not None,
+                 int8_t[::1] mask not None):
+        """The single Gymnasium environment's ``step``: game ``i``'s seat to move plays
+        ``action`` (an illegal one ends the episode) and its bots move after it, no
+        auto-reset; the next observation written to ``obs`` and ``mask``. Returns
+        ``(reward, terminated, truncated, illegal)``, ``illegal`` whether the action was
+        illegal. Once the game is over, only :meth:`begin_one` goes on (a
+        truncated episode or an illegal action does not end the game: it may go on, as
+        ``FiveCrownsEnv`` lets it)."""
+        cdef VecGame* G = self.single(i, obs, mask)
+        cdef double rewards[MAX_PLAYERS]
+        cdef uint8_t term, trunc
+        cdef int32_t illegal
+        cdef int who
+        cdef bint legal
+        self.check_begun(i, i + 1)
+        if G.game.stage == G_OVER:
+            raise RuntimeError("the episode is over: call reset()")
+        who = vec_seat(G)
+        legal = vec_play(&self.C, G, action, rewards, &term, &trunc, &illegal)
+        vec_observe(&self.C, G, vec_seat(G), &obs[0], &mask[0])
+        return rewards[who], term != 0, trunc != 0, not legal
 
 
 cdef int check_policy(policy, choices) except -1:

@@ -8,11 +8,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._bot_games import _RANDOM_BOT, seat_policy
 from .._checks import check_int
 from .._state import rollout_core as _core
 from ..actions import N_ACTIONS
 from ..game import Game
+from ..registry import parse_bot
 from ..rules import N_ROUNDS, Rules
+from ..seeding import make_rng
 from .encoding import _encode, blocks, observation_scale, observation_size
 from .features import feature_bounds
 
@@ -149,6 +152,45 @@ class Encoder:
 def new_seed(rng: np.random.Generator) -> int:
     """A game seed (63 bits) drawn from the environment's generator."""
     return int(rng.integers(0, 2**63 - 1))
+
+
+def compiled_policies(opponents: Sequence[object]) -> list[int] | None:
+    """The engine's policy of each opponent, in order, or None when one is a bot the
+    engine does not play."""
+    policies = []
+    for opponent in opponents:
+        if not isinstance(opponent, str):  # a player object: played in Python
+            return None
+        code = seat_policy(parse_bot(opponent).factory()(0))
+        if code is None:
+            return None
+        policies.append(code)
+    return policies
+
+
+def episode_seeds(rng: np.random.Generator, opponents: int) -> tuple[int, tuple[int, ...]]:
+    """The seeds ``FiveCrownsEnv.reset`` draws from its generator: the game's, then one per
+    opponent in seat order, drawn whether it is used or not, so that the stream of seeds
+    does not depend on which bots are random."""
+    game = new_seed(rng)
+    return game, tuple(new_seed(rng) for _ in range(opponents))
+
+
+def episode_generators(seeds: tuple[int, tuple[int, ...]], seat: int,
+                       policies: Sequence[int], n_players: int
+                       ) -> tuple[np.random.BitGenerator, list[Any]]:
+    """The generators the engine plays an episode with, from its ``seeds``
+    (:func:`episode_seeds`) as ``FiveCrownsEnv`` makes its game and bots from them: the
+    game's (``Game``'s ``default_rng``), and by seat (``choices``) a RandomBot opponent's
+    own (None for the other seats; ``policies``: the opponents', the seats but ``seat``
+    in order)."""
+    game_seed, bot_seeds = seeds
+    choices: list[Any] = [None] * n_players
+    others = [q for q in range(n_players) if q != seat]
+    for q, policy, bot_seed in zip(others, policies, bot_seeds):
+        if policy == _RANDOM_BOT:
+            choices[q] = make_rng(bot_seed).bit_generator
+    return np.random.PCG64(game_seed), choices
 
 
 def empty_mask() -> npt.NDArray[np.int8]:

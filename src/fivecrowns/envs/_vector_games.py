@@ -29,18 +29,15 @@ from .._optional import requires
 with requires("rl", "fivecrowns.envs.vector (the Gymnasium vector environment)"):
     from gymnasium.utils.seeding import np_random
 
-from .._bot_games import _RANDOM_BOT, seat_policy
 from .._checks import default_threads
 from .._state import rollout_core as _core
 from ..actions import N_ACTIONS
-from ..registry import parse_bot
 from ..rules import N_ROUNDS, Rules
-from ..seeding import make_rng
-from ._common import new_seed
+from ._common import episode_generators, episode_seeds
 from ._self_play import SelfPlayGame
 from .gym import FiveCrownsEnv
 
-__all__ = ["Buffers", "Ended", "PythonGames", "CompiledGames", "compiled_policies"]
+__all__ = ["Buffers", "Ended", "PythonGames", "CompiledGames"]
 
 # Below this many games one thread steps them all (starting threads would cost more).
 _SERIAL_GAMES = 256
@@ -76,20 +73,6 @@ class Ended:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def compiled_policies(opponents: Sequence[object]) -> list[int] | None:
-    """The engine's policy of each opponent, in order, or None when one is a bot the
-    engine does not play."""
-    policies = []
-    for opponent in opponents:
-        if not isinstance(opponent, str):  # a player object: played in Python
-            return None
-        code = seat_policy(parse_bot(opponent).factory()(0))
-        if code is None:
-            return None
-        policies.append(code)
-    return policies
-
-
 SeedOf = Callable[[int, int], int]
 Single = FiveCrownsEnv | SelfPlayGame
 
@@ -99,6 +82,10 @@ class PythonGames:
     :class:`SelfPlayGame`); ``max_steps``: the vector env's time limit (0: none)."""
 
     def __init__(self, games: list[Single], max_steps: int) -> None:
+        for game in games:
+            if isinstance(game, FiveCrownsEnv):
+                # the specification steps a Python Game, not the engine's game
+                game.compiled_game = False
         self.games = games
         self.max_steps = max_steps
         self.steps = np.zeros(len(games), dtype=np.int64)
@@ -170,11 +157,7 @@ class CompiledGames:
         self.n_players = env.n_players
         self.self_play = not policies
         self.seats = seats
-        # by the learner's seat: the seats of the opponents that take a seed, each with
-        # whether it is a RandomBot (whose generator the engine needs)
-        self._drawn = {seat: [(s, policy == _RANDOM_BOT) for s, policy in
-                              zip([q for q in range(self.n_players) if q != seat], policies)]
-                       for seat in set(seats.tolist())}
+        self._policies = list(policies)
         self.threads = default_threads(threads, n, _SERIAL_GAMES)
         # The same threads every step: the engine's memos of solved hands are per thread,
         # and a thread made afresh each step would start with them empty.
@@ -201,12 +184,9 @@ class CompiledGames:
         deals: the game's (``Game``'s ``default_rng``), then each opponent's seed in seat
         order, drawn whether it is used or not, a RandomBot's generator kept."""
         rng, _ = np_random(seed)
-        game = np.random.PCG64(new_seed(rng))
-        choices: list[Any] = [None] * self.n_players
-        for s, random_bot in self._drawn[int(self.seats[i])]:
-            bot_seed = new_seed(rng)
-            if random_bot:
-                choices[s] = make_rng(bot_seed).bit_generator
+        seeds = episode_seeds(rng, len(self._policies))
+        game, choices = episode_generators(seeds, int(self.seats[i]), self._policies,
+                                           self.n_players)
         self.games.provide(i, game, choices)
 
     def start(self, seed_of: SeedOf, out: Buffers, run_seed: int) -> None:

@@ -17,6 +17,9 @@ agent's actions. Importing :mod:`fivecrowns.envs` registers it as
 - Registered with ``max_episode_steps`` = :func:`~fivecrowns.envs._common.max_agent_steps`
   (11,022): the most steps the agent can take in an 11-round game under the default
   rules, so the time limit never cuts a game short.
+- Speed: against bots the engine plays (random, greedy, strong, expert with their
+  defaults) the whole game steps in C, one call a step (:attr:`FiveCrownsEnv.compiled_game`);
+  :attr:`FiveCrownsEnv.game` is then replayed from the agent's moves when it is read.
 - Options: ``solver_features=True`` appends the solver features
   (:mod:`fivecrowns.envs.features`); ``normalize=True`` scales the vector to about
   [-1, 1] (:func:`~fivecrowns.envs.encoding.observation_scale`).
@@ -55,8 +58,16 @@ from ..actions import ACTION_DISCARD, N_ACTIONS
 from ..game import Game
 from ..players import Player
 from ..registry import BotFactory, parse_bot
-from ..rules import Rules
-from ._common import ILLEGAL_REWARD, Encoder, check_options, new_seed, render_game
+from ..rules import N_ROUNDS, Rules
+from ._common import (
+    ILLEGAL_REWARD,
+    Encoder,
+    check_options,
+    compiled_policies,
+    episode_generators,
+    episode_seeds,
+    render_game,
+)
 
 __all__ = ["FiveCrownsEnv", "OpponentLike"]
 
@@ -113,6 +124,14 @@ class FiveCrownsEnv(gymnasium.Env):
     #: ``expert`` with their defaults) choose their moves in C (the same moves as their
     #: Python classes, far faster); False plays every bot's Python methods.
     compiled_bots: bool = True
+    #: Whether a game whose opponents are all bots the engine plays is stepped whole in C
+    #: (the vector environment's engine, one game: the agent's move, the bots' moves,
+    #: the round ends and the observation in one call): the same observations, rewards
+    #: and games as a Python ``Game`` stepped each move (False, which the vector
+    #: environment's Python route keeps: the specification), far faster. Reading
+    #: :attr:`game` replays the episode into a ``Game`` and plays the rest of the episode
+    #: on it, so that the ``Game`` read stays the game being played.
+    compiled_game: bool = True
 
     def __init__(self, opponents: Sequence[OpponentLike] = ("greedy", "greedy", "greedy"),
                  rounds: Sequence[int] | None = None, *, seat: int = 0,
@@ -159,26 +178,82 @@ class FiveCrownsEnv(gymnasium.Env):
         self._policies: tuple[int | None, ...] = ()
         self._choices: tuple[Any, ...] = ()
         self._turns = 0
+        # The engine route (compiled_game): the opponents' policies (None: a bot the
+        # engine does not play), the one game in C (made at the first reset that uses
+        # it) and its row buffers; the episode's seeds and the agent's legal moves, from
+        # which `game` replays the episode into self._game when it is read.
+        self._engine_policies = compiled_policies(self.opponents) if _core else None
+        self._engine: Any = None
+        self._vobs = np.zeros(self._encode.low.shape[0], dtype=np.float32)
+        self._vmask = np.zeros(N_ACTIONS, dtype=np.int8)
+        self._on_engine = False
+        self._seeds: tuple[int, tuple[int, ...]] = (0, ())
+        self._moves: list[int] = []
 
     @property
     def game(self) -> Game:
         """The :class:`~fivecrowns.game.Game` being played (after :meth:`reset`)."""
+        if self._on_engine:
+            self._leave_engine()
         if self._game is None:
             raise RuntimeError("call reset() before using the environment")
         return self._game
 
+    def _leave_engine(self) -> None:
+        """Replay the engine's episode into a Python ``Game`` (the episode's table made
+        from its seeds, then the agent's moves, each followed by the bots': the engine's
+        moves, tests/test_envs_gym.py), and play the rest of the episode on it."""
+        self._new_table()
+        self._play_bots()
+        turns = self._turns
+        for a in self._moves:
+            self._move(a)
+        self._turns = turns
+        self._on_engine = False
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
         super().reset(seed=seed)
-        rng = self.np_random
-        self._game = Game(self.n_players, seed=new_seed(rng), rules=self._rules,
+        self._turns = 0
+        self._game = None
+        self._moves = []
+        policies = self._engine_policies
+        self._on_engine = (policies is not None and self.compiled_bots and self.compiled_game)
+        self._seeds = episode_seeds(self.np_random, len(self.opponents))
+        if self._on_engine:
+            assert policies is not None
+            game_rng, choices = episode_generators(self._seeds, self.seat, policies,
+                                                   self.n_players)
+            engine = self._engine_game()
+            engine.provide(0, game_rng, choices)
+            engine.begin_one(0, self._vobs, self._vmask)
+            return self._obs(), self._info()
+        self._new_table()
+        self._play_bots()  # no round can end before the agent's first turn
+        return self._obs(), self._info()
+
+    def _engine_game(self) -> Any:
+        """The one game the engine steps (made at its first use)."""
+        if self._engine is None:
+            assert _core is not None and self._engine_policies is not None
+            rules = self._rules
+            plan = self._rounds if self._rounds is not None else range(1, N_ROUNDS + 1)
+            self._engine = _core.VectorGames(
+                1, self.n_players, [self.seat], self._engine_policies, rules.decks,
+                rules.max_turns, rules.return_discard, list(plan), self.max_turns or 0, 0,
+                self._encode.scale, self.solver_features)
+        return self._engine
+
+    def _new_table(self) -> None:
+        """The episode's game and bots, made from its seeds, and which bots the engine
+        plays (by seat, their policies and RandomBot generators)."""
+        game_seed, bot_seeds = self._seeds
+        self._game = Game(self.n_players, seed=game_seed, rules=self._rules,
                           rounds=self._rounds)
         others = [s for s in range(self.n_players) if s != self.seat]
         self._bots = {}
-        for s, opp, factory in zip(others, self.opponents, self._factories):
-            # every opponent takes a seed from rng, used or not, so the game's stream of
-            # seeds does not depend on which bots are random
-            seed = new_seed(rng)
+        for s, opp, factory, seed in zip(others, self.opponents, self._factories,
+                                         bot_seeds):
             self._bots[s] = opp if factory is None else factory(seed)
         policies: list[int | None] = [None] * self.n_players
         choices: list[Any] = [None] * self.n_players
@@ -189,13 +264,11 @@ class FiveCrownsEnv(gymnasium.Env):
                     choices[s] = bot.rng.bit_generator
         self._policies, self._choices = tuple(policies), tuple(choices)
         self._compiled = frozenset(s for s, code in enumerate(policies) if code is not None)
-        self._turns = 0
-        self._play_bots()  # no round can end before the agent's first turn
-        return self._obs(), self._info()
 
     def _play_bots(self) -> float:
         """Let the bots move until it is the agent's turn; the agent's reward meanwhile."""
-        game = self.game
+        game = self._game
+        assert game is not None
         reward = 0.0
         while not game.is_over and game.current_player != self.seat:
             s = game.current_player
@@ -212,6 +285,8 @@ class FiveCrownsEnv(gymnasium.Env):
         return reward
 
     def _obs(self) -> dict[str, npt.NDArray[Any]]:
+        if self._on_engine:
+            return {"observation": self._vobs.copy(), "action_mask": self._vmask.copy()}
         game = self.game
         vec = self._encode(game, self.seat)
         if game.is_over:
@@ -230,16 +305,22 @@ class FiveCrownsEnv(gymnasium.Env):
         >>> env.action_masks()[:2].tolist()    # draw from the deck or the discard pile
         [True, True]
         """
+        if self._on_engine:
+            return self._vmask.astype(np.bool_)
         game = self.game
         if game.is_over:
             return np.zeros(N_ACTIONS, dtype=np.bool_)
         return game.legal_action_mask()
 
     def _info(self) -> dict[str, Any]:
+        if self._on_engine:
+            return {"totals": self._engine.totals(0), "seat": self.seat}
         return {"totals": self.game.totals, "seat": self.seat}
 
     def step(self, action: int) -> tuple[dict[str, npt.NDArray[Any]], float, bool, bool,
                                          dict[str, Any]]:
+        if self._on_engine:
+            return self._engine_step(int(action))
         game = self.game
         if game.is_over:
             raise RuntimeError("the episode is over: call reset()")
@@ -248,6 +329,16 @@ class FiveCrownsEnv(gymnasium.Env):
             info = self._info()
             info["illegal_action"] = a
             return self._obs(), ILLEGAL_REWARD, True, False, info
+        reward = self._move(a)
+        truncated = (self.max_turns is not None and self._turns >= self.max_turns
+                     and not game.is_over)
+        return self._obs(), reward, game.is_over, truncated, self._info()
+
+    def _move(self, a: int) -> float:
+        """The agent's legal move ``a`` in the Python game, and the bots' after it; the
+        agent's reward."""
+        game = self._game
+        assert game is not None
         done = game.round_index
         if self._compiled:
             # the agent's move and the engine's bots after it, in one call
@@ -259,10 +350,22 @@ class FiveCrownsEnv(gymnasium.Env):
             reward -= game.results[-1].scores[self.seat]
         if a >= ACTION_DISCARD:   # a legal discard: the agent's turn is over
             self._turns += 1
-        reward += self._play_bots()
-        truncated = (self.max_turns is not None and self._turns >= self.max_turns
-                     and not game.is_over)
-        return self._obs(), reward, game.is_over, truncated, self._info()
+        return reward + self._play_bots()
+
+    def _engine_step(self, a: int) -> tuple[dict[str, npt.NDArray[Any]], float, bool, bool,
+                                           dict[str, Any]]:
+        """``step`` on the engine's game: the same outcome in one call."""
+        # a code out of range is no move: -1 is refused as illegal like any other
+        reward, terminated, truncated, illegal = self._engine.play_one(
+            0, a if 0 <= a < N_ACTIONS else -1, self._vobs, self._vmask)
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = a
+            return self._obs(), ILLEGAL_REWARD, True, False, info
+        self._moves.append(a)
+        if a >= ACTION_DISCARD:
+            self._turns += 1
+        return self._obs(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -79,6 +79,7 @@ from .._state import rollout_core as _core
 from ..actions import N_ACTIONS
 from ..rules import Rules
 from ..seeding import int_seed
+from ._common import compiled_policies
 from ._self_play import SelfPlayGame
 from ._vector_games import (
     Buffers,
@@ -86,7 +87,6 @@ from ._vector_games import (
     Ended,
     PythonGames,
     Single,
-    compiled_policies,
 )
 from .gym import FiveCrownsEnv
 
