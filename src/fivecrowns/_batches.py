@@ -7,7 +7,6 @@ Private: :mod:`fivecrowns.files` re-exports what is public (:data:`CARD_COLUMNS`
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +17,7 @@ import numpy.typing as npt
 from ._checks import MAX_HAND_SIZE, check_decks, check_wild, copy_limits, type_name
 from ._optional import require, requires
 from .errors import HandError
-from .solver import deadwood_many, hand_counts
+from .solver import IMPLEMENTATION, deadwood_many, hand_counts
 from .solver import discard_deadwood_many as _discard_deadwood_many
 
 __all__ = ["CARD_COLUMNS", "BatchScorer"]
@@ -91,7 +90,8 @@ def _text_counts_numpy(data: npt.NDArray[np.uint8], offsets: npt.NDArray[np.int6
 
 
 def _load_text_counts() -> Callable[..., None]:
-    if os.environ.get("FIVECROWNS_IMPLEMENTATION", "").strip().lower() == "python":
+    # the solver's switch, read once there: the Python twins run every core
+    if IMPLEMENTATION == "python":
         return _text_counts_numpy
     try:
         from ._textcounts import text_counts
