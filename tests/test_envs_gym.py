@@ -229,6 +229,41 @@ def test_the_engines_game_is_the_python_games(opponents: tuple[str, ...],
             fast.step(0)
 
 
+def test_an_environment_on_the_engine_copies_and_pickles() -> None:
+    """``deepcopy`` and ``pickle`` of an environment whose game is in C (not picklable):
+    the episode is replayed into a ``Game`` first, and the copy, the original and an
+    environment that never used the engine play on the same."""
+    import copy
+    import pickle
+
+    compiled_engine()
+    opponents = ("strong", "random", "expert")
+    env, spec = FiveCrownsEnv(opponents, rounds=[2, 3]), FiveCrownsEnv(opponents, rounds=[2, 3])
+    spec.compiled_game = False
+    a, _ = env.reset(seed=8)
+    spec.reset(seed=8)
+    rng = np.random.default_rng(8)
+    for _ in range(9):
+        action = int(rng.choice(np.flatnonzero(a["action_mask"])))
+        a, *_ = env.step(action)
+        spec.step(action)
+    assert env._on_engine
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    assert not env._on_engine
+    while True:
+        action = int(rng.choice(np.flatnonzero(a["action_mask"])))
+        outcomes = [e.step(action) for e in (env, spec, *copies)]
+        for o in outcomes[1:]:
+            np.testing.assert_array_equal(o[0]["observation"], outcomes[0][0]["observation"])
+            assert o[1:] == outcomes[0][1:]
+        a = outcomes[0][0]
+        if outcomes[0][2] or outcomes[0][3]:
+            break
+    assert copies[0].game.record() == spec.game.record() == env.game.record()
+    env.reset(seed=1)
+    assert env._on_engine   # the next episode is the engine's again
+
+
 def test_the_engines_game_needs_a_reset_first() -> None:
     env = FiveCrownsEnv(("strong",), rounds=[1])
     with pytest.raises(RuntimeError, match="reset"):

@@ -232,6 +232,17 @@ class FiveCrownsEnv(gymnasium.Env):
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``copy``, ``deepcopy`` and ``pickle`` take: the engine's game is C memory,
+        so an episode in play there is replayed into a ``Game`` first (the rest of it is
+        then played in Python, here and in the copy); the copy makes its own engine game
+        at its next reset."""
+        if self._on_engine:
+            self._leave_engine()
+        state = self.__dict__.copy()
+        state["_engine"] = None
+        return state
+
     def _engine_game(self) -> Any:
         """The one game the engine steps (made at its first use)."""
         if self._engine is None:
