@@ -264,6 +264,64 @@ def test_an_environment_on_the_engine_copies_and_pickles() -> None:
     assert env._on_engine   # the next episode is the engine's again
 
 
+def test_two_threads_stepping_one_environment_take_turns() -> None:
+    """Steps from two threads on an environment whose game is in C are made one after
+    the other: the game replayed from the moves is the engine's (without the lock, a
+    quarter of such games replayed into another game)."""
+    import sys
+    import threading
+
+    compiled_engine()
+
+    def play(env: FiveCrownsEnv, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        for _ in range(400):
+            legal = np.flatnonzero(env.action_masks())
+            if legal.size == 0:
+                return
+            try:
+                env.step(int(rng.choice(legal)))   # illegal by now at times: no move
+            except RuntimeError:                   # the other thread ended the game
+                return
+
+    interval = sys.getswitchinterval()
+    for trial in range(8):
+        env = FiveCrownsEnv(("strong", "greedy", "random"))
+        env.reset(seed=trial)
+        sys.setswitchinterval(1e-6)   # switch threads within steps, not every 5 ms
+        try:
+            threads = [threading.Thread(target=play, args=(env, k)) for k in range(2)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            sys.setswitchinterval(interval)
+        assert env._on_engine and len(env._moves) > 40
+        seen, mask = env._vobs.copy(), env._vmask.copy()
+        game = env.game
+        np.testing.assert_array_equal(env._encode(game, env.seat), seen)
+        np.testing.assert_array_equal(
+            np.zeros(114, np.int8) if game.is_over else
+            game.legal_action_mask().view(np.int8), mask)
+
+
+def test_a_seat_changed_between_episodes_is_the_engines_seat() -> None:
+    compiled_engine()
+    env = FiveCrownsEnv(("strong", "greedy"), rounds=[3])
+    env.reset(seed=0)
+    env.seat, env.max_turns = 2, 3
+    fresh = FiveCrownsEnv(("strong", "greedy"), rounds=[3], seat=2, max_turns=3)
+    a, b = env.reset(seed=4)[0], fresh.reset(seed=4)[0]
+    while True:
+        np.testing.assert_array_equal(a["observation"], b["observation"])
+        action = int(np.flatnonzero(a["action_mask"])[-1])
+        (a, *ra), (b, *rb) = env.step(action), fresh.step(action)
+        assert ra == rb
+        if ra[1] or ra[2]:
+            break
+
+
 def test_the_engines_game_needs_a_reset_first() -> None:
     env = FiveCrownsEnv(("strong",), rounds=[1])
     with pytest.raises(RuntimeError, match="reset"):

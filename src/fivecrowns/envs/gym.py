@@ -37,6 +37,7 @@ Examples
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any, Union
 
@@ -184,6 +185,11 @@ class FiveCrownsEnv(gymnasium.Env):
         # which `game` replays the episode into self._game when it is read.
         self._engine_policies = compiled_policies(self.opponents) if _core else None
         self._engine: Any = None
+        self._engine_key: tuple[int, int | None] = (seat, max_turns)
+        # Held across each use of the engine's game and the moves beside it: two threads
+        # stepping one environment take turns, and `game` replays the moves in the
+        # engine's order.
+        self._lock = threading.Lock()
         self._vobs = np.zeros(self._encode.low.shape[0], dtype=np.float32)
         self._vmask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._on_engine = False
@@ -203,13 +209,16 @@ class FiveCrownsEnv(gymnasium.Env):
         """Replay the engine's episode into a Python ``Game`` (the episode's table made
         from its seeds, then the agent's moves, each followed by the bots': the engine's
         moves, tests/test_envs_gym.py), and play the rest of the episode on it."""
-        self._new_table()
-        self._play_bots()
-        turns = self._turns
-        for a in self._moves:
-            self._move(a)
-        self._turns = turns
-        self._on_engine = False
+        with self._lock:
+            if not self._on_engine:
+                return
+            self._new_table()
+            self._play_bots()
+            turns = self._turns
+            for a in self._moves:
+                self._move(a)
+            self._turns = turns
+            self._on_engine = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
@@ -224,10 +233,11 @@ class FiveCrownsEnv(gymnasium.Env):
             assert policies is not None
             game_rng, choices = episode_generators(self._seeds, self.seat, policies,
                                                    self.n_players)
-            engine = self._engine_game()
-            engine.provide(0, game_rng, choices)
-            engine.begin_one(0, self._vobs, self._vmask)
-            return self._obs(), self._info()
+            with self._lock:
+                engine = self._engine_game()
+                engine.provide(0, game_rng, choices)
+                engine.begin_one(0, self._vobs, self._vmask)
+                return self._obs(), self._info()
         self._new_table()
         self._play_bots()  # no round can end before the agent's first turn
         return self._obs(), self._info()
@@ -240,12 +250,19 @@ class FiveCrownsEnv(gymnasium.Env):
         if self._on_engine:
             self._leave_engine()
         state = self.__dict__.copy()
-        state["_engine"] = None
+        state["_engine"] = state["_lock"] = None
         return state
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     def _engine_game(self) -> Any:
-        """The one game the engine steps (made at its first use)."""
-        if self._engine is None:
+        """The one game the engine steps (made at its first use, and again if the seat
+        or ``max_turns`` were changed since)."""
+        key = (self.seat, self.max_turns)
+        if self._engine is None or key != self._engine_key:
+            self._engine_key = key
             assert _core is not None and self._engine_policies is not None
             rules = self._rules
             plan = self._rounds if self._rounds is not None else range(1, N_ROUNDS + 1)
@@ -331,7 +348,9 @@ class FiveCrownsEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[dict[str, npt.NDArray[Any]], float, bool, bool,
                                          dict[str, Any]]:
         if self._on_engine:
-            return self._engine_step(int(action))
+            with self._lock:
+                if self._on_engine:   # not left for a Python Game meanwhile
+                    return self._engine_step(int(action))
         game = self.game
         if game.is_over:
             raise RuntimeError("the episode is over: call reset()")
