@@ -310,6 +310,11 @@ def test_a_seat_changed_between_episodes_is_the_engines_seat() -> None:
     compiled_engine()
     env = FiveCrownsEnv(("strong", "greedy"), rounds=[3])
     env.reset(seed=0)
+    env.seat = 3
+    with pytest.raises(ValueError, match="seat must be 0..2"):
+        env.reset(seed=0)
+    with pytest.raises(RuntimeError, match="reset"):   # no game left half-made
+        env.step(0)
     env.seat, env.max_turns = 2, 3
     fresh = FiveCrownsEnv(("strong", "greedy"), rounds=[3], seat=2, max_turns=3)
     a, b = env.reset(seed=4)[0], fresh.reset(seed=4)[0]

@@ -227,16 +227,16 @@ class FiveCrownsEnv(gymnasium.Env):
         self._game = None
         self._moves = []
         policies = self._engine_policies
-        self._on_engine = (policies is not None and self.compiled_bots and self.compiled_game)
+        self._on_engine = False
         self._seeds = episode_seeds(self.np_random, len(self.opponents))
-        if self._on_engine:
-            assert policies is not None
+        if policies is not None and self.compiled_bots and self.compiled_game:
             game_rng, choices = episode_generators(self._seeds, self.seat, policies,
                                                    self.n_players)
             with self._lock:
                 engine = self._engine_game()
                 engine.provide(0, game_rng, choices)
                 engine.begin_one(0, self._vobs, self._vmask)
+                self._on_engine = True
                 return self._obs(), self._info()
         self._new_table()
         self._play_bots()  # no round can end before the agent's first turn
@@ -262,7 +262,6 @@ class FiveCrownsEnv(gymnasium.Env):
         or ``max_turns`` were changed since)."""
         key = (self.seat, self.max_turns)
         if self._engine is None or key != self._engine_key:
-            self._engine_key = key
             assert _core is not None and self._engine_policies is not None
             rules = self._rules
             plan = self._rounds if self._rounds is not None else range(1, N_ROUNDS + 1)
@@ -270,6 +269,7 @@ class FiveCrownsEnv(gymnasium.Env):
                 1, self.n_players, [self.seat], self._engine_policies, rules.decks,
                 rules.max_turns, rules.return_discard, list(plan), self.max_turns or 0, 0,
                 self._encode.scale, self.solver_features)
+            self._engine_key = key
         return self._engine
 
     def _new_table(self) -> None:
