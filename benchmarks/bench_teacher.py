@@ -10,6 +10,9 @@ Run::
 
     python benchmarks/bench_teacher.py --worlds 64 --confidence 1.0 --games 240 --seed 39001
 
+``--pool F1.json F2.json ...`` pools runs written by ``--json`` (one setting, other seeds):
+the paired gain over all their deals, with its 95% interval.
+
 Every run made is recorded, in order, in docs/bots.rst (issue 39 asks that tuning and
 evaluation seeds stay apart: a setting chosen on one seed is reported on others). A
 deal takes seconds to tens of seconds (the searcher's every decision plays ``--worlds``
@@ -25,7 +28,10 @@ import json
 import sys
 import time
 
+import numpy as np
+
 from fivecrowns import SearchBot, duplicate_match
+from fivecrowns.duplicate import paired_gain
 
 
 def main(argv: list[str]) -> int:
@@ -33,9 +39,15 @@ def main(argv: list[str]) -> int:
     p.add_argument("--worlds", type=int, default=64)
     p.add_argument("--confidence", type=float, default=1.0)
     p.add_argument("--games", type=int, default=240, help="duplicate deals")
-    p.add_argument("--seed", type=int, required=True, help="the deals' seed")
+    p.add_argument("--seed", type=int, help="the deals' seed (required unless --pool)")
     p.add_argument("--json", help="write the report and each deal's gain here")
+    p.add_argument("--pool", nargs="+", metavar="JSON",
+                   help="pool these runs' deals (written by --json) instead of playing")
     args = p.parse_args(argv)
+    if args.pool:
+        return pool(args.pool)
+    if args.seed is None:
+        p.error("--seed is required to play a run")
     bot = functools.partial(SearchBot, worlds=args.worlds, policy="expert",
                             confidence=args.confidence)
     start = time.perf_counter()
@@ -52,6 +64,29 @@ def main(argv: list[str]) -> int:
                        "gain_ci": rep.gain_ci, "seconds": seconds,
                        "scores": rep.scores.tolist(),
                        "reference_scores": rep.reference_scores.tolist()}, f)
+    return 0
+
+
+def pool(paths: list[str]) -> int:
+    """Print the paired gain over every deal of the runs in ``paths``: one setting
+    (worlds and confidence), seeds all different."""
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append(json.load(f))
+    settings = {(r["worlds"], r["confidence"]) for r in runs}
+    if len(settings) != 1:
+        sys.exit(f"the runs have different settings: {sorted(settings)}")
+    seeds = [r["seed"] for r in runs]
+    if len(set(seeds)) != len(seeds):
+        sys.exit(f"a seed appears twice: {seeds} (its deals would count twice)")
+    scores = np.concatenate([np.asarray(r["scores"]) for r in runs])
+    reference = np.concatenate([np.asarray(r["reference_scores"]) for r in runs])
+    gain, (low, high) = paired_gain(scores, reference)
+    worlds, confidence = settings.pop()
+    print(f"SearchBot(policy='expert', worlds={worlds}, confidence={confidence}) over "
+          f"ExpertBot, pooled: seeds {', '.join(map(str, seeds))}, {len(scores)} deals: "
+          f"{gain:+.2f} ({low:+.2f}..{high:+.2f}) points a game")
     return 0
 
 
