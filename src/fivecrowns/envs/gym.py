@@ -214,10 +214,9 @@ class FiveCrownsEnv(gymnasium.Env):
                 return
             self._new_table()
             self._play_bots()
-            turns = self._turns
+            self._turns = 0   # the engine counts them itself: the replay counts them here
             for a in self._moves:
                 self._move(a)
-            self._turns = turns
             self._on_engine = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -393,8 +392,6 @@ class FiveCrownsEnv(gymnasium.Env):
             info["illegal_action"] = a
             return self._obs(), ILLEGAL_REWARD, True, False, info
         self._moves.append(a)
-        if a >= ACTION_DISCARD:
-            self._turns += 1
         return self._obs(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
