@@ -30,6 +30,8 @@ REQUIRED = BUILD == "1"
 DEBUG = os.environ.get("FIVECROWNS_DEBUG", "") not in ("", "0")
 SANITIZE = os.environ.get("FIVECROWNS_SANITIZE", "") not in ("", "0")
 
+#: The engine's compiled modules, in the order each cimports the ones before it.
+ENGINE_MODULES = ("_round_state", "_game_state", "_policies", "_rollout", "_vecgames")
 
 
 def cython_directives(debug: bool) -> dict[str, object]:
@@ -122,9 +124,14 @@ def _extensions() -> list[Extension]:
             extra_compile_args=compile_args,
             extra_link_args=link_args,
         ),
+    ]
+    # The engine: the round state, the game state, the built-in policies, the runs and the
+    # vector environment's games, each a module of its own that cimports the ones before
+    # it (their .pxd files), all on numpy's C random library.
+    declared += [
         Extension(
-            "fivecrowns._rollout",
-            ["src/fivecrowns/_rollout.pyx"],
+            f"fivecrowns.{name}",
+            [f"src/fivecrowns/{name}.pyx"],
             include_dirs=[np.get_include()],
             library_dirs=[random_lib],
             libraries=["npyrandom"],
@@ -133,7 +140,8 @@ def _extensions() -> list[Extension]:
             extra_compile_args=compile_args + ([] if sys.platform == "win32"
                                                else ["-ffp-contract=off"]),
             extra_link_args=link_args,
-        ),
+        )
+        for name in ENGINE_MODULES
     ]
     extensions: list[Extension] = []
     for ext in declared:

@@ -70,16 +70,16 @@ def compiled_required() -> bool:
             or _env("FIVECROWNS_IMPLEMENTATION") == "compiled")
 
 
-def compiled_rollout() -> Any:
-    """The compiled engine, ``fivecrowns._rollout``; skips (or fails, where required) when
-    it is missing: the twin tests' fixtures."""
+def compiled_rollout(module: str = "_rollout") -> Any:
+    """The engine's compiled module ``fivecrowns.<module>`` (the runs by default; the round
+    state's ``_round_state``, the game state's ``_game_state``, ...); skips (or fails,
+    where required) when it is missing: the twin tests' fixtures."""
     try:
-        from fivecrowns import _rollout  # type: ignore[attr-defined]
+        return importlib.import_module(f"fivecrowns.{module}")
     except ImportError as exc:
         if compiled_required():
             pytest.fail(f"the compiled core is required here: {exc}", pytrace=False)
         pytest.skip(f"compiled core not available: {exc}")
-    return _rollout
 
 
 def get_impl(name: str) -> Implementation:

@@ -15,6 +15,7 @@ import importlib
 import importlib.util
 import inspect
 import pkgutil
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -167,6 +168,63 @@ def test_no_module_is_over_the_line_limit() -> None:
     assert len(sizes) > 60 and "round.py" in sizes and "envs/vector.py" in sizes
     over = {name: n for name, n in sorted(sizes.items()) if n > MAX_MODULE_LINES}
     assert over == {}, f"modules over {MAX_MODULE_LINES} lines (split them by idea): {over}"
+
+
+#: The most lines a compiled module may have (issue 37): its .pyx with every file it
+#: includes (a .pxi is part of the module it is included in; a .pxd only declares).
+MAX_COMPILED_LINES = 1200
+#: The one module past it, and the most it may grow to: the solver (the search, its suit
+#: tables and the draw tables), whose hot loops read tables that are the module's C
+#: globals through inline functions; a second module could reach them only through
+#: pointers in every lookup of the innermost loops (not split in 0.5: the engine was).
+SOLVER_LINES = {"_solver.pyx": 1892}
+
+
+def test_no_compiled_module_is_over_the_line_limit() -> None:
+    pyx = sorted(SRC.glob("*.pyx"))
+    if not pyx:
+        pytest.skip("no .pyx sources beside the tests")
+    sizes = {}
+    for path in pyx:
+        text = path.read_text(encoding="utf-8")
+        included = re.findall(r'^include "([^"]+)"', text, re.M)
+        sizes[path.name] = len(text.splitlines()) + sum(
+            len((SRC / name).read_text(encoding="utf-8").splitlines()) for name in included)
+    assert {"_round_state.pyx", "_rollout.pyx", "_vecgames.pyx"} <= set(sizes)
+    over = {name: n for name, n in sizes.items() if n > MAX_COMPILED_LINES}
+    assert set(over) <= set(SOLVER_LINES), f"over {MAX_COMPILED_LINES} lines: {over}"
+    assert all(over[name] <= SOLVER_LINES[name] for name in over), over
+
+
+def test_every_engine_module_is_built_and_loaded_as_one() -> None:
+    """setup.py builds the engine's modules that ``_state`` loads (all or none of them)."""
+    setup = (SRC.parents[1] / "setup.py")
+    if not setup.exists():
+        pytest.skip("no setup.py beside the tests")
+    from fivecrowns import _state
+    built = re.search(r"^ENGINE_MODULES = \(([^)]*)\)", setup.read_text(encoding="utf-8"), re.M)
+    assert built is not None
+    assert tuple(re.findall(r'"(\w+)"', built.group(1))) == _state.ENGINE_MODULES
+    assert all((SRC / f"{name}.pyx").exists() for name in _state.ENGINE_MODULES)
+
+
+def test_a_half_built_engine_runs_the_twins_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build whose solver compiled and whose engine (or part of it) did not: every twin
+    runs, never half of each, and a warning names the module that did not import."""
+    from fivecrowns import _state, solver
+    monkeypatch.setattr(solver, "IMPLEMENTATION", "compiled")
+    real = importlib.import_module
+
+    def without_vecgames(name: str, package: str | None = None) -> Any:
+        if name == "fivecrowns._vecgames":
+            raise ImportError("No module named 'fivecrowns._vecgames'")
+        return real(name, package)
+
+    monkeypatch.setattr(_state.importlib, "import_module", without_vecgames)
+    with pytest.warns(RuntimeWarning, match=r"No module named .*pure-Python twins"):
+        assert _state.load_engine() is None
+    monkeypatch.setattr(solver, "IMPLEMENTATION", "python")
+    assert _state.load_engine() is None
 
 
 # --------------------------------------------------------------------------------------------

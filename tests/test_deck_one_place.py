@@ -90,7 +90,7 @@ def _all_cards(s: Any) -> list[int]:
 
 @pytest.fixture(scope="module")
 def compiled_state() -> Any:
-    return compiled_rollout().RoundState
+    return compiled_rollout("_round_state").RoundState
 
 
 @pytest.mark.parametrize("decks, n", [(2, 2), (2, 7), (4, 3), (4, 14)])

@@ -98,7 +98,7 @@ def test_two_draw_sums_match_the_python_bot(kind: str, data: st.DataObject) -> N
     """The engine's two-draw sums share entries between the hands after first draws
     that throw the same card; they must equal ExpertBot's own, hand after hand (the memo
     keeps partial tables from one call to the next)."""
-    rollout = pytest.importorskip("fivecrowns._rollout")
+    rollout = pytest.importorskip("fivecrowns._policies")
     ch = DataChooser(data)
     for _ in range(2):
         cards, wild, decks = generate_hand(ch, kind, 1, 13)
@@ -109,7 +109,7 @@ def test_two_draw_sums_match_the_python_bot(kind: str, data: st.DataObject) -> N
 
 
 def test_two_draw_sums_of_crowded_hands() -> None:
-    rollout = pytest.importorskip("fivecrowns._rollout")
+    rollout = pytest.importorskip("fivecrowns._policies")
     counts, wilds = adversarial_hands(4, seed=9)
     ch = RngChooser(np.random.default_rng(9))
     for row, wild in zip(counts, wilds):

@@ -122,7 +122,7 @@ def test_the_encoding_from_the_compiled_state_is_the_encoding(n: int, decks: int
     same vector as ``encode_observation`` in every phase, with takes, final turns, the
     round over, totals and tie-break rounds (no round number)."""
     from fivecrowns import Game
-    from fivecrowns._state import rollout_core as _rollout
+    from fivecrowns._state import vector_core as _rollout
     from fivecrowns.envs._common import Encoder
 
     if _rollout is None:

@@ -373,9 +373,9 @@ def test_the_bots_moves_in_c_through_tie_break_rounds() -> None:
 def test_play_policies_refuses_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled run of bots' moves checks every argument and changes nothing when it
     refuses."""
-    compiled_engine()
+    core = compiled_engine("_policies")
     from fivecrowns import Round
-    from fivecrowns import _rollout as core  # type: ignore[attr-defined]
+    from fivecrowns._state import State
 
     r = Round(3, 4, seed=1)
     st = r._state
@@ -400,8 +400,8 @@ def test_play_policies_refuses_bad_arguments(monkeypatch: pytest.MonkeyPatch) ->
     assert st.fields() == before
     # a deal in progress (the OpenSpiel state's chance nodes) has no move to choose: a
     # RandomBot's discard from a short hand once read past its choices (found by the fuzz)
-    half = core.RoundState.undealt(3, 4, 6, 2, 1000, False, 0, False,
-                                   list(range(55)) * 2 + [55] * 6, np.random.default_rng(0))
+    half = State.undealt(3, 4, 6, 2, 1000, False, 0, False,
+                         list(range(55)) * 2 + [55] * 6, np.random.default_rng(0))
     half.deal_card(1)
     for call in (lambda: core.policy_action(half, 4, gen),
                  lambda: core.play_policies(half, [], [], (4, 4, 4), (gen, gen, gen), -1)):
@@ -414,7 +414,7 @@ def test_play_policies_refuses_bad_arguments(monkeypatch: pytest.MonkeyPatch) ->
     made = core.play_policies(st, history, actions, policies, (None,) * 3, -1)
     assert made == len(actions) == 4 and len(history) >= made
     assert r.current_player == idle and r.turn == 2
-    monkeypatch.setattr(fivecrowns._state, "rollout_core", None)
+    monkeypatch.setattr(fivecrowns._state, "policies_core", None)
     with pytest.raises(RuntimeError, match="compiled engine"):
         r._run_policies((0, 0, 0), (None,) * 3, -1, [])
 

@@ -298,7 +298,7 @@ def test_the_route_is_chosen_or_refused_with_a_reason() -> None:
 
 def test_the_compiled_games_check_every_argument() -> None:
     """The engine's own class refuses what would read or write out of bounds."""
-    core = compiled_engine()
+    core = compiled_engine("_vecgames")
 
     def games(**changes: Any) -> Any:
         args = dict(n=2, n_players=3, seats=[0, 2], policies=[2, 0], decks=2, max_turns=100,
@@ -377,7 +377,7 @@ def test_the_compiled_games_hold_every_generator_they_may_use() -> None:
     refusal), must not free the ones in use (the fuzz test found a crash there)."""
     import sys
 
-    core = compiled_engine()
+    core = compiled_engine("_vecgames")
     g = core.VectorGames(1, 3, [1], [4, 2], 2, 100, False, [7], 0, 0, None)
     obs, masks = np.zeros((1, g.size), np.float32), np.zeros((1, 114), np.int8)
     playing = np.random.PCG64(1)
@@ -395,7 +395,7 @@ def test_the_engine_derives_the_episode_seeds_as_numpy_does() -> None:
     """The compiled games derive each episode's generators in C (no Python when an
     episode ends): its SeedSequence, PCG64 seeding and output must be NumPy's, bit for
     bit, for small, 32-bit-edge, 64-bit and huge run seeds and game numbers."""
-    core = compiled_engine()
+    core = compiled_engine("_vecgames")
     envs = FiveCrownsVectorEnv(1, ("greedy",), [1])
     rng = np.random.default_rng(3)
     runs = [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64 - 1, 2**64, 2**200 + 12345,

@@ -39,10 +39,10 @@ def _twins() -> list[Any]:
     """The state classes to check: the pure-Python one, and the compiled one if built."""
     classes: list[Any] = [P]
     try:
-        from fivecrowns import _rollout  # type: ignore[attr-defined]
+        from fivecrowns import _round_state  # type: ignore[attr-defined]
     except ImportError:
         return classes
-    return classes + [_rollout.RoundState]
+    return classes + [_round_state.RoundState]
 
 
 def _finished(seed: int = 3) -> Round:
@@ -328,7 +328,7 @@ def _every_entrance(like: Round, fields: tuple[Any, ...], rng: np.random.Generat
         lambda: r.determinize(0, seed=1),
     ]
     if not ON_TWINS:  # the single Gymnasium env's opponents' entrance (compiled only)
-        from fivecrowns import _rollout as core  # type: ignore[attr-defined]
+        from fivecrowns import _policies as core  # type: ignore[attr-defined]
         policy = _NASTY[int(rng.integers(len(_NASTY)))] if rng.random() < 0.3 \
             else int(rng.integers(0, 5))
         chooser = np.random.PCG64(1) if policy == 4 or rng.random() < 0.2 else None
@@ -363,10 +363,10 @@ def _pick(rng: np.random.Generator, good: Any, nasty: float = 0.15) -> Any:
 
 
 def _fuzz_vector(cases: int, seed: int) -> None:
-    """``_rollout.VectorGames`` built from arguments that are often wrong, its games given
+    """``_vecgames.VectorGames`` built from arguments that are often wrong, its games given
     generators, begun and stepped with actions and buffers that are often wrong: each call
     answers or refuses with an exception, and never touches memory it does not own."""
-    from fivecrowns import _rollout as core  # type: ignore[attr-defined]
+    from fivecrowns import _vecgames as core  # type: ignore[attr-defined]
     rng = np.random.default_rng(seed)
     for _ in range(cases):
         n = _pick(rng, int(rng.integers(1, 5)), 0.05)

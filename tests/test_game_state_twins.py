@@ -1,4 +1,4 @@
-"""The game state and its twin (fivecrowns._rollout.GameState, fivecrowns._game_state_py
+"""The game state and its twin (fivecrowns._game_state.GameState, fivecrowns._game_state_py
 .GameState) driven through the same games: every table size, plans of every length,
 first dealers, ties played off and not, copies and pickles on the way; every answer of
 both compared after every round, and both refuse the same bad input with the same
@@ -28,7 +28,7 @@ P = _game_state_py.GameState
 
 @pytest.fixture(scope="module")
 def C() -> Any:
-    return compiled_rollout().GameState
+    return compiled_rollout("_game_state").GameState
 
 
 def everything(g: Any) -> tuple[Any, ...]:

@@ -108,7 +108,7 @@ def test_same_inputs_without_the_compiled_two_draw_sums(
 
 
 def test_two_draw_sums_are_experts() -> None:
-    rollout = pytest.importorskip("fivecrowns._rollout")
+    rollout = pytest.importorskip("fivecrowns._policies")
     for s in range(sized(20, 6)):  # the twin's sums of 13 cards: seconds each
         r = Round(3, round_number=1 + s % 11, seed=s)
         obs = r.observation(r.current_player)

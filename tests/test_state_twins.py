@@ -1,4 +1,4 @@
-"""The round state and its twin (fivecrowns._rollout.RoundState, fivecrowns._state_py
+"""The round state and its twin (fivecrowns._round_state.RoundState, fivecrowns._state_py
 .RoundState) played move for move: every player count 1-7 and party mode to 14,
 reshuffles, final turns, sudden death, max_turns, return_discard on and off, copies and
 pickles in the middle; every answer of both compared after every move."""
@@ -20,7 +20,7 @@ P = _state_py.RoundState
 
 @pytest.fixture(scope="module")
 def compiled_state() -> Any:
-    return compiled_rollout().RoundState
+    return compiled_rollout("_round_state").RoundState
 
 
 def everything(s: Any) -> tuple[Any, ...]:

@@ -34,7 +34,7 @@ from .rules import Rules
 __all__ = ["seat_policies", "available", "play_logged", "LoggedGame"]
 
 # The engine's numbers of the policies that play these bots exactly (the registry's,
-# rollout.POLICIES), and of RandomBot itself (_rollout.pyx's RANDOM_BOT, past the policies:
+# rollout.POLICIES), and of RandomBot itself (_policies.pxd's RANDOM_BOT, past the policies:
 # the bot's own generator, which the "random" policy does not draw from).
 _GREEDY, _STRONG, _EXPERT = (rollout.POLICIES.index(n) for n in ("greedy", "strong", "expert"))
 _RANDOM_BOT = 4

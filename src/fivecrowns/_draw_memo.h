@@ -1,4 +1,4 @@
-/* The engine's thread-local memos of draw tables and best discards (_rollout.pyx says why). */
+/* The engine's thread-local memos of draw tables and best discards (_policies.pyx says why). */
 #ifndef FIVECROWNS_DRAW_MEMO_H
 #define FIVECROWNS_DRAW_MEMO_H
 

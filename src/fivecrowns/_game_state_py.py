@@ -15,7 +15,7 @@ deals it with these parameters, plays it and hands its scores back to
 :meth:`GameState.end_round`. :class:`~fivecrowns.Game`, the built-in bots' games
 (:mod:`fivecrowns._bot_games`) and the OpenSpiel state keep their games on it.
 
-The compiled twin, ``fivecrowns._rollout.GameState``, is the same class over the C struct
+The compiled twin, ``fivecrowns._game_state.GameState``, is the same class over the C struct
 that the engine's game loops (``play_logged_game``, ``play_game_seated``, ``play_games``
 and the vector environment) run on; ``fivecrowns._state.GameState`` chooses between them
 as for the round state. tests/test_game_state_twins.py drives both through the same
@@ -53,7 +53,7 @@ from ._checks import check_int
 __all__ = ["GameState", "ROUND", "TIE_BREAK", "OVER", "TIE_BREAK_HAND_SIZE",
            "MAX_GAME_PLAYERS", "MAX_SCORE"]
 
-# The compiled twin (_game_state.pxi) checks its arguments with _checked_args,
+# The compiled twin (_game_state.pyx) checks its arguments with _checked_args,
 # _round_end and _checked_fields: one set of checks, one set of messages.
 
 #: Stages of a game.

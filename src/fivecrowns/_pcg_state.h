@@ -1,4 +1,4 @@
-/* NumPy's PCG64 state behind a bitgen_t, mirrored for the engine's snapshots (_rollout.pyx). */
+/* NumPy's PCG64 state behind a bitgen_t, mirrored for the engine's snapshots (_round_state.pyx). */
 #ifndef FIVECROWNS_PCG_STATE_H
 #define FIVECROWNS_PCG_STATE_H
 

@@ -1,4 +1,4 @@
-/* A cache prefetch hint where the compiler has one (_rollout.pyx). */
+/* A cache prefetch hint where the compiler has one (_policies.pyx). */
 #ifndef FIVECROWNS_PREFETCH_H
 #define FIVECROWNS_PREFETCH_H
 

@@ -1,5 +1,5 @@
 """What both twins of the round state share (``_state_py.RoundState`` and the compiled
-``_rollout.RoundState``): the limits of a state, the deck's arrays, the checks of a
+``_round_state.RoundState``): the limits of a state, the deck's arrays, the checks of a
 state's fields before either twin takes them (``from_state``, ``from_fields``: a
 pickle's), and the generator's snapshots that copies keep.
 

@@ -9,7 +9,7 @@ makes a move with its public events and record in one call (the compiled twin's 
 call a move): :class:`~fivecrowns.Round` adds the argument checks, the messages, the
 round's result and the views.
 
-The compiled twin, ``fivecrowns._rollout.RoundState``, is the same class over the
+The compiled twin, ``fivecrowns._round_state.RoundState``, is the same class over the
 rollout engine's C ``Table`` and its moves (``deal``, ``draw_from``, ``discard_card``,
 ``reshuffle``, ``finish``), so that a round played by :class:`~fivecrowns.Round` and one
 played out by :mod:`fivecrowns.rollout` are one engine. ``fivecrowns._state`` chooses
@@ -47,7 +47,7 @@ import numpy.typing as npt
 
 from . import records, solver
 
-# The compiled twin (_rollout.pyx) imports the helpers both twins share from here, and
+# The compiled twin (_round_state.pyx) imports the helpers both twins share from here, and
 # Round the limits: the names marked noqa are there for them
 from ._state_checks import (
     _ANY_RNG,

@@ -363,7 +363,7 @@ class Game:
     def _run_policies(self, stop: int, policies: Sequence[int | None],
                       choices: Sequence[Any], first: int = -1) -> None:
         """The compiled engine's moves for the seats with a policy (``policies[seat]``,
-        as ``_rollout.policy_action`` takes it, and ``choices[seat]``, a RandomBot's
+        as ``_policies.policy_action`` takes it, and ``choices[seat]``, a RandomBot's
         BitGenerator or None), until seat ``stop`` or a seat without one is to move or
         the round ends: the single Gymnasium environment's opponents, a run of moves in
         one call (the same moves as each bot's own, ``tests/test_envs_gym.py``).

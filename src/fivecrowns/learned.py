@@ -84,7 +84,7 @@ import numpy.typing as npt
 
 from . import solver
 from ._npz import npz_array, npz_meta, open_npz, refusal
-from ._state import rollout_core as _engine
+from ._state import policies_core as _engine
 from .actions import (
     ACTION_DISCARD,
     ACTION_DRAW_DECK,

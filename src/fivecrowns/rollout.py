@@ -101,6 +101,7 @@ from ._rollout_inputs import (
     _round_list,
     _seat_policies,
 )
+from ._state import State as _State
 from ._state import rollout_core as _core
 from ._state_checks import _check_dealt
 from ._threads import run_threaded
@@ -160,7 +161,7 @@ def _states(rounds: list[Round]) -> list[Any]:
     or the moves). A state of the pure-Python twin, from a pickle made without the
     compiled core, is rebuilt from its fields, which checks them."""
     assert _core is not None
-    cls = _core.RoundState
+    cls = _State
     return [st if type(st) is cls else cls.from_fields(st.fields())
             for st in (r._state for r in rounds)]
 

@@ -519,12 +519,12 @@ class Round(_positions.RoundPositions):
         """The compiled engine's moves for the players with a policy, until player
         ``stop`` (-1: none) or one without a policy is to move, or the round ends; their
         action codes appended to ``actions``, their number returned
-        (``_rollout.play_policies``, whose twin is a move of each bot's own:
+        (``_policies.play_policies``, whose twin is a move of each bot's own:
         ``tests/test_envs_gym.py``); ``first``, an action code, the current player's own
         move before them. ``RuntimeError`` on the pure-Python state."""
         st = self._state
-        core = _state.rollout_core
-        if core is None or type(st) is not core.RoundState:
+        core = _state.policies_core
+        if core is None or type(st) is not _state.State:
             raise RuntimeError("the compiled engine's policies need its round state")
         made: int = core.play_policies(st, self._history, actions, policies, choices, stop,
                                        first)

@@ -14,6 +14,7 @@ picks a smaller instance of a check for them.
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -56,12 +57,11 @@ def slow_on_twins(test: F) -> F:
 
 def _compiled() -> Any:
     try:
-        from fivecrowns import _rollout
+        return importlib.import_module("fivecrowns._rollout")
     except ImportError as exc:
         if compiled_required():
             pytest.fail(f"the compiled rollout engine is required here: {exc}", pytrace=False)
         return None
-    return _rollout
 
 
 @contextlib.contextmanager
@@ -104,14 +104,15 @@ def on_both(fn: Callable[[], T]) -> T:
     return answers["python"]
 
 
-def compiled_engine() -> Any:
-    """The compiled engine, when :mod:`fivecrowns.rollout` runs on it; else the calling
-    test (or module) is skipped, or fails where the compiled core is required (tests of
-    what only the compiled engine does: threads, pieces, its own worlds)."""
+def compiled_engine(module: str = "_rollout") -> Any:
+    """The engine's compiled module ``fivecrowns.<module>`` (the runs by default), when
+    :mod:`fivecrowns.rollout` runs on the compiled engine; else the calling test (or
+    module) is skipped, or fails where the compiled core is required (tests of what only
+    the compiled engine does: threads, pieces, its own worlds)."""
     if rollout._core is None:
         if compiled_required():
             pytest.fail("the compiled rollout engine is required here", pytrace=False)
         pytest.skip("a test of the compiled engine: fivecrowns.rollout runs its Python twin "
                     "here (FIVECROWNS_IMPLEMENTATION=python, or the compiled core is not "
                     "built)", allow_module_level=True)
-    return rollout._core
+    return importlib.import_module(f"fivecrowns.{module}")

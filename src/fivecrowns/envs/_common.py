@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from .._bot_games import _RANDOM_BOT, seat_policy
 from .._checks import check_int
-from .._state import rollout_core as _core
+from .._state import vector_core as _core
 from ..actions import N_ACTIONS
 from ..game import Game
 from ..registry import parse_bot

@@ -4,7 +4,7 @@ holds and how one call steps them all.
 - :class:`PythonGames`, the specification: each game a
   :class:`~fivecrowns.envs.FiveCrownsEnv`, any opponent the registry names (in self-play,
   a :class:`~fivecrowns.envs._self_play.SelfPlayGame`).
-- :class:`CompiledGames`: every game in C (``_rollout.VectorGames``), the opponents played
+- :class:`CompiledGames`: every game in C (``_vecgames.VectorGames``), the opponents played
   there between the learner's decisions, the games split over threads with the GIL
   released. It takes opponents the engine plays (``_bot_games.seat_policy``); it plays
   what :class:`PythonGames` plays, decision by decision
@@ -30,7 +30,7 @@ with requires("rl", "fivecrowns.envs.vector (the Gymnasium vector environment)")
     from gymnasium.utils.seeding import np_random
 
 from .._checks import default_threads
-from .._state import rollout_core as _core
+from .._state import vector_core as _core
 from ..actions import N_ACTIONS
 from ..rules import N_ROUNDS, Rules
 from ._common import episode_generators, episode_seeds

@@ -54,7 +54,7 @@ from .._bot_games import _RANDOM_BOT, seat_policy
 from .._checks import check_seat
 from .._deprecation import RENAMED, warn_deprecated
 from .._player import player_action
-from .._state import rollout_core as _core
+from .._state import vector_core as _core
 from ..actions import ACTION_DISCARD, N_ACTIONS
 from ..game import Game
 from ..players import Player

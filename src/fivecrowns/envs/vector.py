@@ -75,7 +75,7 @@ with requires("rl", "fivecrowns.envs.vector (the Gymnasium vector environment)")
     from gymnasium.vector.utils import batch_space
 
 from .._checks import check_int
-from .._state import rollout_core as _core
+from .._state import vector_core as _core
 from ..actions import N_ACTIONS
 from ..rules import Rules
 from ..seeding import int_seed

@@ -1,4 +1,55 @@
-# Part of _rollout.pyx (included there: one compiled module, read in order).
+"""The built-in bots' decisions, compiled: ``greedy_*`` is ``bots.GreedyBot``,
+``strong_*`` is ``bots.StrongBot`` (its floating-point expectations in numpy's order of
+operations, over the public counts the table keeps as ``public.PublicState`` does),
+``expert_*`` is ``expert.ExpertBot`` (integer arithmetic only, as the bot's),
+``random_*`` uniform legal moves from a generator of its own (``RandomBot``'s
+``Generator.integers``, or the ``"random"`` policy's ``random_interval``). Each plays on
+the round state's ``Table`` (``_round_state.pxd``) and asks the solver core
+(``_solver.pxd``) the meld questions: the same functions as the bots, so the same
+answers and tie-breaks. ``step`` moves the current player by a policy; ``policy_action``
+and ``play_policies`` are the Python entrances (the single Gymnasium environment's
+opponents); ``note_features`` is ``envs.features`` for the decisions' records and the
+vector environment.
+"""
+
+from libc.math cimport INFINITY
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memcpy, memset
+from numpy.random.c_distributions cimport random_interval
+
+from ._round_state cimport (
+    C_OK,
+    DISCARD,
+    DRAW,
+    JOKER,
+    MAX_PLAYERS,
+    N_RANKS,
+    N_TYPES,
+    NO_CHOICE,
+    OVER,
+    RoundState,
+    Table,
+    bitgen_of,
+    dealt,
+    deck_drawable,
+    discard_card,
+    draw_code,
+    draw_from,
+    must_keep,
+    unseen_of,
+)
+from ._solver cimport (
+    best_discard_search,
+    discard_below,
+    discard_order_of,
+    fill_draw_entries,
+    fill_draw_table,
+    may_meld,
+    solve_best_discard,
+    solve_deadwood,
+)
+
+import numpy as np
 
 # -- the greedy policy: bots.GreedyBot ----------------------------------------------------
 
@@ -25,15 +76,6 @@ cdef bint greedy_draw(Table* T) noexcept nogil:
         T.chosen_dead = taken
         return True
     return False
-
-
-cdef inline int card_value(int t, int wild) noexcept nogil:
-    """``cards.card_value``: 50 for a joker, 20 for a wild-rank card, else the rank."""
-    if t == JOKER:
-        return 50
-    if t % N_RANKS == wild - 3:
-        return 20
-    return t % N_RANKS + 3
 
 
 cdef int next_best(uint8_t* row, int wild, int kept, int* dead) noexcept nogil:
@@ -63,14 +105,6 @@ cdef void greedy_discard(Table* T) noexcept nogil:
 
 
 # -- the random policy and RandomBot ---------------------------------------------------------
-
-cdef inline uint64_t integers(bitgen_t* rng, uint64_t n) noexcept nogil:
-    """``Generator.integers(n)`` (an int ``n >= 1``): numpy's own C routine, which
-    consumes nothing when ``n`` is 1."""
-    cdef uint64_t out = 0
-    random_bounded_uint64_fill(rng, 0, n - 1, 1, False, &out)
-    return out
-
 
 cdef inline uint64_t pick(Table* T, uint64_t n, bint bot) noexcept nogil:
     """One of ``n`` choices, from the policy's generator: ``RandomBot``'s way
@@ -107,19 +141,6 @@ cdef void random_discard(Table* T, bint bot) noexcept nogil:
 
 
 # -- the strong policy: bots.StrongBot (lookahead 3, now_weight 0.35) -----------------------
-
-cdef inline bint is_wild(int t, int wild) noexcept nogil:
-    """``Card.is_wild``."""
-    return t == JOKER or t % N_RANKS == wild - 3
-
-
-cdef void unseen_of(const Table* T, int p, int* out) noexcept nogil:
-    """``PublicState.unseen``: the deck less ``p``'s hand, the pile and the other players'
-    taken cards."""
-    cdef int t
-    for t in range(N_TYPES):
-        out[t] = T.hidden[t] - T.hands[p][t] + T.taken_counts[p][t]
-
 
 cdef double expected(const uint8_t* row, int wild, int decks, const int* unseen) noexcept nogil:
     """``StrongBot._expected``: the best-discard deadwood after a blind draw, averaged over
@@ -660,3 +681,235 @@ cdef void expert_discard(Table* T) noexcept nogil:
             chosen = k
             chosen_score = score
     discard_card(T, order[chosen], False)
+
+
+# -- a policy's moves -----------------------------------------------------------------
+
+cdef void step(Table* T, int policy) noexcept nogil:
+    """One move of the current player, by ``policy``."""
+    if T.phase == DRAW:
+        if policy == GREEDY:
+            draw_from(T, greedy_draw(T))
+        elif policy == STRONG:
+            draw_from(T, strong_draw(T))
+        elif policy == EXPERT:
+            draw_from(T, expert_draw(T))
+        else:
+            draw_from(T, random_draw(T, policy == RANDOM_BOT))
+    elif policy == GREEDY:
+        greedy_discard(T)
+    elif policy == STRONG:
+        strong_discard(T)
+    elif policy == EXPERT:
+        expert_discard(T)
+    else:
+        random_discard(T, policy == RANDOM_BOT)
+
+
+cdef void play(Table* T, int policy) noexcept nogil:
+    """Move until the round is over."""
+    while T.phase != OVER:
+        step(T, policy)
+
+
+cdef void play_seated(Table* T, const int32_t* policies) noexcept nogil:
+    """Move until the round is over, each seat by its own policy (``policies[seat]``)."""
+    while T.phase != OVER:
+        step(T, policies[T.current])
+
+
+# -- the solver features of a decision: envs.features -------------------------------------
+
+
+cdef void note_features(Table* T, int p, int kept, const int* unseen,
+                        float* out) noexcept nogil:
+    """``envs.features._fill`` of player ``p``'s hand, to the actor's view (the discard
+    view in their discard phase): the same solver answers and the same float operations,
+    so the same float32 values."""
+    cdef uint8_t row[N_TYPES]
+    cdef int dead[N_TYPES]
+    cdef int order[N_TYPES]
+    cdef int32_t table[N_TYPES]
+    cdef int t, u, n, b = -1, now = 1 << 30, take, left, total = 0
+    cdef int64_t complete = 0, improve = 0, weighted = 0
+    memcpy(row, T.hands[p], N_TYPES)
+    for t in range(N_TYPES):
+        out[t] = -1.0
+    out[F_TAKE] = -1.0
+    if T.phase == DISCARD:
+        for t in range(N_TYPES):
+            if row[t] and t != kept:
+                row[t] -= 1
+                dead[t] = solve_deadwood(row, T.wild)
+                row[t] += 1
+                out[t] = <float>(<double>dead[t] / 100.0)
+                if dead[t] < now:
+                    now = dead[t]
+        # the kept hand: the first best discard in discard_order's order (the held types
+        # after it, in index order, should the order miss one)
+        n = discard_order_of(row, T.wild, kept, order)
+        for u in range(n):
+            if dead[order[u]] == now:
+                b = order[u]
+                break
+        if b < 0:
+            for t in range(N_TYPES):
+                if row[t] and t != kept and dead[t] == now:
+                    b = t
+                    break
+        row[b] -= 1
+        out[F_VIEW] = 1.0
+    else:
+        now = solve_deadwood(row, T.wild)
+        if T.n_pile > 0:
+            t = T.pile[T.n_pile - 1]
+            row[t] += 1
+            take = solve_best_discard(row, T.wild, &b)
+            # docs/rules.rst, A round, 3: the card taken may not go straight back, nor
+            # an identical copy, unless the hand holds nothing else
+            n = 0
+            for u in range(N_TYPES):
+                n += row[u]
+            if b == t and T.no_return and row[t] != n:
+                take = 1 << 30
+                for u in range(N_TYPES):
+                    if row[u] and u != t:
+                        row[u] -= 1
+                        left = solve_deadwood(row, T.wild)
+                        row[u] += 1
+                        if left < take:
+                            take = left
+            out[F_TAKE] = <float>(<double>take / 100.0)
+            row[t] -= 1
+        out[F_VIEW] = 0.0
+    out[F_NOW] = <float>(<double>now / 100.0)
+    fill_draw_table(row, T.wild, T.decks, table)
+    for t in range(N_TYPES):
+        total += unseen[t]
+        weighted += <int64_t>unseen[t] * table[t]
+        if table[t] == 0:
+            complete += unseen[t]
+        if table[t] < now:
+            improve += unseen[t]
+    if total > 0:
+        out[F_COMPLETE] = <float>(<double>complete / <double>total)
+        out[F_IMPROVE] = <float>(<double>improve / <double>total)
+        out[F_EXPECTED] = <float>(<double>weighted / <double>total / 100.0)
+    else:
+        out[F_COMPLETE] = 0.0
+        out[F_IMPROVE] = 0.0
+        out[F_EXPECTED] = <float>(<double>now / 100.0)
+
+
+cdef int check_policy(policy, choices) except -1:
+    """``policy``'s code, checked (one of GREEDY, STRONG, EXPERT, RANDOM_BOT), and its
+    ``choices`` (a RandomBot's BitGenerator for RANDOM_BOT, None for the others)."""
+    # checked as an object first: a huge int is this ValueError, not an OverflowError
+    if type(policy) is not int or policy not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
+        raise ValueError(f"policy must be one of {GREEDY, STRONG, EXPERT, RANDOM_BOT}, "
+                         f"got {policy!r}")
+    if (policy == RANDOM_BOT) != (choices is not None):
+        raise ValueError("a RandomBot's generator is needed for RANDOM_BOT, and only there")
+    if choices is not None and not isinstance(choices, np.random.BitGenerator):
+        raise TypeError(f"a RandomBot's generator must be a numpy BitGenerator, "
+                        f"got {type(choices).__name__}")
+    return policy
+
+
+cdef int decide(RoundState state, int code, choices) except -1:
+    """The action code policy ``code`` (checked) plays now in ``state``, a round not over:
+    a copy decides (the discard functions apply the move they choose to the copy, its
+    code noted in the trace); no decision shuffles (rng stays NULL)."""
+    cdef Table T
+    cdef int16_t codes[2]
+    if not dealt(&state.T):   # the policies read full hands (a half-dealt one: no card)
+        raise ValueError("a round whose deal is not finished has no move to choose")
+    if state.T.phase == DRAW and draw_code(&state.T, False) != C_OK \
+            and draw_code(&state.T, True) != C_OK:
+        raise ValueError("no draw is possible")
+    memcpy(&T, &state.T, sizeof(Table))
+    T.rng = NULL
+    T.choices = NULL if choices is None else bitgen_of(choices)
+    T.trace = codes
+    T.trace_room = 2
+    T.n_trace = 0
+    T.trace_grows = False
+    if T.phase == DRAW:
+        if code == GREEDY:
+            return greedy_draw(&T)
+        if code == STRONG:
+            return strong_draw(&T)
+        if code == EXPERT:
+            return expert_draw(&T)
+        return random_draw(&T, True)
+    step(&T, code)
+    return codes[0]
+
+
+def policy_action(RoundState state not None, policy, choices=None):
+    """The action code a built-in bot plays now in ``state``, not applied: ``policy`` one
+    of GREEDY, STRONG, EXPERT, or RANDOM_BOT with ``choices``, the RandomBot's own
+    BitGenerator, advanced as the bot's ``choose_*`` advances it (the single
+    Gymnasium environment's opponents move by it, then by ``Game.apply_action``)."""
+    cdef int code = check_policy(policy, choices)
+    if state.T.phase == OVER:
+        raise ValueError("the round is over: no move to choose")
+    return decide(state, code, choices)
+
+
+def play_policies(RoundState state not None, list history not None,
+                  list actions not None, tuple policies not None, tuple choices not None,
+                  stop, int first=-1):
+    """The built-in bots' moves in ``state`` until player ``stop`` is to move (-1: none),
+    or a player without a policy, or the round is over: each move's events appended to
+    ``history`` and its action code to ``actions``; the number of moves made. The same
+    moves as ``policy_action`` then ``play``, one call for a run of them (the single
+    Gymnasium environment's opponents between two of the agent's moves).
+    ``policies[p]``: player p's policy as ``policy_action`` takes it, or None;
+    ``choices[p]``: its RandomBot's BitGenerator, or None. ``first`` (an action code, -1:
+    none): the current player's own move, made first (``ValueError`` if it is illegal,
+    before anything changed): the agent's step and its opponents' moves in one call."""
+    cdef int n = state.T.n_players, p, made = 0, action, last
+    cdef int codes[MAX_PLAYERS]
+    if len(policies) != n or len(choices) != n:
+        raise ValueError(f"policies and choices must have one entry per player ({n}), "
+                         f"got {len(policies)} and {len(choices)}")
+    # checked as an object first: a huge int is this ValueError, not an OverflowError
+    if type(stop) is not int or not -1 <= stop < n:
+        raise ValueError(f"stop must be a player 0..{n - 1} or -1, got {stop!r}")
+    for p in range(n):
+        codes[p] = -1 if policies[p] is None else check_policy(policies[p], choices[p])
+        if codes[p] == -1 and choices[p] is not None:
+            raise ValueError(f"player {p} has a generator but no policy")
+    last = stop
+    if first != -1:
+        if state.T.phase == OVER:
+            raise ValueError("the round is over: no move to make")
+        state.move(first, history)
+        actions.append(first)
+        made = 1
+    while state.T.phase != OVER:
+        p = state.T.current
+        if p == last or codes[p] == -1:
+            break
+        action = decide(state, codes[p], choices[p])
+        state.move(action, history)
+        actions.append(action)
+        made += 1
+    return made
+
+
+def two_draw_sums(const uint8_t[::1] row, int wild, int decks, const int64_t[::1] unseen):
+    """``expert._two_blind_draws(row, wild, decks, unseen)``: ``(N, D, Z)`` of two blind
+    draws from the hand ``row`` (56 counts, not modified), the second from the unseen
+    cards less the first (for ``fivecrowns.learned``; the caller checks the inputs)."""
+    cdef uint8_t hand[N_TYPES]
+    cdef int counts[N_TYPES]
+    cdef int64_t n = 0, d = 0, z = 0
+    cdef int t
+    for t in range(N_TYPES):
+        hand[t] = row[t]
+        counts[t] = <int>unseen[t]
+    with nogil:
+        two_blind_draws(hand, wild, decks, counts, &n, &d, &z)
+    return n, d, z

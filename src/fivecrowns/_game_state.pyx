@@ -1,33 +1,16 @@
-# Part of _rollout.pyx (included there: one compiled module, read in order).
+"""A game's state between its rounds, compiled: the plan of rounds, the dealer passing left,
+the running totals, the tie-break round and the winners (``GameCore``), written once for
+every game loop of the engine (``_rollout``'s ``play_logged_game`` and
+``play_game_seated``, ``_vecgames``' games) and for ``GameState``, the compiled twin of
+``fivecrowns._game_state_py.GameState`` (read that module for the rules: this one gives
+the same answers and, through its checks, the same refusals).
+"""
 
-# -- a game's state between its rounds: fivecrowns._game_state_py, in C -------------------
-#
-# The plan of rounds, the dealer passing left, the running totals, the tie-break round and
-# the winners, written once for every game loop of the engine (play_logged_game,
-# play_game_seated, the vector environment) and for the ``GameState`` class below, the
-# compiled twin of ``_game_state_py.GameState`` (read that module for the rules).
+from libc.stdint cimport int8_t, int64_t
 
-cdef enum:
-    G_ROUND = 0
-    G_TIE_BREAK = 1
-    G_OVER = 2
-    TIE_BREAK_SIZE = 6         # _game_state_py.TIE_BREAK_HAND_SIZE
+from ._round_state cimport MAX_PLAYERS, Table, deal
 
-
-cdef struct GameCore:
-    int n_players
-    const int8_t* plan          # the round numbers; its owner keeps them alive
-    int n_rounds
-    int first_dealer
-    bint tie_break
-    int k                       # rounds of the plan ended
-    int stage
-    int64_t totals[MAX_PLAYERS]
-    int n_tied                  # the tie-break's seats, once dealt (0: none)
-    int tied[MAX_PLAYERS]
-    int n_winners               # 0 until the game is over
-    int winners[MAX_PLAYERS]
-
+from . import _game_state_py as _game_py
 
 cdef void game_init(GameCore* G, int n_players, const int8_t* plan, int n_rounds,
                     int first_dealer, bint tie_break) noexcept nogil:
@@ -44,31 +27,6 @@ cdef void game_init(GameCore* G, int n_players, const int8_t* plan, int n_rounds
         G.totals[q] = 0
     G.n_tied = 0
     G.n_winners = 0
-
-
-cdef inline int game_players(const GameCore* G) noexcept nogil:
-    """The players of the round in play."""
-    return G.n_tied if G.n_tied else G.n_players
-
-
-cdef inline int game_seat(const GameCore* G, int local) noexcept nogil:
-    return G.tied[local] if G.n_tied else local
-
-
-cdef inline int game_planned(const GameCore* G) noexcept nogil:
-    """The index in the plan of the round in play, or of the plan's last round once the
-    plan is played (the tie-break, or the game over)."""
-    return G.k if G.k < G.n_rounds else G.n_rounds - 1
-
-
-cdef inline int game_hand_size(const GameCore* G) noexcept nogil:
-    """Its cards a player, and its wild rank."""
-    return TIE_BREAK_SIZE if G.n_tied else G.plan[game_planned(G)] + 2
-
-
-cdef inline int game_round_number(const GameCore* G) noexcept nogil:
-    """Its number, -1 in the tie-break."""
-    return -1 if G.n_tied else G.plan[game_planned(G)]
 
 
 cdef int game_dealer(const GameCore* G) noexcept nogil:
@@ -144,9 +102,6 @@ cdef tuple game_fields(const GameCore* G, bytes plan):
 cdef class GameState:
     """``fivecrowns._game_state_py.GameState`` (the specification: same signatures, same
     values, same errors) over the engine's C game state."""
-
-    cdef GameCore G
-    cdef bytes _plan            # owns G.plan
 
     def __init__(self, n_players, plan, first_dealer=0, tie_break=False):
         # the checks are the twin's, so that both refuse the same arguments the same way

@@ -1,56 +1,215 @@
-# Part of _rollout.pyx (included there: one compiled module, read in order).
+"""One round's state and its moves, compiled: the ``Table`` (a round in play: ``Round``'s
+fields, the deck's two piles and the policies' memory), ``deal``, ``draw_from``,
+``discard_card``, ``reshuffle`` and ``finish``, and ``RoundState``, the Python object over
+it that ``fivecrowns.round.Round`` keeps its state in.
 
-# -- one round's state for Round and Game: RoundState ------------------------------------
-#
-# The Table above and its moves (deal, draw_from, discard_card, reshuffle, finish) as a
-# Python object: fivecrowns.round.Round keeps its state here and only adds argument
-# checks, messages, records and views. Its readable twin, the specification of a turn's
-# rules, is fivecrowns._state_py.RoundState (same methods, same answers); read that first.
-# Every argument that indexes the Table is checked here, so no call reads out of bounds.
+Its twin is ``fivecrowns._state_py`` (the specification of a turn's rules, citing
+docs/rules.rst): the same methods, the same answers, the same refusals. Randomness is
+numpy's own: a shuffle is ``Generator.permutation(n)`` (``arange(n)``, then for i from
+n - 1 down to 1 swap i with ``random_interval(bitgen, i)``), run on the generator's bit
+generator through its capsule, so the generator ends in the same state. Hands are rows
+of 56 counts and the meld questions go to the solver core (``_solver.pxd``). The other
+compiled modules of the engine (``_game_state``, ``_policies``, ``_rollout``,
+``_vecgames``) cimport the table and its moves from ``_round_state.pxd``.
+"""
 
-cdef extern from "_pcg_state.h":
-    ctypedef struct fc_pcg64_state:
-        uint8_t* pcg_state
-        int has_uint32
-        unsigned int uinteger
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport realloc
+from numpy.random cimport bitgen_t
+from numpy.random.c_distributions cimport random_interval
 
-cdef enum:
-    PCG_STATE = 32                  # pcg64_random_t: two 128-bit integers
-    PCG_RAW = PCG_STATE + 8         # and has_uint32, uinteger
+from ._solver cimport best_discard_search, solve_deadwood
 
-
-# The answers of check_draw and check_discard (fivecrowns._state_py names them).
-cdef enum:
-    C_OK = 0
-    C_OVER = 1          # the round is over
-    C_DRAWN = 2         # a draw in the discard phase
-    C_UNDRAWN = 3       # a discard in the draw phase
-    C_PILE_EMPTY = 4    # a take from an empty discard pile
-    C_DECK_EMPTY = 5    # a blind draw with nothing to draw or reshuffle
-    C_NOT_HELD = 6      # a discard of a card type not in the hand
-    C_MUST_KEEP = 7     # a discard of the card just taken (Rules.return_discard off)
-    C_NOT_OUT = 8       # going out with deadwood left
+import numpy as np
 
 CHECK_CODES = {"OK": C_OK, "OVER": C_OVER, "DRAWN": C_DRAWN, "UNDRAWN": C_UNDRAWN,
                "PILE_EMPTY": C_PILE_EMPTY, "DECK_EMPTY": C_DECK_EMPTY,
                "NOT_HELD": C_NOT_HELD, "MUST_KEEP": C_MUST_KEEP, "NOT_OUT": C_NOT_OUT}
 
-# The largest hand the solver is asked about (fivecrowns._checks.MAX_HAND_SIZE).
+
+# -- numpy's permutation ----------------------------------------------------------------
+
+cdef void permute(bitgen_t* rng, int n, int* out) noexcept nogil:
+    """``out[:n] = Generator.permutation(n)``, advancing ``rng`` the same way."""
+    cdef int i, j, tmp
+    for i in range(n):
+        out[i] = i
+    for i in range(n - 1, 0, -1):
+        j = <int>random_interval(rng, <uint64_t>i)
+        tmp = out[i]
+        out[i] = out[j]
+        out[j] = tmp
+
+
+def permutation(generator, Py_ssize_t n):
+    """``generator.permutation(n)`` computed here (for the tests); advances ``generator``."""
+    cdef bitgen_t* rng = bitgen_of(generator.bit_generator)
+    out = np.empty(n, dtype=np.intc)
+    cdef int[::1] view = out
+    with generator.bit_generator.lock:
+        with nogil:
+            permute(rng, <int>n, &view[0] if n > 0 else NULL)
+    return out.astype(np.int64)
+
+
+# -- the deck: deck.Deck -----------------------------------------------------------------
+
+cdef void deal(Table* T, int n_players, int hand_size, int wild, int decks, int max_turns,
+               bint no_return, int dealer) noexcept nogil:
+    """``Round.__init__``: shuffle the whole deck, deal one card at a time clockwise from
+    the dealer's left, turn the top card up."""
+    cdef int order[MAX_DECK]
+    cdef uint8_t base[MAX_DECK]
+    cdef int n = 58 * decks, k, first
+    for k in range(n):  # deck._sorted_deck: each suited card ``decks`` times, then the jokers
+        base[k] = <uint8_t>(k // decks) if k < 55 * decks else JOKER
+    permute(T.rng, n, order)
+    for k in range(n):
+        T.draw[k] = base[order[k]]
+    T.n_draw = n
+    T.n_pile = 0
+    T.n_players = n_players
+    T.hand_size = hand_size
+    T.wild = wild
+    T.max_turns = max_turns
+    T.decks = decks
+    T.no_return = no_return
+    T.sudden_death = False
+    memset(T.hands, 0, sizeof(T.hands))
+    memset(T.pile_counts, 0, sizeof(T.pile_counts))
+    memset(T.taken_counts, 0, sizeof(T.taken_counts))
+    for k in range(N_TYPES):
+        T.hidden[k] = 3 * decks if k == JOKER else decks
+    first = (dealer + 1) % n_players
+    for k in range(hand_size * n_players):
+        T.n_draw -= 1
+        T.hands[(first + k) % n_players][T.draw[T.n_draw]] += 1
+    T.n_draw -= 1
+    T.pile[0] = T.draw[T.n_draw]
+    T.n_pile = 1
+    T.pile_counts[T.pile[0]] += 1  # PublicState.turn_up
+    T.hidden[T.pile[0]] -= 1
+    fill_start(T, first)
+    T.trace = NULL
+    T.n_trace = 0
+    T.trace_grows = False
+
+
+cdef void reshuffle(Table* T) noexcept nogil:
+    """``Deck.reshuffle`` (the draw pile is empty): the discard pile but its top card,
+    in the order of ``rng.permutation``, becomes the draw pile."""
+    cdef int order[MAX_DECK]
+    cdef int n = T.n_pile - 1, k
+    permute(T.rng, n, order)
+    for k in range(n):
+        T.draw[k] = T.pile[order[k]]
+    T.n_draw = n
+    T.pile[0] = T.pile[n]
+    T.n_pile = 1
+    T.reshuffles += 1
+    for k in range(N_TYPES):  # PublicState.reshuffle
+        T.hidden[k] += T.pile_counts[k]
+        T.pile_counts[k] = 0
+    T.hidden[T.pile[0]] -= 1
+    T.pile_counts[T.pile[0]] = 1
+
+
+cdef void grow_trace(Table* T) noexcept nogil:
+    """Twice the room for a growing trace; when memory runs out it stops growing (and
+    ``n_trace`` counts on past the room, which the caller sees)."""
+    cdef int room = 2 * T.trace_room if T.trace_room > 0 else 256
+    cdef int16_t* bigger = <int16_t*>realloc(T.trace, room * sizeof(int16_t))
+    if bigger == NULL:
+        T.trace_grows = False
+        return
+    T.trace = bigger
+    T.trace_room = room
+
+
+cdef inline void record(Table* T, int code) noexcept nogil:
+    if T.trace != NULL or T.trace_grows:
+        if T.n_trace == T.trace_room and T.trace_grows:
+            grow_trace(T)
+        if T.n_trace < T.trace_room:
+            T.trace[T.n_trace] = <int16_t>code
+        T.n_trace += 1
+
+
+cdef void draw_from(Table* T, bint from_pile) noexcept nogil:
+    """``Round._draw``."""
+    cdef int t
+    if from_pile:
+        T.n_pile -= 1
+        t = T.pile[T.n_pile]
+        T.pile_counts[t] -= 1  # PublicState.take
+        T.taken_counts[T.current][t] += 1
+        if T.no_return:
+            T.taken = t
+    else:
+        if T.n_draw == 0:
+            reshuffle(T)
+        T.n_draw -= 1
+        t = T.draw[T.n_draw]
+    T.hands[T.current][t] += 1
+    T.drawn = t
+    T.phase = DISCARD
+    record(T, 1 if from_pile else 0)
+
+
+cdef void finish(Table* T, bint hit_max_turns) noexcept nogil:
+    """``Round._finish``: whoever has no score yet scores the deadwood of their hand."""
+    cdef int q
+    for q in range(T.n_players):
+        if T.scores[q] < 0:
+            T.scores[q] = solve_deadwood(T.hands[q], T.wild)
+    T.hit_max_turns = hit_max_turns
+    T.phase = OVER
+
+
+cdef void discard_card(Table* T, int t, bint go_out) noexcept nogil:
+    """``Round._discard`` (the move is legal: the policies only make legal ones)."""
+    cdef int p = T.current
+    cdef bint over = False
+    T.hands[p][t] -= 1
+    T.pile[T.n_pile] = <uint8_t>t
+    T.n_pile += 1
+    T.pile_counts[t] += 1  # PublicState.discard
+    if T.taken_counts[p][t]:
+        T.taken_counts[p][t] -= 1
+    else:
+        T.hidden[t] -= 1
+    T.taken = -1
+    T.drawn = -1
+    T.turn += 1
+    T.chosen_card = NO_CHOICE
+    record(T, (58 if go_out else 2) + t)
+    if T.went_out < 0:
+        if go_out:
+            T.went_out = p
+            T.scores[p] = 0
+            T.final_left = 0 if T.sudden_death else T.n_players - 1
+            over = T.final_left <= 0
+        elif T.turn >= T.max_turns:
+            finish(T, True)
+            over = True
+    else:
+        # docs/rules.rst, A round, 4: the deadwood of the cards kept after the discard
+        T.scores[p] = 0 if go_out else solve_deadwood(T.hands[p], T.wild)
+        T.final_left -= 1
+        over = T.final_left <= 0
+    if over:
+        if T.phase != OVER:
+            finish(T, False)
+    else:
+        T.current = (p + 1) % T.n_players
+        T.phase = DRAW
+
 cdef int STATE_MAX_HAND = 20
 
 
 cdef int full_count(int t, int decks) noexcept nogil:
     return 3 * decks if t == JOKER else decks
-
-
-cdef inline int draw_code(const Table* T, bint from_pile) noexcept nogil:
-    if T.phase == OVER:
-        return C_OVER
-    if T.phase != DRAW:
-        return C_DRAWN
-    if from_pile:
-        return C_OK if T.n_pile > 0 else C_PILE_EMPTY
-    return C_OK if deck_drawable(T) else C_DECK_EMPTY
 
 
 cdef int discard_code(Table* T, int t, bint go_out) noexcept nogil:
@@ -125,18 +284,6 @@ cdef class RoundState:
     0..n_players-1, phases 0 (draw), 1 (discard), 2 (over); a player or score that is
     not there is -1.
     """
-
-    cdef Table T
-    # The generator of every reshuffle. A copy does not copy it (that costs more than
-    # the rest of a copy): it keeps a snapshot of its state, and builds a generator from
-    # the snapshot the first time one is needed, so it draws exactly what the original
-    # generator would have drawn from the moment of the copy, whatever happens to it.
-    cdef object _rng
-    cdef object _snapshot
-    # A PCG64 generator's snapshot, its C state copied as is (raw_kind: its type; None
-    # while there is none): a tenth of the cost of the state as Python values.
-    cdef uint8_t raw[PCG_RAW]
-    cdef object raw_kind
 
     def __cinit__(self):
         self.T.rng = NULL
@@ -885,3 +1032,62 @@ cdef object _make_record(cls, dict fields):
     rec = _new_object(cls)
     PyObject_GenericSetDict(rec, fields, NULL)
     return rec
+
+
+cdef void unseen_of(const Table* T, int p, int* out) noexcept nogil:
+    """``PublicState.unseen``: the deck less ``p``'s hand, the pile and the other players'
+    taken cards."""
+    cdef int t
+    for t in range(N_TYPES):
+        out[t] = T.hidden[t] - T.hands[p][t] + T.taken_counts[p][t]
+
+
+cdef void load(Table* T, const Table* src) noexcept nogil:
+    """A play-out's table: a copy of a state's (checked when the state was made), its
+    generators, trace and the policies' memory left for the caller to set."""
+    cdef int q
+    memcpy(T, src, sizeof(Table))
+    T.drawn = -1
+    T.hit_max_turns = False
+    T.reshuffles = 0
+    for q in range(MAX_PLAYERS):
+        T.kept_dead[q] = -1
+    T.chosen_card = NO_CHOICE
+    T.rng = NULL
+    T.choices = NULL
+    T.trace = NULL
+    T.trace_room = 0
+    T.n_trace = 0
+    T.trace_grows = False
+
+
+cdef bint dealt(const Table* T) noexcept nogil:
+    """Every hand full (the mover's with the card drawn): what the policies play. A state
+    is checked as it is made, but a deal in progress is a state too (the OpenSpiel
+    state's chance nodes)."""
+    cdef int q, t, size
+    for q in range(T.n_players):
+        size = 0
+        for t in range(N_TYPES):
+            size += T.hands[q][t]
+        if size != T.hand_size + (q == T.current and T.phase == DISCARD):
+            return False
+    return True
+
+
+cdef void apply_action(Table* T, int code) noexcept nogil:
+    """``Round.apply_action`` (the move is legal: ``fivecrowns.rollout`` checked it)."""
+    if code < 2:
+        draw_from(T, code == 1)
+    elif code < 58:
+        discard_card(T, code - 2, False)
+    else:
+        discard_card(T, code - 58, True)
+
+
+cdef int table_max_turns(object max_turns) except -1:
+    """``Rules.max_turns`` as a table holds it, a C int: past ``TURN_LIMIT`` the same rule
+    as ``TURN_LIMIT`` (as ``Round`` takes it: no round gets near either)."""
+    if max_turns < 1:
+        raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+    return <int>min(max_turns, TURN_LIMIT)

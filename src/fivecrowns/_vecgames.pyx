@@ -1,12 +1,60 @@
-# The engine of fivecrowns.envs.vector: many games, each of one learner's seat against
-# compiled bots (or of learners in every seat: self-play), stepped together without the
-# GIL. Included by _rollout.pyx (it plays on its Table); its Python twin is the
-# pure-Python route of envs/vector.py, where each game is an envs.gym.FiveCrownsEnv (or an
-# envs._self_play.SelfPlayGame): the specification, which tests/test_envs_vector.py
-# checks the two against decision by decision.
+"""The engine of fivecrowns.envs.vector, compiled: many games, each of one learner's seat
+against compiled bots (or of learners in every seat: self-play), stepped together without
+the GIL (``VectorGames``), and a round's observation encoded straight from its table
+(``encode_table``, ``encode_state``: ``envs.encoding``).
 
-from libc.stdint cimport uintptr_t
-from libc.stdlib cimport calloc
+The games play on the round state's ``Table`` and the game state's ``GameCore``, the
+opponents by the built-in policies (``_round_state.pxd``, ``_game_state.pxd``,
+``_policies.pxd``). The Python twin is the pure-Python route of envs/vector.py, where
+each game is an envs.gym.FiveCrownsEnv (or an envs._self_play.SelfPlayGame): the
+specification, which tests/test_envs_vector.py checks the two against decision by
+decision.
+"""
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport calloc, free
+from numpy.random cimport bitgen_t
+
+from ._game_state cimport (
+    G_OVER,
+    GameCore,
+    game_deal,
+    game_end_round,
+    game_init,
+    game_round_number,
+)
+from ._policies cimport (
+    EXPERT,
+    GREEDY,
+    N_FEATURES,
+    RANDOM_BOT,
+    STRONG,
+    note_features,
+    random_bounded_uint64_fill,
+    step,
+)
+from ._round_state cimport (
+    C_OK,
+    DISCARD,
+    DRAW,
+    MAX_PLAYERS,
+    N_RANKS,
+    N_TYPES,
+    OVER,
+    RoundState,
+    Table,
+    apply_action,
+    bitgen_of,
+    discard_code,
+    draw_code,
+    legal_codes,
+    must_keep,
+    table_max_turns,
+    unseen_of,
+)
+
+import numpy as np
 
 
 cdef extern from "_episode_seeds.h" nogil:
@@ -413,16 +461,13 @@ cdef class VectorGames:
         """Game ``i``'s next episode's generators: ``rng`` (a BitGenerator: every deal and
         reshuffle, ``Game``'s) and ``choices`` (one per seat: an opponent RandomBot's
         BitGenerator, else None)."""
-        cdef VecGame* G
+        cdef VecGame* G = self.game_at(i)
         cdef int q
-        if not 0 <= i < self.n:
-            raise IndexError(f"game {i} of {self.n}")
         if len(choices) != self.C.n_players:
             raise ValueError(f"choices must hold {self.C.n_players} values")
         cdef bitgen_t* game_rng
         cdef bitgen_t* bots[MAX_PLAYERS]
         choices = tuple(choices)
-        G = &self.games[i]
         # every argument checked before the game is touched: a refusal leaves the
         # generators it had, all of them still held
         game_rng = bitgen_of(rng)
@@ -486,6 +531,12 @@ cdef class VectorGames:
                 raise RuntimeError(f"game {i} has no generators for its next episode")
         return 0
 
+    cdef VecGame* game_at(self, Py_ssize_t i) except NULL:
+        """Game ``i``, checked to be one of the games (``IndexError``)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} of {self.n}")
+        return &self.games[i]
+
     cdef int check_begun(self, Py_ssize_t start, Py_ssize_t stop) except -1:
         """Games ``start..stop`` hold a dealt episode (a game never begun holds a zeroed
         table, which no move may read)."""
@@ -543,18 +594,16 @@ cdef class VectorGames:
 
     def totals(self, Py_ssize_t i):
         """Game ``i``'s running totals (``Game.totals``)."""
-        if not 0 <= i < self.n:
-            raise IndexError(f"game {i} of {self.n}")
-        return tuple([self.games[i].game.totals[q] for q in range(self.C.n_players)])
+        cdef VecGame* G = self.game_at(i)
+        return tuple([G.game.totals[q] for q in range(self.C.n_players)])
 
     cdef VecGame* single(self, Py_ssize_t i, float[::1] obs, int8_t[::1] mask) except NULL:
         """Game ``i``, its row buffers checked."""
-        if not 0 <= i < self.n:
-            raise IndexError(f"game {i} of {self.n}")
+        cdef VecGame* G = self.game_at(i)
         if obs.shape[0] != self.C.size or mask.shape[0] != 114:
             raise ValueError(f"obs and mask must have shapes ({self.C.size},) and (114,), "
                              f"got ({obs.shape[0]},) and ({mask.shape[0]},)")
-        return &self.games[i]
+        return G
 
     def begin_one(self, Py_ssize_t i, float[::1] obs not None, int8_t[::1] mask not None):
         """The single Gymnasium environment's ``reset``: game ``i`` dealt its next episode
@@ -589,104 +638,6 @@ cdef class VectorGames:
         return rewards[who], term != 0, trunc != 0, not legal
 
 
-cdef int check_policy(policy, choices) except -1:
-    """``policy``'s code, checked (one of GREEDY, STRONG, EXPERT, RANDOM_BOT), and its
-    ``choices`` (a RandomBot's BitGenerator for RANDOM_BOT, None for the others)."""
-    # checked as an object first: a huge int is this ValueError, not an OverflowError
-    if type(policy) is not int or policy not in (GREEDY, STRONG, EXPERT, RANDOM_BOT):
-        raise ValueError(f"policy must be one of {GREEDY, STRONG, EXPERT, RANDOM_BOT}, "
-                         f"got {policy!r}")
-    if (policy == RANDOM_BOT) != (choices is not None):
-        raise ValueError("a RandomBot's generator is needed for RANDOM_BOT, and only there")
-    if choices is not None and not isinstance(choices, np.random.BitGenerator):
-        raise TypeError(f"a RandomBot's generator must be a numpy BitGenerator, "
-                        f"got {type(choices).__name__}")
-    return policy
-
-
-cdef int decide(RoundState state, int code, choices) except -1:
-    """The action code policy ``code`` (checked) plays now in ``state``, a round not over:
-    a copy decides (the discard functions apply the move they choose to the copy, its
-    code noted in the trace); no decision shuffles (rng stays NULL)."""
-    cdef Table T
-    cdef int16_t codes[2]
-    if not dealt(&state.T):   # the policies read full hands (a half-dealt one: no card)
-        raise ValueError("a round whose deal is not finished has no move to choose")
-    if state.T.phase == DRAW and draw_code(&state.T, False) != C_OK \
-            and draw_code(&state.T, True) != C_OK:
-        raise ValueError("no draw is possible")
-    memcpy(&T, &state.T, sizeof(Table))
-    T.rng = NULL
-    T.choices = NULL if choices is None else bitgen_of(choices)
-    T.trace = codes
-    T.trace_room = 2
-    T.n_trace = 0
-    T.trace_grows = False
-    if T.phase == DRAW:
-        if code == GREEDY:
-            return greedy_draw(&T)
-        if code == STRONG:
-            return strong_draw(&T)
-        if code == EXPERT:
-            return expert_draw(&T)
-        return random_draw(&T, True)
-    step(&T, code)
-    return codes[0]
-
-
-def policy_action(RoundState state not None, policy, choices=None):
-    """The action code a built-in bot plays now in ``state``, not applied: ``policy`` one
-    of GREEDY, STRONG, EXPERT, or RANDOM_BOT with ``choices``, the RandomBot's own
-    BitGenerator, advanced as the bot's ``choose_*`` advances it (the single
-    Gymnasium environment's opponents move by it, then by ``Game.apply_action``)."""
-    cdef int code = check_policy(policy, choices)
-    if state.T.phase == OVER:
-        raise ValueError("the round is over: no move to choose")
-    return decide(state, code, choices)
-
-
-def play_policies(RoundState state not None, list history not None,
-                  list actions not None, tuple policies not None, tuple choices not None,
-                  stop, int first=-1):
-    """The built-in bots' moves in ``state`` until player ``stop`` is to move (-1: none),
-    or a player without a policy, or the round is over: each move's events appended to
-    ``history`` and its action code to ``actions``; the number of moves made. The same
-    moves as ``policy_action`` then ``play``, one call for a run of them (the single
-    Gymnasium environment's opponents between two of the agent's moves).
-    ``policies[p]``: player p's policy as ``policy_action`` takes it, or None;
-    ``choices[p]``: its RandomBot's BitGenerator, or None. ``first`` (an action code, -1:
-    none): the current player's own move, made first (``ValueError`` if it is illegal,
-    before anything changed): the agent's step and its opponents' moves in one call."""
-    cdef int n = state.T.n_players, p, made = 0, action, last
-    cdef int codes[MAX_PLAYERS]
-    if len(policies) != n or len(choices) != n:
-        raise ValueError(f"policies and choices must have one entry per player ({n}), "
-                         f"got {len(policies)} and {len(choices)}")
-    # checked as an object first: a huge int is this ValueError, not an OverflowError
-    if type(stop) is not int or not -1 <= stop < n:
-        raise ValueError(f"stop must be a player 0..{n - 1} or -1, got {stop!r}")
-    for p in range(n):
-        codes[p] = -1 if policies[p] is None else check_policy(policies[p], choices[p])
-        if codes[p] == -1 and choices[p] is not None:
-            raise ValueError(f"player {p} has a generator but no policy")
-    last = stop
-    if first != -1:
-        if state.T.phase == OVER:
-            raise ValueError("the round is over: no move to make")
-        state.move(first, history)
-        actions.append(first)
-        made = 1
-    while state.T.phase != OVER:
-        p = state.T.current
-        if p == last or codes[p] == -1:
-            break
-        action = decide(state, codes[p], choices[p])
-        state.move(action, history)
-        actions.append(action)
-        made += 1
-    return made
-
-
 def _episode_seed(run_seed, uint64_t i, uint64_t k):
     """``FiveCrownsVectorEnv.episode_seed(i, k)`` of a run seeded ``run_seed``, as the
     engine derives it (for the tests, which compare it with NumPy's)."""
@@ -699,8 +650,31 @@ def _pcg64_raw(uint64_t seed, Py_ssize_t n, bint halves=False):
     """``n`` outputs of the engine's own PCG64 seeded as ``numpy.random.PCG64(seed)``:
     64-bit ones, or with ``halves`` 32-bit ones (NumPy's ``next_uint32``), for the tests."""
     cdef fc_pcg64 g
-    cdef Py_ssize_t j
     fc_pcg64_seed(&g, seed)
     if halves:
-        return [fc_pcg64_next32(&g) for j in range(n)]
-    return [fc_pcg64_next64(&g) for j in range(n)]
+        return [fc_pcg64_next32(&g) for _ in range(n)]
+    return [fc_pcg64_next64(&g) for _ in range(n)]
+
+
+def encode_state(RoundState state, int player, float[::1] out, int round_number, totals):
+    """``envs.encoding.encode_observation(round.observation(player))`` into ``out``
+    (``192 + 60 * n_players`` float32) straight from the state: the same numbers, without
+    making the observation. ``round_number`` -1: none (a tie-break round); ``totals``
+    the round's ``totals`` (or None)."""
+    cdef Table* T = &state.T
+    cdef int n = T.n_players, q
+    cdef int64_t[MAX_PLAYERS] sums
+    cdef const int64_t* given = NULL
+    if not 0 <= player < n:
+        raise ValueError(f"player must be a seat 0..{n - 1}, got {player}")
+    if out.shape[0] != 192 + 60 * n:
+        raise ValueError(f"out must hold {192 + 60 * n} values, got {out.shape[0]}")
+    if not (round_number == -1 or 1 <= round_number <= N_RANKS):
+        raise ValueError(f"round_number must be 1..11 or -1, got {round_number}")
+    if totals is not None:
+        if len(totals) != n:
+            raise ValueError(f"totals must hold {n} values, got {len(totals)}")
+        for q in range(n):
+            sums[q] = totals[q]
+        given = sums
+    encode_table(T, player, &out[0], round_number, given)

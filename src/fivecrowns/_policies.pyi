@@ -1,0 +1,18 @@
+# Type stub of the compiled built-in policies (fivecrowns/_policies.pyx).
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._round_state import RoundState
+
+def two_draw_sums(
+    row: npt.NDArray[np.uint8], wild: int, decks: int, unseen: npt.NDArray[np.int64]
+) -> tuple[int, int, int]: ...
+def policy_action(state: RoundState, policy: int,
+                  choices: np.random.BitGenerator | None = ...) -> int: ...
+def play_policies(state: RoundState, history: list[Any], actions: list[int],
+                  policies: tuple[int | None, ...],
+                  choices: tuple[np.random.BitGenerator | None, ...], stop: int,
+                  first: int = ...) -> int: ...
+
