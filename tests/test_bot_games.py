@@ -27,6 +27,7 @@ from fivecrowns.game import Game
 from fivecrowns.players import _play_on_game
 from fivecrowns.seeding import game_seeds
 from helpers.engines import compiled_engine
+from helpers.engines import python_bots as bots_in_python
 
 compiled_engine()  # skips the module on the Python twin (fails where the core is required)
 assert _bot_games.available()
@@ -41,7 +42,8 @@ def both(kinds: list[str], seed: int, **kw: object) -> None:
     compiled_bots, python_bots = lineup(kinds, seed), lineup(kinds, seed)
     assert _bot_games.seat_policies(compiled_bots) is not None
     got = play_game(compiled_bots, seed=seed, **kw)  # type: ignore[arg-type]
-    want = _play_on_game(python_bots, seed=seed, **kw)  # type: ignore[arg-type]
+    with bots_in_python():  # the bots' own Python: the specification
+        want = _play_on_game(python_bots, seed=seed, **kw)  # type: ignore[arg-type]
     assert got == want
     assert got.record.to_dict() == want.record.to_dict()
     Game.replay(got.record)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import require_extra
-from helpers.engines import compiled_engine, slow_on_twins
+from helpers.engines import compiled_engine, python_bots, slow_on_twins
 
 require_extra("gymnasium")
 
@@ -160,7 +160,8 @@ def test_the_bots_moves_chosen_in_c_are_their_python_moves(opponents: tuple[str,
     rng = np.random.default_rng(2)
     for episode in range(3):
         a, _ = fast.reset(seed=episode)
-        b, _ = slow.reset(seed=episode)
+        with python_bots():
+            b, _ = slow.reset(seed=episode)
         assert len(fast._compiled) == sum(o != "random:go_out=0.5" for o in opponents)
         assert not slow._compiled
         done = False
@@ -169,7 +170,8 @@ def test_the_bots_moves_chosen_in_c_are_their_python_moves(opponents: tuple[str,
             np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
             action = int(rng.choice(np.flatnonzero(a["action_mask"])))
             a, ra, ta, ua, _ = fast.step(action)
-            b, rb, tb, ub, _ = slow.step(action)
+            with python_bots():  # the bots' own Python: the specification
+                b, rb, tb, ub, _ = slow.step(action)
             assert (ra, ta, ua) == (rb, tb, ub)
             done = ta or ua
         assert fast.game.record().actions == slow.game.record().actions

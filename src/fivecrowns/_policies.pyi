@@ -16,3 +16,8 @@ def play_policies(state: RoundState, history: list[Any], actions: list[int],
                   choices: tuple[np.random.BitGenerator | None, ...], stop: int,
                   first: int = ...) -> int: ...
 
+def observed_action(policy: int, counts: npt.NDArray[np.uint8], top: int, kept: int,
+                    drawn: int, unseen: npt.NDArray[np.uint8],
+                    next_taken: npt.NDArray[np.uint8], draw_size: int, discard_size: int,
+                    wild: int, decks: int, hand_size: int, n_players: int, phase: int,
+                    went_out: int, sudden_death: bool, return_discard: bool) -> int: ...

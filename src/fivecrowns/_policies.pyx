@@ -31,6 +31,7 @@ from ._round_state cimport (
     Table,
     bitgen_of,
     dealt,
+    fill_start,
     deck_drawable,
     discard_card,
     draw_code,
@@ -844,6 +845,84 @@ cdef int decide(RoundState state, int code, choices) except -1:
         return random_draw(&T, True)
     step(&T, code)
     return codes[0]
+
+
+cdef int STATE_MAX_HAND = 20   # the largest hand a state holds (_checks.MAX_HAND_SIZE)
+
+
+def observed_action(int policy, const uint8_t[::1] counts not None, int top, int kept,
+                    int drawn, const uint8_t[::1] unseen not None,
+                    const uint8_t[::1] next_taken not None, int draw_size,
+                    int discard_size, int wild, int decks, int hand_size, int n_players,
+                    int phase, int went_out, bint sudden_death, bint return_discard):
+    """The action code policy ``policy`` (GREEDY, STRONG or EXPERT) plays for a player who
+    sees this, the fields of an ``Observation`` (its own seat's): ``counts`` its hand (56
+    counts, the card drawn included in the discard phase), ``top`` the top discard's
+    type (-1: an empty pile), ``kept`` the type it must keep (-1: none), ``drawn`` the
+    type it drew (-1: none), ``unseen`` its unseen counts, ``next_taken`` the cards the
+    next player was seen taking; the bots' choices without the bot's Python (the
+    built-in bots play by it: ``fivecrowns._compiled_bots``). -1 where the view is not
+    one a round's table holds (a hand past its size, a count past the deck's...): the
+    bot then decides in Python, its twin, which answers every view."""
+    cdef Table T
+    cdef int16_t codes[2]
+    cdef int t, size = 0, limit
+    if policy != GREEDY and policy != STRONG and policy != EXPERT:
+        raise ValueError(f"policy must be one of {GREEDY, STRONG, EXPERT}, got {policy}")
+    if counts.shape[0] != N_TYPES or unseen.shape[0] != N_TYPES \
+            or next_taken.shape[0] != N_TYPES:
+        raise ValueError("counts, unseen and next_taken must hold 56 counts each")
+    if not (3 <= wild <= 13 and 1 <= decks <= 4 and 2 <= n_players <= MAX_PLAYERS
+            and 1 <= hand_size <= STATE_MAX_HAND and (phase == DRAW or phase == DISCARD)
+            and 0 <= draw_size <= 58 * decks and 0 <= discard_size < 58 * decks
+            and -1 <= top < N_TYPES and (top >= 0) == (discard_size > 0)
+            and -1 <= kept < N_TYPES and -1 <= drawn < N_TYPES
+            and -1 <= went_out < n_players):
+        return -1
+    for t in range(N_TYPES):
+        limit = 3 * decks if t == JOKER else decks
+        # the unseen copies and the next player's are copies the hand does not hold
+        if counts[t] + unseen[t] + next_taken[t] > limit:
+            return -1
+        size += counts[t]
+    if size != hand_size + (phase == DISCARD) or (kept >= 0 and not counts[kept]):
+        return -1
+    memset(&T, 0, sizeof(Table))
+    T.n_players = n_players
+    T.hand_size = hand_size
+    T.wild = wild
+    T.max_turns = 1 << 30        # a discard here never ends the round by the turn limit
+    T.decks = decks
+    T.no_return = not return_discard
+    fill_start(&T, 0)            # the player is seat 0, the next player seat 1
+    T.sudden_death = sudden_death
+    T.phase = phase
+    T.went_out = went_out
+    T.taken = kept
+    T.drawn = drawn
+    for t in range(N_TYPES):
+        T.hands[0][t] = counts[t]
+        T.hidden[t] = unseen[t] + counts[t]  # unseen_of(T, 0): hidden less the hand
+        T.taken_counts[1][t] = next_taken[t]
+    T.n_draw = draw_size
+    T.n_pile = discard_size
+    if top >= 0:
+        T.pile[discard_size - 1] = <uint8_t>top
+        T.pile_counts[top] = 1
+    T.trace = codes
+    T.trace_room = 2
+    with nogil:
+        if phase == DRAW:
+            if policy == GREEDY:
+                t = greedy_draw(&T)
+            elif policy == STRONG:
+                t = strong_draw(&T)
+            else:
+                t = expert_draw(&T)
+        else:
+            step(&T, policy)
+            t = codes[0]
+    return t
 
 
 def policy_action(RoundState state not None, policy, choices=None):

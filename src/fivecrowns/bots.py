@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from . import solver
+from . import _compiled_bots, solver
 from ._deprecation import RENAMED, UNSET, dropped_parameter, moved_names
 from .actions import Source
 from .cards import N_TYPES, Card
@@ -147,6 +147,10 @@ class GreedyBot:
 
     def choose_draw(self, obs: Observation) -> Source:
         """The discard pile if its top card lowers the deadwood, else the deck."""
+        if type(self) is GreedyBot:  # the engine's policy: the same choice, in C
+            source = _compiled_bots.compiled_draw(_compiled_bots.GREEDY, obs)
+            if source is not None:
+                return source
         top = obs.top_discard
         if top is None:
             return Source.DECK
@@ -165,6 +169,10 @@ class GreedyBot:
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
         """The best discard (the best other than ``obs.must_keep``); go out if it leaves
         deadwood 0."""
+        if type(self) is GreedyBot:
+            choice = _compiled_bots.compiled_discard(_compiled_bots.GREEDY, obs)
+            if choice is not None:
+                return choice
         row = _hand_row(obs)
         dead, t = self._choice(row, obs.wild, obs.decks)
         if t == _must_keep_index(obs):  # the best discard is the card just taken: the next best
@@ -277,6 +285,10 @@ class StrongBot:
         self.lookahead = int(lookahead)
         self.now_weight = float(now_weight)
 
+    def _as_engine(self) -> bool:
+        """Whether the engine's strong policy is this bot: its defaults, its class."""
+        return type(self) is StrongBot and self.lookahead == 3 and self.now_weight == 0.35
+
     @staticmethod
     def _expected(row: npt.NDArray[np.uint8], wild: int, decks: int,
                   unseen: npt.NDArray[np.int64]) -> float:
@@ -289,6 +301,10 @@ class StrongBot:
 
     def choose_draw(self, obs: Observation) -> Source:
         """The pile's top card if it beats a blind draw on expected deadwood."""
+        if self._as_engine():  # the engine's policy: the same choice, in C
+            source = _compiled_bots.compiled_draw(_compiled_bots.STRONG, obs)
+            if source is not None:
+                return source
         top = obs.top_discard
         if top is None:
             return Source.DECK
@@ -312,6 +328,10 @@ class StrongBot:
 
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
         """Go out if possible, else the discard with the best look-ahead score."""
+        if self._as_engine():
+            choice = _compiled_bots.compiled_discard(_compiled_bots.STRONG, obs)
+            if choice is not None:
+                return choice
         row, kept, order = _discard_candidates(obs)
         wild, decks = obs.wild, obs.decks
         # every natural type held, and one wild, are candidates; the card just taken from

@@ -63,7 +63,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from . import solver
+from . import _compiled_bots, solver
 from ._deprecation import RENAMED, UNSET, dropped_parameter
 from .actions import Source
 from .bots import (
@@ -197,6 +197,10 @@ class ExpertBot:
     def choose_draw(self, obs: Observation) -> Source:
         """The top discard if it is wild, lets the bot go out, or beats a blind draw over
         two draws (see the class)."""
+        if type(self) is ExpertBot:  # the engine's policy: the same choice, in C
+            source = _compiled_bots.compiled_draw(_compiled_bots.EXPERT, obs)
+            if source is not None:
+                return source
         top = obs.top_discard
         if top is None:
             return Source.DECK
@@ -243,6 +247,10 @@ class ExpertBot:
     def choose_discard(self, obs: Observation) -> tuple[Card, bool]:
         """Go out if possible; else the discard with the best look-ahead score (see the
         class)."""
+        if type(self) is ExpertBot:
+            choice = _compiled_bots.compiled_discard(_compiled_bots.EXPERT, obs)
+            if choice is not None:
+                return choice
         row, kept, order = _discard_candidates(obs)
         wild, decks = obs.wild, obs.decks
         dead = _candidate_deadwoods(row, wild, decks, order).tolist()

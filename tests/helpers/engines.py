@@ -72,13 +72,33 @@ def engine(name: str) -> Iterator[bool]:
     if name != "python" and core is None:
         yield False
         return
-    # the rollouts' engine, and the one the built-in bots' games read (fivecrowns._state)
-    saved = rollout._core, _state.rollout_core
+    # the rollouts' engine, the one the built-in bots' games read (fivecrowns._state),
+    # and the compiled policies the built-in bots decide by (fivecrowns._compiled_bots):
+    # on the Python engine every bot decides in its own Python
+    saved = rollout._core, _state.rollout_core, _state.policies_core
     rollout._core = _state.rollout_core = core
+    _state.policies_core = None if core is None else _compiled_policies()
     try:
         yield True
     finally:
-        rollout._core, _state.rollout_core = saved
+        rollout._core, _state.rollout_core, _state.policies_core = saved
+
+
+def _compiled_policies() -> Any:
+    return importlib.import_module("fivecrowns._policies")
+
+
+@contextlib.contextmanager
+def python_bots() -> Iterator[None]:
+    """The built-in bots decide in their own Python inside the block, not by the engine's
+    policies (``fivecrowns._compiled_bots``): the specification, for a test that holds
+    the engine to it."""
+    saved = _state.policies_core
+    _state.policies_core = None
+    try:
+        yield
+    finally:
+        _state.policies_core = saved
 
 
 def same(a: Any, b: Any) -> bool:

@@ -12,6 +12,7 @@ from fivecrowns import GreedyBot, Player, Round, Rules, registry
 from fivecrowns.actions import encode_discard, encode_draw
 from fivecrowns.records import Phase
 from fivecrowns.rollout import play_out, play_out_actions
+from helpers.engines import python_bots
 from helpers.playing import play_until
 
 __all__ = ["policy_bot", "by_bots", "random_prefix", "greedy_prefix", "varied_round",
@@ -32,6 +33,13 @@ def by_bots(r: Round, policy: str = "greedy") -> tuple[list[int], list[int]]:
     (scores, moves)."""
     bot = policy_bot(policy)
     moves: list[int] = []
+    with python_bots():  # the bots' own Python: the specification
+        _play_by(r, bot, moves)
+    assert r.result is not None
+    return list(r.result.scores), moves
+
+
+def _play_by(r: Round, bot: Player, moves: list[int]) -> None:
     while not r.is_over:
         obs = r.observation(r.current_player)
         if r.phase is Phase.DRAW:
@@ -42,8 +50,6 @@ def by_bots(r: Round, policy: str = "greedy") -> tuple[list[int], list[int]]:
             card, out = bot.choose_discard(obs)
             moves.append(encode_discard(card, go_out=out))
             r.discard(card, go_out=out)
-    assert r.result is not None
-    return list(r.result.scores), moves
 
 
 def random_prefix(r: Round, moves: int, rng: np.random.Generator) -> Round:
