@@ -404,8 +404,9 @@ def main(argv: list[str] | None = None) -> None:
                    help="training games (default: 64 on the vector route, 8 on single)")
     p.add_argument("--subproc", action="store_true",
                    help="--route single: step the environments in subprocesses")
-    p.add_argument("--threads", type=int, default=1,
-                   help="torch threads (on a shared 2-core machine 1 was fastest)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="torch threads (default: 2 on the vector route, whose games take a "
+                        "small share of a core; 1 on single, where the games take one)")
     p.add_argument("--n-steps", type=int, default=None,
                    help="PPO steps per game per update (default: 2,048 a rollout in all, "
                         "32 a game of 64, 256 a game of 8)")
@@ -439,6 +440,10 @@ def main(argv: list[str] | None = None) -> None:
         args.batch_size = 512 if vector else 256
     if args.epochs is None:
         args.epochs = 2 if vector else 5
+    if args.threads is None:
+        args.threads = 2 if vector else 1
+    if args.threads < 1:
+        p.error("--threads must be at least 1")
     if args.subproc and args.route != "single":
         p.error("--subproc steps single environments: give --route single")
     if args.eval_games < 1:
