@@ -114,6 +114,11 @@ def test_wheel_contents() -> None:
         assert needed in names, f"{needed} is missing from {wheel.name}"
     assert any(re.fullmatch(r"fivecrowns/_solver\..*(so|pyd)", n) for n in names), (
         f"the compiled core is missing from {wheel.name}")
+    from fivecrowns._state import ENGINE_MODULES
+    for module in ENGINE_MODULES:  # the engine's compiled modules, each with its stub
+        assert f"fivecrowns/{module}.pyi" in names, f"{module}.pyi is missing"
+        assert any(re.fullmatch(rf"fivecrowns/{module}\..*(so|pyd)", n) for n in names), (
+            f"the compiled {module} is missing from {wheel.name}")
     assert not any(n.endswith(".c") for n in names), "generated C leaked into the wheel"
     assert re.search(r"^Requires-Dist: numpy", metadata, re.M)
     assert re.search(r"^Requires-Dist: tqdm", metadata, re.M)
@@ -134,12 +139,16 @@ def test_sdist_contents() -> None:
         assert needed in names, f"{needed} is missing from {sdist.name}"
     assert "src/fivecrowns/_solver.c" not in names, "the sdist must build from the .pyx"
     assert not any(n.endswith((".so", ".pyd", ".pyc")) for n in names)
-    # every part a compiled module includes, and every header of its own it names
+    # every part a compiled module includes, every header of its own it names, and the
+    # .pxd of every engine module it cimports
     with tarfile.open(sdist) as tf:
         sources = {n.split("/", 1)[1]: tf.extractfile(n).read().decode()  # type: ignore[union-attr]
-                   for n in tf.getnames() if n.endswith((".pyx", ".pxi"))}
+                   for n in tf.getnames() if n.endswith((".pyx", ".pxi", ".pxd"))}
     parts = {f"src/fivecrowns/{m}" for text in sources.values()
              for m in re.findall(r'^(?:include|cdef extern from) "(_[\w.]+)"', text, re.M)}
+    parts |= {f"src/fivecrowns/{m}.pxd" for text in sources.values()
+              for m in re.findall(r"^from \.(_\w+) cimport", text, re.M)}
+    assert "src/fivecrowns/_round_state.pxd" in parts
     assert parts and not parts - names, f"{sorted(parts - names)} missing from {sdist.name}"
 
 
