@@ -18,12 +18,14 @@ from . import _state, solver
 from .actions import Source
 from .cards import Card
 from .records import Observation, Phase
+from .registry import engine_policies
 
 __all__ = ["GREEDY", "STRONG", "EXPERT", "compiled_action", "compiled_draw",
            "compiled_discard"]
 
-# The engine's numbers of the policies (_policies.pxd).
-GREEDY, STRONG, EXPERT = 0, 2, 3
+# The engine's numbers of the policies: the registry's (its entries' ``policy``).
+GREEDY, STRONG, EXPERT = (engine_policies().index(name) for name in ("greedy", "strong",
+                                                                      "expert"))
 
 
 def compiled_action(policy: int, obs: Observation) -> int | None:
