@@ -28,9 +28,11 @@ from ._round_state cimport (
     NO_CHOICE,
     OVER,
     RoundState,
+    STATE_MAX_HAND,
     Table,
     bitgen_of,
     dealt,
+    fill_rules,
     fill_start,
     deck_drawable,
     discard_card,
@@ -233,11 +235,36 @@ cdef double feed_penalty(const Table* T, int t, bint known_any, const int* known
     return pen
 
 
+cdef int discard_candidates(Table* T, int kept, int* order, int* dead, int* best,
+                            int* allowed) noexcept nogil:
+    """The opening of StrongBot's and ExpertBot's discards: the types worth discarding
+    into ``order`` (the kept type too when it is the only one, so a card can be
+    found), the deadwood each leaves into ``dead``, in ``best`` the allowed one that
+    leaves the least (the first on ties) and in ``allowed`` how many are allowed; the
+    number of candidates."""
+    cdef uint8_t* row = T.hands[T.current]
+    cdef int n, k
+    n = discard_order_of(row, T.wild, -1, order)
+    if kept >= 0 and n == 1 and order[0] == kept:
+        n = discard_order_of(row, T.wild, kept, order)
+    best[0] = -1
+    allowed[0] = 0
+    for k in range(n):
+        row[order[k]] -= 1
+        dead[k] = solve_deadwood(row, T.wild)
+        row[order[k]] += 1
+        if order[k] != kept:
+            allowed[0] += 1
+            if best[0] < 0 or dead[k] < dead[best[0]]:
+                best[0] = k
+    return n
+
+
 cdef void strong_discard(Table* T) noexcept nogil:
     """``StrongBot.choose_discard``: out if possible; on a final turn the least deadwood;
     else the best mix of deadwood now and expected deadwood after the next draw, with
     penalties for throwing a wild or feeding the next player."""
-    cdef int p = T.current, kept = must_keep(T), n, k, j, best = -1, nxt, t
+    cdef int p = T.current, kept = must_keep(T), n, k, j, best, allowed, nxt, t
     cdef uint8_t* row = T.hands[p]
     cdef int order[N_TYPES]
     cdef int dead[N_TYPES]
@@ -248,15 +275,7 @@ cdef void strong_discard(Table* T) noexcept nogil:
     cdef double ahead[N_TYPES]
     cdef bint known_any = False
     cdef const int* known
-    n = discard_order_of(row, T.wild, -1, order)
-    if kept >= 0 and n == 1 and order[0] == kept:
-        n = discard_order_of(row, T.wild, kept, order)
-    for k in range(n):
-        row[order[k]] -= 1
-        dead[k] = solve_deadwood(row, T.wild)
-        row[order[k]] += 1
-        if order[k] != kept and (best < 0 or dead[k] < dead[best]):
-            best = k
+    n = discard_candidates(T, kept, order, dead, &best, &allowed)
     if dead[best] == 0:
         discard_card(T, order[best], True)
         return
@@ -616,7 +635,7 @@ cdef void expert_discard(Table* T) noexcept nogil:
     """``ExpertBot.choose_discard``: out if possible; on a final turn the least deadwood;
     else every allowed discard's one-draw score, the best few scored again over two
     draws, and the least ``(k - 1) * one-draw + two-draw`` for ``k`` players."""
-    cdef int p = T.current, kept = must_keep(T), n, k, best = -1, allowed = 0
+    cdef int p = T.current, kept = must_keep(T), n, k, best, allowed
     cdef int chosen = -1
     cdef uint8_t* row = T.hands[p]
     cdef int order[N_TYPES]
@@ -628,17 +647,7 @@ cdef void expert_discard(Table* T) noexcept nogil:
     cdef int32_t table[N_TYPES]
     cdef int64_t nn, d, z, two, score, chosen_score = 0
     cdef uint64_t want
-    n = discard_order_of(row, T.wild, -1, order)
-    if kept >= 0 and n == 1 and order[0] == kept:
-        n = discard_order_of(row, T.wild, kept, order)
-    for k in range(n):
-        row[order[k]] -= 1
-        dead[k] = solve_deadwood(row, T.wild)
-        row[order[k]] += 1
-        if order[k] != kept:
-            allowed += 1
-            if best < 0 or dead[k] < dead[best]:
-                best = k
+    n = discard_candidates(T, kept, order, dead, &best, &allowed)
     if dead[best] == 0:
         discard_card(T, order[best], True)
         return
@@ -847,9 +856,6 @@ cdef int decide(RoundState state, int code, choices) except -1:
     return codes[0]
 
 
-cdef int STATE_MAX_HAND = 20   # the largest hand a state holds (_checks.MAX_HAND_SIZE)
-
-
 def observed_action(int policy, const uint8_t[::1] counts not None, int top, int kept,
                     int drawn, const uint8_t[::1] unseen not None,
                     const uint8_t[::1] next_taken not None, int draw_size,
@@ -888,14 +894,10 @@ def observed_action(int policy, const uint8_t[::1] counts not None, int top, int
     if size != hand_size + (phase == DISCARD) or (kept >= 0 and not counts[kept]):
         return -1
     memset(&T, 0, sizeof(Table))
-    T.n_players = n_players
-    T.hand_size = hand_size
-    T.wild = wild
-    T.max_turns = 1 << 30        # a discard here never ends the round by the turn limit
-    T.decks = decks
-    T.no_return = not return_discard
+    # max_turns: a discard here never ends the round by the turn limit
+    fill_rules(&T, n_players, hand_size, wild, decks, 1 << 30, return_discard,
+               sudden_death)
     fill_start(&T, 0)            # the player is seat 0, the next player seat 1
-    T.sudden_death = sudden_death
     T.phase = phase
     T.went_out = went_out
     T.taken = kept

@@ -14,6 +14,7 @@ cdef enum:
     MAX_PLAYERS = 14
     MAX_DECK = 232     # party mode
     NO_CHOICE = -1
+    STATE_MAX_HAND = 20  # the largest hand a state holds (_checks.MAX_HAND_SIZE)
 
 # The phases of records.Phase.
 cdef enum:

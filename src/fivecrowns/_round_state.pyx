@@ -205,9 +205,6 @@ cdef void discard_card(Table* T, int t, bint go_out) noexcept nogil:
         T.current = (p + 1) % T.n_players
         T.phase = DRAW
 
-cdef int STATE_MAX_HAND = 20
-
-
 cdef int full_count(int t, int decks) noexcept nogil:
     return 3 * decks if t == JOKER else decks
 
@@ -1008,8 +1005,13 @@ _RAW_KINDS = _raw_kinds()
 # -- records: the per-move results of RoundState.play ------------------------------------
 
 from . import records as _records  # noqa: E402
+from ._checks import MAX_HAND_SIZE as _MAX_HAND_SIZE  # noqa: E402
 from .actions import _CARDS, Source  # noqa: E402
 
+if STATE_MAX_HAND != _MAX_HAND_SIZE:
+    # the Table's rows and the checks of both twins must agree on the largest hand
+    raise ImportError(f"fivecrowns._round_state: STATE_MAX_HAND {STATE_MAX_HAND} is not "
+                      f"_checks.MAX_HAND_SIZE {_MAX_HAND_SIZE}")
 # Typed once: a module's Python globals are looked up by name at every use.
 cdef object _DrawRecord = _records.DrawRecord, _DiscardRecord = _records.DiscardRecord
 cdef object _RESHUFFLE_EVENT = _records._RESHUFFLE_EVENT
