@@ -461,7 +461,7 @@ class RoundState(StateViews):
         held = [t for t in np.flatnonzero(row).tolist() if t != kept]
         codes = [_ACTION_DISCARD + t for t in held]
         # one best-discard search answers "none" for almost every hand
-        if solver._core.best_discard_row(row, self.wild, self.decks)[0] == 0:
+        if solver.row_core().best_discard_row(row, self.wild, self.decks)[0] == 0:
             codes += [_ACTION_GO_OUT + t for t in held if self.deadwood_without(t) == 0]
         return codes
 

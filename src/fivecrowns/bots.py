@@ -60,7 +60,7 @@ def best_discard_choice(row: npt.NDArray[np.uint8], wild: int,
     """
     # best_discard's answer without its Discard record (a copy of the hand, a Card and a
     # deferred solve), which the bots never read.
-    dead, index = solver._core.best_discard_row(solver._row(row, decks), wild, decks)
+    dead, index = solver.row_core().best_discard_row(solver._row(row, decks), wild, decks)
     return dead, index
 
 

@@ -132,7 +132,7 @@ def _kept_stats(row: npt.NDArray[np.uint8], dead: int, wild: int, decks: int,
                 unseen: npt.NDArray[np.int64]) -> list[float]:
     """``dead``, ``next``, ``out_next``, ``improve``, ``next2``, ``out_next2`` of the kept
     hand ``row`` (n cards, deadwood ``dead``)."""
-    table = solver._core.draw_table_row(row, wild, decks)
+    table = solver.row_core().draw_table_row(row, wild, decks)
     n, d, z = _sums(table, unseen)
     if d <= 0:  # nothing left to draw
         return [dead / _DEAD, dead / _DEAD, 0.0, 0.0, dead / _DEAD, 0.0]
@@ -187,7 +187,7 @@ def _candidates(view: _View, order: list[int] | None = None
         top = view.top
         x = np.zeros((2, _N_IN))
         # draw blind: the hand now, its draw to come
-        now = solver._core.deadwood_row(row, wild, decks)
+        now = solver.row_core().deadwood_row(row, wild, decks)
         stats = _kept_stats(row, now, wild, decks, unseen)
         x[0, 0:6] = [stats[1], stats[4], stats[5], stats[3], stats[4], stats[5]]
         x[0, 11] = 1.0
@@ -327,9 +327,9 @@ def _one_draw(view: _View) -> int:
         if order:
             taken = int(_candidate_deadwoods(row, wild, decks, order).min())
     row[top] -= 1
-    n, d, _ = _sums(solver._core.draw_table_row(row, wild, decks), view.unseen)
+    n, d, _ = _sums(solver.row_core().draw_table_row(row, wild, decks), view.unseen)
     if d <= 0:
-        return ACTION_DRAW_DISCARD if taken < solver._core.deadwood_row(row, wild, decks) \
+        return ACTION_DRAW_DISCARD if taken < solver.row_core().deadwood_row(row, wild, decks) \
             else ACTION_DRAW_DECK
     return ACTION_DRAW_DISCARD if taken * d < n else ACTION_DRAW_DECK
 
