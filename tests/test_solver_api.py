@@ -11,6 +11,7 @@ import pytest
 
 import fivecrowns as fc
 from fivecrowns import _solver_py, solver
+from fivecrowns._rows import row_core
 from fivecrowns.solver import CORE_FUNCTIONS, Implementation, implementation
 
 BOUND = ("deadwood", "solve", "best_discard", "discard_deadwood", "can_go_out", "draw_table",
@@ -87,7 +88,7 @@ def test_use_implementation_runs_the_simulators_through_that_core(
     before = solver._core
     with solver.use_implementation(impl.name) as used:
         assert used is impl and solver._core is cores[impl.name]
-        assert solver.row_core() is cores[impl.name]  # the bots' and features' rows too
+        assert row_core() is cores[impl.name]  # the bots' and features' rows too
         # a subclass takes play_game's Python route (built-in bots play on the compiled
         # engine, which calls the compiled core in C, out of the spies' sight)
         result = play_game([_Greedy(), _Greedy()], seed=1, rounds=[1, 2])

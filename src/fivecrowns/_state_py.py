@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import records, solver
+from ._rows import row_core
 
 # The compiled twin (_round_state.pyx) imports the helpers both twins share from here, and
 # Round the limits: the names marked noqa are there for them
@@ -461,7 +462,7 @@ class RoundState(StateViews):
         held = [t for t in np.flatnonzero(row).tolist() if t != kept]
         codes = [_ACTION_DISCARD + t for t in held]
         # one best-discard search answers "none" for almost every hand
-        if solver.row_core().best_discard_row(row, self.wild, self.decks)[0] == 0:
+        if row_core().best_discard_row(row, self.wild, self.decks)[0] == 0:
             codes += [_ACTION_GO_OUT + t for t in held if self.deadwood_without(t) == 0]
         return codes
 

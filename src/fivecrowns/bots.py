@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from . import _compiled_bots, solver
 from ._deprecation import RENAMED, UNSET, dropped_parameter, moved_names
+from ._rows import row_core
 from .actions import Source
 from .cards import N_TYPES, Card
 from .outs import discard_order as _discard_order
@@ -60,7 +61,7 @@ def best_discard_choice(row: npt.NDArray[np.uint8], wild: int,
     """
     # best_discard's answer without its Discard record (a copy of the hand, a Card and a
     # deferred solve), which the bots never read.
-    dead, index = solver.row_core().best_discard_row(solver._row(row, decks), wild, decks)
+    dead, index = row_core().best_discard_row(solver._row(row, decks), wild, decks)
     return dead, index
 
 

@@ -508,19 +508,6 @@ def implementation(name: str) -> Implementation:
     raise ValueError(f"implementation must be 'compiled' or 'python', got {name!r}")
 
 
-def row_core() -> Any:
-    """The core this module's functions use now: the compiled ``_solver`` or its twin
-    ``_solver_py``, whose row functions (``deadwood_row``, ``best_discard_row``,
-    ``draw_table_row``...) take a hand as 56 checked ``uint8`` counts.
-
-    For the package's own hot paths (the bots, LearnedBot's features, the observation
-    features), which check their rows once and call the row functions without this
-    module's argument checks; read at each call, so a :func:`use_implementation` block
-    switches them too. Not part of the public API.
-    """
-    return _core
-
-
 def active_implementation() -> str:
     """The core this module's functions use now: ``"compiled"`` or ``"python"``; the one
     loaded at import (:data:`IMPLEMENTATION`) unless a :func:`use_implementation` block

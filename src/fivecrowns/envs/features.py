@@ -74,6 +74,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import solver
+from .._rows import row_core
 from ..cards import N_TYPES
 from ..deck import full_counts
 from ..outs import discard_order
@@ -252,7 +253,7 @@ def fill_features(out: npt.NDArray[np.float32], hand: npt.NDArray[np.uint8], *, 
 def _least(row: npt.NDArray[np.uint8], wild: int, decks: int, types: list[int]) -> list[int]:
     """``deadwood(row - t)`` for each type of ``types`` (``row`` is restored)."""
     # one call a type: for the dozen types of a hand this is quicker than a batched call
-    dead = solver.row_core().deadwood_row
+    dead = row_core().deadwood_row
     out = []
     for t in types:
         row[t] -= 1
@@ -265,7 +266,7 @@ def _fill(out: npt.NDArray[np.float32], row: npt.NDArray[np.uint8], wild: int, d
           top: int, unseen: npt.NDArray[np.integer], view: bool, kept: int,
           return_discard: bool) -> None:
     """The features of the hand ``row`` (a private copy: it is modified)."""
-    core = solver.row_core()
+    core = row_core()
     out[:] = -1.0
     if view:
         held = row.nonzero()[0].tolist()
