@@ -14,6 +14,7 @@ it) and a test can list them all (:data:`RENAMED`).
 (2, 5)
 >>> str(caught[0].message)
 'deal(rng=...) is deprecated and will be removed in fivecrowns 1.0; use deal(seed=...)'
+>>> del RENAMED["deal(rng=...)"]  # the example's spelling is not the package's
 """
 
 from __future__ import annotations
@@ -147,6 +148,7 @@ class deprecated_attribute:
     ...     warnings.simplefilter("ignore")
     ...     Bot.budget, Bot().budget
     (8, 8)
+    >>> del RENAMED["Bot.budget"]  # the example's spelling is not the package's
     """
 
     def __init__(self, old: str, new: str) -> None:
