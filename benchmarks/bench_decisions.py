@@ -7,6 +7,7 @@ Run as a script::
     python benchmarks/bench_decisions.py --policy StrongBot   # another policy
     python benchmarks/bench_decisions.py --only time          # LearnedBot, ms per decision
     python benchmarks/bench_decisions.py --only gain --games 2000 --seed 3 --jobs 2
+    python benchmarks/bench_decisions.py --only gain --players 2 --weights FILE.npz
 
 ``rate`` times, in one run on the same games, (a) the engine alone playing the games
 (:func:`fivecrowns.rollout.play_games`), (b) :func:`fivecrowns.decisions.record_decisions`
@@ -19,8 +20,9 @@ so the Python route would play other games). Decisions a minute are given by the
 clock and by the process's CPU time times two cores: on a machine shared with other work
 the wall clock says more about the others' load than about the code. ``time`` is
 LearnedBot's CPU time per decision in ``--timing-games`` games against three StrongBots;
-``gain`` a duplicate match with three StrongBots (``duplicate_match(LearnedBot, StrongBot,
-...)``), deals seeded from ``--seed``, beside ExpertBot's gain on the same deals and seats
+``gain`` a duplicate match with StrongBots (``duplicate_match(LearnedBot, StrongBot,
+...)``; ``--players`` at the table, ``--weights`` other weights than the shipped), deals
+seeded from ``--seed``, beside ExpertBot's gain on the same deals and seats
 (compiled, as ``bench_expert.py``) and the two bots' difference deal by deal.
 """
 
@@ -83,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--python-games", type=int, default=4)
     p.add_argument("--timing-games", type=int, default=8)
     p.add_argument("--only", choices=["rate", "time", "gain"], action="append")
+    p.add_argument("--weights", help="LearnedBot's weights for time and gain (default the "
+                                     "shipped ones)")
     args = p.parse_args(argv)
     parts = args.only or ["rate", "time"]
     print(core_line(), flush=True)
@@ -111,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  record_decisions / Python route, CPU time: "
               f"{len(d) / recorded[1] / (n_py / python[1]):.1f}x a core", flush=True)
     if "time" in parts:
-        ts = np.array(decision_times(lambda s: LearnedBot(), args.timing_games,
+        ts = np.array(decision_times(lambda s: LearnedBot(weights=args.weights),
+                                     args.timing_games,
                                      args.seed)) * 1e3
         p95 = float(np.percentile(ts, 95))
         print(f"LearnedBot: ms per decision (CPU, one core, {ts.size} decisions): mean "
@@ -120,16 +125,18 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     if "gain" in parts:
         start = time.perf_counter()
-        report = duplicate_match(LearnedBot, StrongBot, [StrongBot] * 3, args.games,
-                                 seed=args.seed, jobs=args.jobs)
+        learned = LearnedBot if args.weights is None else f"learned:weights={args.weights}"
+        report = duplicate_match(learned, StrongBot, [StrongBot] * (args.players - 1),
+                                 args.games, seed=args.seed, jobs=args.jobs)
         print(report.table())
         lo, hi = report.gain_ci
-        print(f"LearnedBot's paired gain over StrongBot, {args.games} deals, seed "
+        print(f"LearnedBot's paired gain over StrongBot, {args.players} players, "
+              f"{args.games} deals, seed "
               f"{args.seed}: {report.gain:+.2f} ({lo:+.2f}..{hi:+.2f}) in "
               f"{time.perf_counter() - start:.0f} s", flush=True)
         # ExpertBot on the same deals and seats, in the compiled engine (bench_expert's)
-        expert = paired_gains(*compiled_duplicate("expert", "strong", 4, args.games,
-                                                  args.seed, args.threads))
+        expert = paired_gains(*compiled_duplicate("expert", "strong", args.players,
+                                                  args.games, args.seed, args.threads))
         e, (elo, ehi) = mean_interval(expert)
         diff, (dlo, dhi) = mean_interval(report.gains - expert)
         print(f"ExpertBot's on the same deals: {e:+.2f} ({elo:+.2f}..{ehi:+.2f}); "

@@ -9,10 +9,13 @@ weights LearnedBot ships were made by::
 
 The recipe, and why (docs/frameworks.rst, Learning from the experts, has the result):
 
-1. **Data**: ``--games`` four-player games of ExpertBots from the compiled engine
-   (:func:`fivecrowns.decisions.write_decisions`, every seat recorded), seeded from
-   ``--seed``. ExpertBot is this package's strongest fast policy; the engine plays it at
-   C speed, so the data costs seconds, not the Python bots' minutes.
+1. **Data**: ``--games`` games of ExpertBots from the compiled engine
+   (:func:`fivecrowns.decisions.write_decisions`, every seat recorded) at each table size
+   of ``--players`` (four players by default; ``2,3,4,6`` for a network that plays at
+   every size a user seats it at: the context features hold the number of players),
+   seeded from ``--seed`` (at four players) and ``1000 * n + seed`` (at ``n`` others).
+   ExpertBot is this package's strongest fast policy; the engine plays it at C speed, so
+   the data costs seconds, not the Python bots' minutes.
 2. **Inputs**: for every decision LearnedBot would make with its network (not those it
    makes by rule: going out, the final turn, a wild on top...), the candidate moves and
    their solver features (:mod:`fivecrowns.learned`), computed from the recorded
@@ -271,7 +274,11 @@ def reinforce(weights: LearnedWeights, args: argparse.Namespace) -> LearnedWeigh
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=2000, help="ExpertBot games to learn from")
+    p.add_argument("--games", type=int, default=2000,
+                   help="ExpertBot games to learn from, at each table size of --players")
+    p.add_argument("--players", type=_players, default=[4],
+                   help="the table sizes of the data, comma-separated (default 4; "
+                        "2,3,4,6 for a network that plays at every size)")
     p.add_argument("--seed", type=int, default=1, help="the data's and training's seed")
     p.add_argument("--hidden", type=int, default=64)
     p.add_argument("--epochs", type=int, default=8)
@@ -383,43 +390,61 @@ def check(weights: LearnedWeights, path: str) -> bool:
     return True
 
 
+def data_seed(seed: int, n_players: int, players: list[int]) -> int:
+    """The seed of the data at ``n_players``: ``seed`` itself for the four-player table
+    (so ``--players 4`` remakes the weights made before the option was added), and
+    ``1000 * n_players + seed`` at the other sizes, so no two sizes deal from one seed."""
+    return seed if n_players == 4 or len(players) == 1 else 1000 * n_players + seed
+
+
 def clone(args: argparse.Namespace, command: str,
           started: float) -> tuple[LearnedWeights, dict[str, Any]]:
-    """Record ExpertBot's decisions, build the inputs, fit the network: the weights and
-    what made them."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = args.data or os.path.join(tmp, "expert.npz")
-        f = write_decisions(path, args.games, seed=args.seed, policy="expert",
-                            chunk_games=max(1, min(100, args.games // (2 * args.jobs) or 1)))
-        t_data = time.perf_counter() - started
-        print(f"data: {f.games} games, {f.decisions:,} decisions of ExpertBot in "
-              f"{t_data:.0f} s ({f.chunks} chunks)", flush=True)
-        work = [(path, c) for c in range(f.chunks)]
-        if args.jobs > 1:
-            with ProcessPoolExecutor(args.jobs) as pool:
-                parts = list(pool.map(chunk_inputs, work))
-        else:
-            parts = [chunk_inputs(w) for w in work]
-    xs, starts, ys, games = [], [], [], []
+    """Record ExpertBot's decisions at each table size of ``--players``, build the inputs,
+    fit the network: the weights and what made them."""
+    xs, starts, ys, trains = [], [], [], []
     offset = 0
-    for x, s, y, g in parts:
-        xs.append(x)
-        starts.append(s + np.array([offset, 0]))
-        ys.append(y)
-        games.append(g)
-        offset += len(x)
+    held_from = int(np.ceil(args.games * 0.95)) if args.games > 1 else args.games
+    counts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in args.players:
+            t0 = time.perf_counter()
+            path = os.path.join(tmp, f"expert{n}.npz")
+            if args.data:
+                path = args.data if len(args.players) == 1 else \
+                    f"{os.path.splitext(args.data)[0]}-{n}p.npz"
+            f = write_decisions(path, args.games, seed=data_seed(args.seed, n, args.players),
+                                policy="expert", n_players=n,
+                                chunk_games=max(1, min(100, args.games // (2 * args.jobs)
+                                                       or 1)))
+            t_data = time.perf_counter() - t0
+            print(f"data: {f.games} games, {f.decisions:,} decisions of ExpertBot at {n} "
+                  f"players in {t_data:.0f} s ({f.chunks} chunks)", flush=True)
+            work = [(path, c) for c in range(f.chunks)]
+            if args.jobs > 1:
+                with ProcessPoolExecutor(args.jobs) as pool:
+                    parts = list(pool.map(chunk_inputs, work))
+            else:
+                parts = [chunk_inputs(w) for w in work]
+            before = sum(len(y) for y in ys)
+            for x, s, y, g in parts:
+                xs.append(x)
+                starts.append(s + np.array([offset, 0]))
+                ys.append(y)
+                trains.append(g < held_from)
+                offset += len(x)
+            counts[n] = sum(len(y) for y in ys) - before
+            print(f"inputs: {counts[n]:,} decisions by the network at {n} players in "
+                  f"{time.perf_counter() - t0 - t_data:.0f} s", flush=True)
     x_flat, st = np.concatenate(xs), np.concatenate(starts)
-    y, game = np.concatenate(ys), np.concatenate(games)
-    t_inputs = time.perf_counter() - started - t_data
+    y, train = np.concatenate(ys), np.concatenate(trains)
     print(f"inputs: {len(y):,} decisions by the network ({len(x_flat):,} candidates) in "
-          f"{t_inputs:.0f} s", flush=True)
+          f"{time.perf_counter() - started:.0f} s", flush=True)
     x, mask = padded(x_flat, st)
-    train = game < int(np.ceil(args.games * 0.95)) if args.games > 1 else \
-        np.ones(len(y), dtype=bool)
+    t0 = time.perf_counter()
     weights, acc_train, acc_held = fit(x, mask, y, train, args)
-    t_fit = time.perf_counter() - started - t_data - t_inputs
     print(f"fit: ExpertBot's move scored best in {100 * acc_train:.1f}% of the training "
-          f"decisions, {100 * acc_held:.1f}% held out, in {t_fit:.0f} s", flush=True)
+          f"decisions, {100 * acc_held:.1f}% held out, in {time.perf_counter() - t0:.0f} s",
+          flush=True)
     meta: dict[str, Any] = {
         "command": command, "seed": args.seed, "games": args.games,
         "decisions": int(len(y)), "hidden": args.hidden, "epochs": args.epochs,
@@ -427,7 +452,22 @@ def clone(args: argparse.Namespace, command: str,
         "fivecrowns": fivecrowns.__version__, "torch": torch.__version__,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
         "features": list(CANDIDATE_FEATURES) + list(CONTEXT_FEATURES)}
+    if args.players != [4]:
+        meta["players"] = list(args.players)
+        meta["decisions_by_players"] = {str(n): c for n, c in counts.items()}
     return weights, meta
+
+
+def _players(text: str) -> list[int]:
+    """``--players``: table sizes, comma-separated, each from 2 to 7, no repeats."""
+    try:
+        sizes = [int(t) for t in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of table sizes: {text!r}") from None
+    if not sizes or any(not 2 <= n <= 7 for n in sizes) or len(set(sizes)) != len(sizes):
+        raise argparse.ArgumentTypeError(
+            f"table sizes must be 2 to 7 players, each once: {text!r}")
+    return sizes
 
 
 class _Bot:

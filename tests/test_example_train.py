@@ -194,7 +194,37 @@ def test_imitation_recipe_bad_arguments() -> None:
     env["PYTHONPATH"] = os.pathsep.join([str(Path(fivecrowns.__file__).resolve().parent.parent),
                                          env.get("PYTHONPATH", "")])
     for args, error in ((["--games", "0"], "must be at least 1"),
-                        (["--seed", "3", "--eval-seed", "3"], "--eval-seed must differ")):
+                        (["--seed", "3", "--eval-seed", "3"], "--eval-seed must differ"),
+                        (["--players", "4,4"], "each once"),
+                        (["--players", "2,8"], "must be 2 to 7 players"),
+                        (["--players", "two"], "not a list of table sizes")):
         done = subprocess.run([sys.executable, str(EXAMPLES / "train_imitation.py"), *args],
                               env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 2 and error in done.stderr, done.stderr
+
+
+def test_imitation_recipe_learns_from_every_table_size(tmp_path: Path) -> None:
+    """``--players``: ExpertBot's decisions at each size, dealt from seeds of their own,
+    one network fitted to them all (the weights say which sizes and how many decisions)."""
+    require_train_extra("torch")
+    compiled_engine()
+    from fivecrowns.learned import load_weights
+
+    weights = tmp_path / "w.npz"
+    out = run("train_imitation.py", "--games", "3", "--players", "2,6", "--seed", "4",
+              "--epochs", "1", "--jobs", "1", "--eval-deals", "0", "--out", str(weights),
+              "--data", str(tmp_path / "d.npz"), cwd=tmp_path)
+    found = {}
+    for n in (2, 6):
+        m = re.search(rf"data: 3 games, ([\d,]+) decisions of ExpertBot at {n} players", out)
+        assert m, out
+        m = re.search(rf"inputs: ([\d,]+) decisions by the network at {n} players", out)
+        assert m and int(m[1].replace(",", "")) > 0, out
+        found[str(n)] = int(m[1].replace(",", ""))
+        assert (tmp_path / f"d-{n}p.npz").is_file()  # --data keeps each size's file
+    from fivecrowns.decisions import iter_decisions
+
+    assert [c.n_players for c in iter_decisions(tmp_path / "d-6p.npz")][0] == 6
+    meta = load_weights(weights).meta
+    assert meta["players"] == [2, 6] and meta["decisions_by_players"] == found
+    assert meta["decisions"] == sum(found.values())

@@ -19,6 +19,7 @@ from fivecrowns.expert import _two_blind_draws
 from fivecrowns.learned import (
     CANDIDATE_FEATURES,
     CONTEXT_FEATURES,
+    SHIPPED_WEIGHTS,
     WEIGHTS,
     LearnedWeights,
     decide,
@@ -124,6 +125,27 @@ def test_shipped_weights_are_small_and_say_how_they_were_made() -> None:
     assert "examples/train_imitation.py" in w.meta["command"]
     assert isinstance(w.meta["seed"], int)
     assert w.meta["features"] == list(CANDIDATE_FEATURES) + list(CONTEXT_FEATURES)
+
+
+def test_both_shipped_sets_load_by_name_and_0_5_is_the_default() -> None:
+    """0.5's weights (every table size) are the default; 0.4's stay by name, for the
+    figures and records that cite them, through the registry too."""
+    root = Path(fivecrowns.__file__).parent
+    assert WEIGHTS == SHIPPED_WEIGHTS["0.5"] and set(SHIPPED_WEIGHTS) == {"0.4", "0.5"}
+    new, old = load_weights(), load_weights("0.4")
+    for name, w in (("0.5", new), ("0.4", old)):
+        assert (root / SHIPPED_WEIGHTS[name]).stat().st_size <= 1_000_000
+        same = load_weights(root / SHIPPED_WEIGHTS[name])
+        assert all((a == b).all() for a, b in zip(w.layers[0], same.layers[0]))
+    assert new.meta["players"] == [2, 3, 4, 6] and "--players 2,3,4,6" in new.meta["command"]
+    assert "players" not in old.meta and old.meta["games"] == 2000 and old.meta["seed"] == 1
+    assert not np.array_equal(new.layers[0][0], old.layers[0][0])
+    assert LearnedBot()._net is LearnedBot(weights="0.5")._net  # read once a process
+    bot = registry.parse_bot("learned:weights=0.4").factory()(0)
+    assert isinstance(bot, LearnedBot) and bot._net is LearnedBot(weights="0.4")._net
+    assert repr(bot) == "LearnedBot(weights='0.4')"
+    with pytest.raises(OSError):
+        LearnedBot(weights="0.3")  # not a shipped name: a file, and there is none
 
 
 def test_plays_legal_games_by_name() -> None:

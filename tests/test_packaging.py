@@ -110,7 +110,8 @@ def test_wheel_contents() -> None:
         entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         entry_points = zf.read(entry).decode()
     for needed in ("fivecrowns/__init__.py", "fivecrowns/py.typed", "fivecrowns/_solver.pyi",
-                   "fivecrowns/_solver_py.py", "fivecrowns/data/learned_bot.npz"):
+                   "fivecrowns/_solver_py.py", "fivecrowns/data/learned_bot.npz",
+                   "fivecrowns/data/learned_bot_0.5.npz"):
         assert needed in names, f"{needed} is missing from {wheel.name}"
     assert any(re.fullmatch(r"fivecrowns/_solver\..*(so|pyd)", n) for n in names), (
         f"the compiled core is missing from {wheel.name}")
@@ -134,6 +135,7 @@ def test_sdist_contents() -> None:
                    "src/fivecrowns/_solver.pyx", "src/fivecrowns/_solver.pyi",
                    "src/fivecrowns/py.typed", "src/fivecrowns/__init__.py",
                    "src/fivecrowns/data/learned_bot.npz",
+                   "src/fivecrowns/data/learned_bot_0.5.npz",
                    "tests/conftest.py", "tests/test_packaging.py", "docs/conf.py",
                    "docs/index.rst"):
         assert needed in names, f"{needed} is missing from {sdist.name}"

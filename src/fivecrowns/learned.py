@@ -4,8 +4,11 @@ The network scores each candidate move from what the solver says of the hand the
 leaves, and plays the best-scored one; it was fitted to ExpertBot's choices on decision
 data from the compiled engine (:mod:`fivecrowns.decisions`) by
 ``examples/train_imitation.py``. Play needs NumPy only (no torch); the weights are a
-small file shipped with the package (``fivecrowns/data/learned_bot.npz``, with the command
-and seed that made it), read when the first LearnedBot is made.
+small file shipped with the package (:data:`WEIGHTS`, with the command and seed that made
+it), read when the first LearnedBot is made. Two sets ship (:data:`SHIPPED_WEIGHTS`):
+0.5's, the default, fitted to ExpertBot's decisions at 2, 3, 4 and 6 players, and 0.4's,
+fitted at four players alone (``LearnedBot(weights="0.4")``, ``learned:weights=0.4`` by
+name), which the figures and records of 0.4 cite.
 
 Candidates and their features
 -----------------------------
@@ -82,8 +85,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import solver
 from ._npz import npz_array, npz_meta, open_npz, refusal
+from ._rows import row_core
 from ._state import policies_core as _engine
 from .actions import (
     ACTION_DISCARD,
@@ -105,15 +108,20 @@ from .rules import Rules
 # FIVECROWNS_IMPLEMENTATION=python) ExpertBot's twin, the same sums.
 _two_draw_sums = None if _engine is None else _engine.two_draw_sums
 
-__all__ = ["LearnedBot", "CANDIDATE_FEATURES", "CONTEXT_FEATURES", "WEIGHTS", "decide",
+__all__ = ["LearnedBot", "CANDIDATE_FEATURES", "CONTEXT_FEATURES", "WEIGHTS",
+           "SHIPPED_WEIGHTS", "decide",
            "observation_view", "recorded_view", "load_weights", "LearnedWeights"]
 
 CANDIDATE_FEATURES = ("dead", "next", "out_next", "improve", "next2", "out_next2", "wild",
                       "value", "unseen", "feed_rank", "feed_run", "deck", "pile",
                       "dead_rel", "next_rel", "next2_rel")
 CONTEXT_FEATURES = ("hand_size", "draw_size", "turn", "players", "total_gap")
-#: The weights shipped with the package.
-WEIGHTS = "data/learned_bot.npz"
+#: The weight sets shipped with the package, by the release that made them (a name
+#: ``LearnedBot(weights=...)`` and :func:`load_weights` take): ``"0.5"``, fitted to
+#: ExpertBot's decisions at 2, 3, 4 and 6 players, and ``"0.4"``, at four players alone.
+SHIPPED_WEIGHTS = {"0.5": "data/learned_bot_0.5.npz", "0.4": "data/learned_bot.npz"}
+#: The default weights (a path inside the package): 0.5's.
+WEIGHTS = SHIPPED_WEIGHTS["0.5"]
 _N_CAND = len(CANDIDATE_FEATURES)
 _N_IN = _N_CAND + len(CONTEXT_FEATURES)
 _DEAD = 50.0
@@ -132,7 +140,7 @@ def _kept_stats(row: npt.NDArray[np.uint8], dead: int, wild: int, decks: int,
                 unseen: npt.NDArray[np.int64]) -> list[float]:
     """``dead``, ``next``, ``out_next``, ``improve``, ``next2``, ``out_next2`` of the kept
     hand ``row`` (n cards, deadwood ``dead``)."""
-    table = solver.row_core().draw_table_row(row, wild, decks)
+    table = row_core().draw_table_row(row, wild, decks)
     n, d, z = _sums(table, unseen)
     if d <= 0:  # nothing left to draw
         return [dead / _DEAD, dead / _DEAD, 0.0, 0.0, dead / _DEAD, 0.0]
@@ -187,7 +195,7 @@ def _candidates(view: _View, order: list[int] | None = None
         top = view.top
         x = np.zeros((2, _N_IN))
         # draw blind: the hand now, its draw to come
-        now = solver.row_core().deadwood_row(row, wild, decks)
+        now = row_core().deadwood_row(row, wild, decks)
         stats = _kept_stats(row, now, wild, decks, unseen)
         x[0, 0:6] = [stats[1], stats[4], stats[5], stats[3], stats[4], stats[5]]
         x[0, 11] = 1.0
@@ -327,9 +335,9 @@ def _one_draw(view: _View) -> int:
         if order:
             taken = int(_candidate_deadwoods(row, wild, decks, order).min())
     row[top] -= 1
-    n, d, _ = _sums(solver.row_core().draw_table_row(row, wild, decks), view.unseen)
+    n, d, _ = _sums(row_core().draw_table_row(row, wild, decks), view.unseen)
     if d <= 0:
-        return ACTION_DRAW_DISCARD if taken < solver.row_core().deadwood_row(row, wild, decks) \
+        return ACTION_DRAW_DISCARD if taken < row_core().deadwood_row(row, wild, decks) \
             else ACTION_DRAW_DECK
     return ACTION_DRAW_DISCARD if taken * d < n else ACTION_DRAW_DECK
 
@@ -365,8 +373,12 @@ class LearnedWeights:
 
 
 def load_weights(path: str | os.PathLike[str] | None = None) -> LearnedWeights:
-    """Weights from ``path`` (a file :meth:`LearnedWeights.save` wrote), or the shipped
-    ones.
+    """Weights from ``path`` (a file :meth:`LearnedWeights.save` wrote, or the name of a
+    shipped set in :data:`SHIPPED_WEIGHTS`: such a name is never read as a file), or the
+    default shipped ones.
+
+    >>> load_weights().meta["players"], "players" in load_weights("0.4").meta
+    ([2, 3, 4, 6], False)
 
     Raises
     ------
@@ -377,8 +389,9 @@ def load_weights(path: str | os.PathLike[str] | None = None) -> LearnedWeights:
     OSError
         The file cannot be opened (no such file...).
     """
-    if path is None:
-        with resources.as_file(resources.files("fivecrowns") / WEIGHTS) as shipped:
+    if path is None or (isinstance(path, str) and path in SHIPPED_WEIGHTS):
+        inside = WEIGHTS if path is None else SHIPPED_WEIGHTS[path]
+        with resources.as_file(resources.files("fivecrowns") / inside) as shipped:
             return _read(Path(shipped))
     return _read(Path(path))
 
@@ -429,14 +442,14 @@ def _read(path: Path) -> LearnedWeights:
     return LearnedWeights(mean, scale, tuple(layers), meta)
 
 
-_SHIPPED: LearnedWeights | None = None
+_SHIPPED: dict[str, LearnedWeights] = {}
 
 
-def _shipped() -> LearnedWeights:
-    global _SHIPPED
-    if _SHIPPED is None:
-        _SHIPPED = load_weights()
-    return _SHIPPED
+def _shipped(name: str) -> LearnedWeights:
+    """A shipped weight set, read once per process."""
+    if name not in _SHIPPED:
+        _SHIPPED[name] = load_weights(name)
+    return _SHIPPED[name]
 
 
 class LearnedBot:
@@ -445,15 +458,20 @@ class LearnedBot:
     Parameters
     ----------
     weights : str, optional
-        A weights file (``LearnedWeights.save``); default the shipped one, read once per
-        process when the first bot is made. The bot is deterministic: it takes no seed.
+        A weights file (``LearnedWeights.save``), or the name of a shipped set
+        (:data:`SHIPPED_WEIGHTS`: ``"0.5"``, the default, or ``"0.4"``), read once per
+        process when the first bot with it is made. The bot is deterministic: it takes
+        no seed.
     """
 
     name = "LearnedBot"
 
     def __init__(self, weights: str | None = None) -> None:
         self.weights_path = weights
-        self._net = _shipped() if weights is None else load_weights(weights)
+        if weights is None or weights in SHIPPED_WEIGHTS:
+            self._net = _shipped("0.5" if weights is None else weights)
+        else:
+            self._net = load_weights(weights)
 
     def _act(self, obs: Observation) -> int:
         what, x = decide(observation_view(obs))
