@@ -1004,6 +1004,7 @@ _RAW_KINDS = _raw_kinds()
 
 # -- records: the per-move results of RoundState.play ------------------------------------
 
+from . import _move_records as _moves  # noqa: E402
 from . import records as _records  # noqa: E402
 from ._checks import MAX_HAND_SIZE as _MAX_HAND_SIZE  # noqa: E402
 from .actions import _CARDS, Source  # noqa: E402
@@ -1014,9 +1015,9 @@ if STATE_MAX_HAND != _MAX_HAND_SIZE:
                       f"_checks.MAX_HAND_SIZE {_MAX_HAND_SIZE}")
 # Typed once: a module's Python globals are looked up by name at every use.
 cdef object _DrawRecord = _records.DrawRecord, _DiscardRecord = _records.DiscardRecord
-cdef object _RESHUFFLE_EVENT = _records._RESHUFFLE_EVENT
-cdef tuple _TAKE_EVENTS = _records._TAKE_EVENTS, _DISCARD_EVENTS = _records._DISCARD_EVENTS
-cdef tuple _OUT_EVENTS = _records._OUT_EVENTS, _BLIND_EVENTS = _records._BLIND_EVENTS
+cdef object _RESHUFFLE_EVENT = _moves.RESHUFFLE_EVENT
+cdef tuple _TAKE_EVENTS = _moves.TAKE_EVENTS, _DISCARD_EVENTS = _moves.DISCARD_EVENTS
+cdef tuple _OUT_EVENTS = _moves.OUT_EVENTS, _BLIND_EVENTS = _moves.BLIND_EVENTS
 cdef tuple _SOURCE_OF = (Source.DECK, Source.DISCARD), _CARD_OF = _CARDS
 
 
@@ -1029,7 +1030,7 @@ cdef object _new_object = object.__new__
 
 cdef object _make_record(cls, dict fields):
     """A frozen dataclass ``cls`` holding ``fields`` (every field, in order) as
-    ``records._new_record`` makes it: its ``__init__`` would set each field through
+    ``_move_records.new_record`` makes it: its ``__init__`` would set each field through
     ``object.__setattr__``, and every move makes a record."""
     rec = _new_object(cls)
     PyObject_GenericSetDict(rec, fields, NULL)

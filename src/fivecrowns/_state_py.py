@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _move_records as _moves
 from . import records, solver
 from ._rows import row_core
 
@@ -414,9 +415,9 @@ class RoundState(StateViews):
         if action in (0, 1):
             t, reshuffled = self.draw(action == _ACTION_DRAW_DISCARD)
             if reshuffled:
-                history.append(records._RESHUFFLE_EVENT)
-            history.append(records._TAKE_EVENTS[p][t] if action else records._BLIND_EVENTS[p])
-            return records._new_record(records.DrawRecord, {
+                history.append(_moves.RESHUFFLE_EVENT)
+            history.append(_moves.TAKE_EVENTS[p][t] if action else _moves.BLIND_EVENTS[p])
+            return _moves.new_record(records.DrawRecord, {
                 "player": p, "source": Source(action), "card": _CARDS[t],
                 "turn": self.turn, "reshuffled": reshuffled})
         if not (isinstance(action, int) and _ACTION_DISCARD <= action < 114):
@@ -424,10 +425,10 @@ class RoundState(StateViews):
         out = action >= _ACTION_GO_OUT
         t = action - (_ACTION_GO_OUT if out else _ACTION_DISCARD)
         over = self.discard(t, out)
-        history.append((records._OUT_EVENTS if out else records._DISCARD_EVENTS)[p][t])
+        history.append((_moves.OUT_EVENTS if out else _moves.DISCARD_EVENTS)[p][t])
         if over:
             return None
-        return records._new_record(records.DiscardRecord, {
+        return _moves.new_record(records.DiscardRecord, {
             "player": p, "card": _CARDS[t], "go_out": out, "turn": self.turn - 1,
             "round_over": False, "result": None})
 

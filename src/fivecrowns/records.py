@@ -288,27 +288,3 @@ class _Tracked:
 for _name in ("discard_counts", "taken_counts", "unseen_counts"):
     setattr(Observation, _name, _Tracked(_name))
 del _name
-
-
-# -- the records and events of a move, as the round states make them ------------------------
-
-def _new_record(cls: type, fields: dict[str, Any]) -> Any:
-    """A frozen dataclass ``cls`` holding ``fields`` (every field, in order), made
-    without its ``__init__``: that sets each field through ``object.__setattr__``, and
-    a move makes one record (the compiled round state makes the same in C)."""
-    rec: Any = object.__new__(cls)
-    rec.__dict__.update(fields)
-    return rec
-
-
-def _events(kind: EventKind) -> tuple[tuple[Event, ...], ...]:
-    return tuple(tuple(Event(p, kind, c) for c in _CARDS) for p in range(14))
-
-
-# Every public event a move makes, made once (events are immutable): a move appends one
-# of these to the round's history. [player][card type], the blind draws' [player].
-_TAKE_EVENTS = _events(EventKind.DRAW_DISCARD)
-_DISCARD_EVENTS = _events(EventKind.DISCARD)
-_OUT_EVENTS = _events(EventKind.GO_OUT)
-_BLIND_EVENTS = tuple(Event(p, EventKind.DRAW_DECK, None) for p in range(14))
-_RESHUFFLE_EVENT = Event(-1, EventKind.RESHUFFLE, None)

@@ -55,6 +55,7 @@ from . import _round_views, _state, _state_checks, _state_py
 from . import positions as _positions
 from ._checks import check_seat, passes
 from ._deprecation import keyword_only
+from ._move_records import new_record
 from ._round_support import deep_copied, pickled_round, refuse, round_table
 from .actions import _CARDS, _source
 from .actions import ACTION_DISCARD as ACTION_DISCARD
@@ -81,7 +82,6 @@ from .records import EventKind as EventKind
 from .records import Observation as Observation
 from .records import Phase as Phase
 from .records import RoundResult as RoundResult
-from .records import _new_record
 from .rules import Rules
 from .seeding import SeedLike, make_rng
 
@@ -450,7 +450,7 @@ class Round(_positions.RoundPositions):
         if self._state is st:
             self._result = res
         out = action >= ACTION_GO_OUT
-        rec: DiscardRecord = _new_record(DiscardRecord, {
+        rec: DiscardRecord = new_record(DiscardRecord, {
             "player": st.current,
             "card": _CARDS[action - (ACTION_GO_OUT if out else ACTION_DISCARD)],
             "go_out": out, "turn": st.turn - 1, "round_over": True, "result": res})
