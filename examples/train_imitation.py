@@ -403,7 +403,7 @@ def clone(args: argparse.Namespace, command: str,
     fit the network: the weights and what made them."""
     xs, starts, ys, trains = [], [], [], []
     offset = 0
-    held_from = int(np.ceil(args.games * 0.95)) if args.games > 1 else args.games
+    held_from = int(np.ceil(args.games * 0.95))  # one game: ceil gives 1, all train
     counts = {}
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.players:
@@ -425,14 +425,13 @@ def clone(args: argparse.Namespace, command: str,
                     parts = list(pool.map(chunk_inputs, work))
             else:
                 parts = [chunk_inputs(w) for w in work]
-            before = sum(len(y) for y in ys)
             for x, s, y, g in parts:
                 xs.append(x)
                 starts.append(s + np.array([offset, 0]))
                 ys.append(y)
                 trains.append(g < held_from)
                 offset += len(x)
-            counts[n] = sum(len(y) for y in ys) - before
+            counts[n] = sum(len(y) for _, _, y, _ in parts)
             print(f"inputs: {counts[n]:,} decisions by the network at {n} players in "
                   f"{time.perf_counter() - t0 - t_data:.0f} s", flush=True)
     x_flat, st = np.concatenate(xs), np.concatenate(starts)
