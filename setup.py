@@ -12,7 +12,7 @@ Environment switches:
 ``FIVECROWNS_DEBUG=1``
     Build with ``-O0 -g`` and Cython's bounds, wraparound and initialisation checks on
     (an out-of-range memoryview index raises ``IndexError``). The directives are set here
-    and only here: ``_solver.pyx`` has no directive header to override them.
+    and only here: no ``.pyx`` has a directive header to override them.
 ``FIVECROWNS_SANITIZE=1``
     With the debug build, also instrument with AddressSanitizer and UBSan.
 """
@@ -109,6 +109,14 @@ def _extensions() -> list[Extension]:
     # route of numpy's "Extending via Cython" documentation.
     random_lib = os.path.join(os.path.dirname(np.__file__), "random", "lib")
     declared = [
+        # The solver: its core (the search and its tables, C functions only), then its
+        # entry points, which cimport the core (_solver_core.pxd).
+        Extension(
+            "fivecrowns._solver_core",
+            ["src/fivecrowns/_solver_core.pyx"],
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
+        ),
         Extension(
             "fivecrowns._solver",
             ["src/fivecrowns/_solver.pyx"],

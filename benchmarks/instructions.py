@@ -21,7 +21,9 @@ OpenSpiel games, a Python loop of ``legal_actions``/``apply_action``), ``play_ga
 (whole games of four StrongBots through ``play_game``), ``play_games``
 (``rollout.play_games``, strong policy, one thread), ``play_worlds`` (a call of
 ``play_worlds`` over every legal move of a round-8 position, 8 worlds, strong policy) and
-``decisions`` (games of ``record_decisions``, expert policy).
+``decisions`` (games of ``record_decisions``, expert policy); and the solver's:
+``deadwood_many`` and ``discard_many`` (4,004 random hands of 3 to 13 cards in bulk, one
+thread), ``deadwood`` (1,000 of them one at a time) and ``draw_table`` (400 draw tables).
 The ratio is the old tree's instructions over this tree's (above 1: this tree does less).
 """
 
@@ -41,7 +43,9 @@ from _harness import aec_random_steps
 ROWS = {"moves": (5000, 25000), "clone": (5000, 25000), "aec": (500, 3000),
         "gym": (500, 3000),
         "spiel": (2, 12), "play_game": (2, 12), "play_games": (10, 60),
-        "play_worlds": (1, 6), "decisions": (1, 6)}
+        "play_worlds": (1, 6), "decisions": (1, 6),
+        "deadwood_many": (1, 21), "discard_many": (1, 21), "draw_table": (1, 11),
+        "deadwood": (1, 21)}
 HERE = Path(__file__).resolve().parent.parent
 
 
@@ -103,8 +107,34 @@ def workload(what: str, n: int) -> None:
     elif what == "decisions":
         from fivecrowns import decisions
         decisions.record_decisions(n, seed=1, policy="expert", threads=1)
+    elif what in ("deadwood_many", "discard_many", "draw_table", "deadwood"):
+        solver_workload(what, n)
     else:
         raise ValueError(f"no row {what!r}")
+
+
+def solver_workload(what: str, n: int) -> None:
+    """The solver's rows: 364 random hands of each size 3 to 13 (wild = size), each unit
+    a pass over the 4,004 in bulk (one thread), or over 1,000 of them one at a time, or
+    the draw tables of 400 of them (sizes 3 to 12: a card left to draw)."""
+    import fivecrowns as fc
+
+    counts = np.concatenate([fc.random_hands(364, k, seed=k) for k in range(3, 14)])
+    wilds = np.repeat(np.arange(3, 14, dtype=np.int8), 364)
+    order = np.random.default_rng(5).permutation(len(counts))
+    counts, wilds = counts[order], wilds[order]
+    drawn = [k for k in range(len(counts)) if wilds[k] < 13][:400]
+    for _ in range(n):
+        if what == "deadwood_many":
+            fc.deadwood_many(counts, wilds, threads=1)
+        elif what == "discard_many":
+            fc.discard_deadwood_many(counts, wilds, threads=1)
+        elif what == "deadwood":
+            for k in range(1000):
+                fc.deadwood(counts[k], int(wilds[k]))
+        else:
+            for k in drawn:
+                fc.draw_table(counts[k], int(wilds[k]))
 
 
 def count(tree: Path | None, what: str, n: int) -> int:

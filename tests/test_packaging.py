@@ -110,11 +110,13 @@ def test_wheel_contents() -> None:
         entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
         entry_points = zf.read(entry).decode()
     for needed in ("fivecrowns/__init__.py", "fivecrowns/py.typed", "fivecrowns/_solver.pyi",
+                   "fivecrowns/_solver_core.pyi",
                    "fivecrowns/_solver_py.py", "fivecrowns/data/learned_bot.npz",
                    "fivecrowns/data/learned_bot_0.5.npz"):
         assert needed in names, f"{needed} is missing from {wheel.name}"
-    assert any(re.fullmatch(r"fivecrowns/_solver\..*(so|pyd)", n) for n in names), (
-        f"the compiled core is missing from {wheel.name}")
+    for module in ("_solver", "_solver_core"):  # the solver's entry points and core
+        assert any(re.fullmatch(rf"fivecrowns/{module}\..*(so|pyd)", n) for n in names), (
+            f"the compiled {module} is missing from {wheel.name}")
     from fivecrowns._state import ENGINE_MODULES
     for module in ENGINE_MODULES:  # the engine's compiled modules, each with its stub
         assert f"fivecrowns/{module}.pyi" in names, f"{module}.pyi is missing"
@@ -133,6 +135,7 @@ def test_sdist_contents() -> None:
         names = {n.split("/", 1)[1] for n in tf.getnames() if "/" in n}
     for needed in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "CHANGELOG.md",
                    "src/fivecrowns/_solver.pyx", "src/fivecrowns/_solver.pyi",
+                   "src/fivecrowns/_solver_core.pyx", "src/fivecrowns/_solver_core.pxd",
                    "src/fivecrowns/py.typed", "src/fivecrowns/__init__.py",
                    "src/fivecrowns/data/learned_bot.npz",
                    "src/fivecrowns/data/learned_bot_0.5.npz",
@@ -295,11 +298,12 @@ def _cythonize(tmp_path: Path, debug: bool) -> str:
     from Cython.Compiler import Main
 
     directives = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")["cython_directives"]
-    pyx = tmp_path / f"debug{int(debug)}" / "_solver.pyx"
-    pyx.parent.mkdir()
+    # the module in a package of its own, with the .pxd of the core it cimports
+    pyx = tmp_path / f"debug{int(debug)}" / "fivecrowns" / "_solver.pyx"
+    pyx.parent.mkdir(parents=True)
+    (pyx.parent / "__init__.py").write_text("")
     source = PKG if (PKG / "_solver.pyx").exists() else ROOT / "src" / "fivecrowns"
-    # the module and the parts it includes
-    for part in [source / "_solver.pyx", *sorted(source.glob("_solver_*.pxi"))]:
+    for part in [source / "_solver.pyx", source / "_solver_core.pxd"]:
         shutil.copy(part, pyx.parent / part.name)
     options = Main.CompilationOptions(Main.default_options,
                                       compiler_directives=directives(debug))
@@ -309,10 +313,9 @@ def _cythonize(tmp_path: Path, debug: bool) -> str:
 
 @pytest.mark.slow
 def test_directives_have_one_home_and_debug_checks_bounds(tmp_path: Path) -> None:
-    pyx = (ROOT / "src" / "fivecrowns" / "_solver.pyx")
-    if pyx.exists():
+    for pyx in sorted((ROOT / "src" / "fivecrowns").glob("*.pyx")):
         header = [line for line in pyx.read_text(encoding="utf-8").splitlines()
                   if line.startswith("# cython:")]
-        assert header == [], f"directives in the .pyx override setup.py's: {header}"
+        assert header == [], f"directives in {pyx.name} override setup.py's: {header}"
     assert "__Pyx_RaiseBufferIndexError(" not in _cythonize(tmp_path, debug=False)
     assert "__Pyx_RaiseBufferIndexError(" in _cythonize(tmp_path, debug=True)

@@ -1,4 +1,5 @@
-/* Bit scans for the solver (_solver.pyx): MSVC's intrinsics or GCC's builtins. */
+/* Bit scans for the solver's core (_solver_core.pyx): MSVC's intrinsics or GCC's builtins,
+   and the bytes of a word read as one mask. */
 #ifndef FIVECROWNS_BITS_H
 #define FIVECROWNS_BITS_H
 
@@ -20,5 +21,13 @@ static inline int fc_ctz(unsigned int x) { return __builtin_ctz(x); }
 static inline int fc_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
 static inline int fc_high(unsigned int x) { return 31 - __builtin_clz(x); }
 #endif
+
+#define FC_BYTES 0x0101010101010101ULL  /* one in every byte */
+#define FC_TOPS 0x8080808080808080ULL   /* the top bit of every byte */
+
+/* The top bits of the 8 bytes of tops (nothing else set) as an 8-bit mask. */
+static inline unsigned int fc_gather(uint64_t tops) {
+    return (unsigned int)(((tops >> 7) * 0x0102040810204080ULL) >> 56);
+}
 
 #endif

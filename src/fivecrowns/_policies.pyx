@@ -5,7 +5,7 @@ operations, over the public counts the table keeps as ``public.PublicState`` doe
 ``random_*`` uniform legal moves from a generator of its own (``RandomBot``'s
 ``Generator.integers``, or the ``"random"`` policy's ``random_interval``). Each plays on
 the round state's ``Table`` (``_round_state.pxd``) and asks the solver core
-(``_solver.pxd``) the meld questions: the same functions as the bots, so the same
+(``_solver_core.pxd``) the meld questions: the same functions as the bots, so the same
 answers and tie-breaks. ``step`` moves the current player by a policy; ``policy_action``
 and ``play_policies`` are the Python entrances (the single Gymnasium environment's
 opponents); ``note_features`` is ``envs.features`` for the decisions' records and the
@@ -41,7 +41,7 @@ from ._round_state cimport (
     must_keep,
     unseen_of,
 )
-from ._solver cimport (
+from ._solver_core cimport (
     best_discard_search,
     discard_below,
     discard_order_of,

@@ -62,7 +62,7 @@ from ._round_state cimport (
     table_max_turns,
     unseen_of,
 )
-from ._solver cimport (
+from ._solver_core cimport (
     best_discard_search,
     solve_deadwood,
 )

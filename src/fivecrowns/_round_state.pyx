@@ -8,7 +8,7 @@ docs/rules.rst): the same methods, the same answers, the same refusals. Randomne
 numpy's own: a shuffle is ``Generator.permutation(n)`` (``arange(n)``, then for i from
 n - 1 down to 1 swap i with ``random_interval(bitgen, i)``), run on the generator's bit
 generator through its capsule, so the generator ends in the same state. Hands are rows
-of 56 counts and the meld questions go to the solver core (``_solver.pxd``). The other
+of 56 counts and the meld questions go to the solver core (``_solver_core.pxd``). The other
 compiled modules of the engine (``_game_state``, ``_policies``, ``_rollout``,
 ``_vecgames``) cimport the table and its moves from ``_round_state.pxd``.
 """
@@ -19,7 +19,7 @@ from libc.stdlib cimport realloc
 from numpy.random cimport bitgen_t
 from numpy.random.c_distributions cimport random_interval
 
-from ._solver cimport best_discard_search, solve_deadwood
+from ._solver_core cimport best_discard_search, solve_deadwood
 
 import numpy as np
 

@@ -1,8 +1,12 @@
-/* A row's masks with SSE2 for the solver (_solver.pyx), and the portable stand-ins. */
+/* A row's masks and checks for the solver (_solver_core.pyx, _solver.pyx): with SSE2,
+   16 counts at a time, or portably, 8 at a time in a word. */
 #ifndef FIVECROWNS_ROW_MASKS_H
 #define FIVECROWNS_ROW_MASKS_H
 
 #include <stdint.h>
+#include <string.h>
+
+#include "_bits.h"
 
 /* A row's masks with SSE2 (every x86-64 CPU has it): 16 counts per compare.
    Build with -DFC_NO_SSE2 to test the portable route on x86-64. */
@@ -121,18 +125,83 @@ static inline int fc_row_problem(const uint8_t* row, int decks, int min_cards,
 }
 #else
 #define FC_SSE2 0
+/* The portable route: eight counts at a time in a word. */
+static inline uint64_t fc_load8(const uint8_t* p) {
+    uint64_t word;
+    memcpy(&word, p, 8);
+    return word;
+}
+/* Positions 0..10 whose count is at least k >= 1, from the bytes of positions 0..7
+   (lo) and 3..10 (hi); counts are validated small, so no byte carries. */
+static inline unsigned int fc_at_least(uint64_t lo, uint64_t hi, int k) {
+    uint64_t bias = (uint64_t)(128 - k) * FC_BYTES;
+    return fc_gather((lo + bias) & FC_TOPS) | fc_gather((hi + bias) & FC_TOPS) << 3;
+}
+/* Positions 0..10 whose count has bit j set. */
+static inline unsigned int fc_bit_slice(uint64_t lo, uint64_t hi, int j) {
+    return fc_gather((lo >> j & FC_BYTES) << 7) | fc_gather((hi >> j & FC_BYTES) << 7) << 3;
+}
 static inline int fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
                           int* rank_wilds) {
-    return 0;  /* never called: setup takes the portable route */
+    const uint64_t bias3 = (128 - 3) * FC_BYTES;
+    const unsigned int naturals = 0x7FFu & ~(1u << w);
+    uint64_t lo, hi, sum_lo = 0, sum_hi = 0, over = 0;
+    int s, j, deep;
+    *rank_wilds = 0;
+    for (s = 0; s < 5; s++) {
+        lo = fc_load8(row + 11 * s);      /* positions 0..7 */
+        hi = fc_load8(row + 11 * s + 3);  /* positions 3..10 (stays inside the row) */
+        sum_lo += lo;
+        sum_hi += hi;
+        *rank_wilds += row[11 * s + w];
+        layers[s] = (uint64_t)(fc_at_least(lo, hi, 1) & naturals)
+                    | (uint64_t)(fc_at_least(lo, hi, 2) & naturals) << 16;
+        over |= (lo + bias3) | (hi + bias3);
+    }
+    deep = (over & FC_TOPS) != 0;
+    if (deep) {  /* party mode may hold 3 or 4 copies of a card: the upper lanes */
+        for (s = 0; s < 5; s++) {
+            lo = fc_load8(row + 11 * s);
+            hi = fc_load8(row + 11 * s + 3);
+            layers[s] |= (uint64_t)(fc_at_least(lo, hi, 3) & naturals) << 32
+                         | (uint64_t)(fc_at_least(lo, hi, 4) & naturals) << 48;
+        }
+    }
+    for (j = 0; j < 5; j++)
+        cnt[j] = (uint16_t)(fc_bit_slice(sum_lo, sum_hi, j) & naturals);
+    return deep;
 }
+/* Adding 127 - decks to every byte sets its top bit exactly when the count exceeds
+   decks (a count of 128 or more has it already). */
 static inline int fc_row_problem(const uint8_t* row, int decks, int min_cards,
                                  int max_cards) {
-    return 0;  /* never called: row_problem takes the portable route */
+    uint64_t word, over = 0, size = 0;
+    const uint64_t bias = (uint64_t)(127 - decks) * FC_BYTES;
+    int k;
+    for (k = 0; k < 7; k++) {
+        memcpy(&word, row + 8 * k, 8);
+        if (k == 6)
+            word &= 0x00FFFFFFFFFFFFFFULL;  /* the joker, byte 55, is checked below */
+        over |= word | ((word & 0x7F7F7F7F7F7F7F7FULL) + bias);
+        size += (word * FC_BYTES) >> 56;  /* the sum of the 8 bytes (each small) */
+    }
+    if ((over & FC_TOPS) || row[55] > 3 * decks)
+        return 1;
+    size += row[55];
+    return size < (uint64_t)min_cards || size > (uint64_t)max_cards;
 }
+/* On a private copy: each count read once. */
 static inline int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards,
                                   int max_cards, uint64_t* layers, uint16_t* cnt,
                                   int* rank_wilds, int* jokers, uint8_t* seen) {
-    return -1;  /* never called: setup_checked takes the portable route */
+    uint8_t own[56];
+    memcpy(own, row, 56);
+    if (fc_row_problem(own, decks, min_cards, max_cards)) {
+        memcpy(seen, own, 56);
+        return -1;
+    }
+    *jokers = own[55];
+    return fc_scan(own, w, layers, cnt, rank_wilds);
 }
 #endif
 

@@ -1,39 +1,19 @@
-"""The compiled core of the meld solver.
+"""The solver's entry points in C: the compiled twin of ``_solver_py``.
 
-Its Cython directives are set in one place, ``setup.py`` (``FIVECROWNS_DEBUG=1`` turns
-the bounds checks on there); this file sets none. One compiled module, its source in
-parts read in order (``include``): this file (masks, the search, the books),
-``_solver_options.pxi`` (each suit's run sets listed once, the leaves over suits) and
-``_solver_draws.pxi`` (draw tables from one listing, the bulk entry points); its C in
-``_bits.h`` and ``_row_masks.h``.
+Every entry point here gives the twin's results and raises the twin's messages (through
+``_checks``), and carries the twin's docstring (copied at import); the tests hold both
+to that. Each checks its inputs once, then runs the solver core (``_solver_core``: the
+search, its tables and the draw tables, in C) without the GIL. Its Cython directives are
+set in one place, ``setup.py``; this file sets none.
 
-The pure-Python twin ``_solver_py`` specifies the answers: every entry point here gives
-the twin's results and raises the twin's messages, and the tests hold both to that.
-Read the twin first: it explains why the search is exact. This core reaches the same
-answers on bit masks, partly by routes the twin does not mirror (tested against it and
-the reference instead): the single-search best discard (``best_discard_search``, used by
-``discard_deadwood_row``, ``discard_deadwood_many`` and ``draw_table_row``), the draw
-table's shortcuts (``fill_draw_table``), and the option tables of suits holding a card
-twice (``DOUBLE_OPTIONS``). The twin's ``plan`` mirrors ``combine`` and ``search``:
-
-* ``layer[s][k]`` is the 11-bit mask of rank positions of suit ``s`` where more
-  than ``k`` copies are still free of runs; taking one copy of each natural in a
-  run's span shifts the layers down inside the span.
-* A position can start a run only if another natural of its suit lies close
-  enough for the wild budget; the search jumps straight to such positions, so a
-  hand without run candidates costs one pass and one book knapsack.
-* Deadwood and best discards take each suit's canonical run sets from tables built
-  at import (``combine``), and try every choice of one per suit that the wilds
-  allow: the leaves of ``search``, without rescanning suits. ``search`` itself
-  records partitions, and serves the hands the tables do not cover.
-
-Entry points validate their inputs (raising through ``_checks`` so that both
-implementations give the same messages) and then run without the GIL.
+A row a caller hands in is checked through numpy's C API (``_row_data``); a bulk call
+checks its batch first, then every row again as it is solved, on the counts it reads
+(``solve_rows``): the caller's array may change meanwhile, and no check of it is
+trusted.
 """
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport qsort
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
 import numpy as np
 
@@ -41,537 +21,274 @@ cimport numpy as cnp
 
 cnp.import_array()
 
+from ._solver_core cimport (
+    best_discard_search,
+    fill_draw_entries,
+    fill_draw_table,
+    plan_of,
+    routed_best_discard,
+    routed_deadwood,
+    solve_best_discard,
+    solve_rows,
+    solve_deadwood,
+)
 from ._threads import run_threaded
 from ._checks import MAX_HAND_SIZE as _MAX_HAND_SIZE
 from ._checks import (check_batch, check_batch_row, check_decks, check_row, check_wild,
                       check_wild_array)
 
-cdef extern from "_bits.h":
-    int fc_ctz(unsigned int x) noexcept nogil  # lowest set bit; x != 0
-    int fc_high(unsigned int x) noexcept nogil  # highest set bit; x != 0
-    int fc_ctz64(unsigned long long x) noexcept nogil
+cdef extern from "_row_masks.h":
+    # Non-zero if the row breaks a rule that ``_checks.check_row`` reports: a count past
+    # the deck's copies, or a size outside min_cards..max_cards.
+    int row_problem "fc_row_problem"(const uint8_t* row, int decks, int min_cards,
+                                     int max_cards) noexcept nogil
 
 cdef enum:
     N_RANKS = 11
-    JOKER = 55
-    MAX_LAYERS = 4     # party mode: 4 copies of a card
-    MAX_RUNS = 24
-    MAX_TOP = 4
-    N_SLICES = 5       # bits of a rank's natural count: at most 20, in party mode
-    ALL_RANKS = 0x7FF
 
 cdef int MAX_CARDS = _MAX_HAND_SIZE
 
-# VALUE[m]: total value of the naturals at the positions of mask m (rank = position + 3);
-# COUNT[m]: how many positions m holds (a table: wheels cannot assume a popcnt instruction).
-cdef int VALUE[1 << N_RANKS]
-cdef uint8_t COUNT[1 << N_RANKS]
-# A suit's copies live in one word of 4 lanes of 16 bits: lane k holds the positions with
-# more than k copies free of runs. LANES spreads a position mask over every lane;
-# COPIES[c] has lanes 0..c-1 set, to add c copies of one position.
-cdef uint64_t LANES = 0x0001000100010001ULL
-cdef uint64_t ALL_TYPES = 0x00FFFFFFFFFFFFFFULL  # bit t for each of the 56 card types
-cdef uint64_t BYTES = 0x0101010101010101ULL  # one in every byte
-cdef uint64_t TOPS = 0x8080808080808080ULL   # the top bit of every byte
-cdef uint64_t COPIES[5]
-cdef uint8_t SUIT_OF[56]
-cdef uint8_t POS_OF[56]
-# STARTS[b][m]: positions of m where a run could start with b spare wilds (b capped at 9,
-# past which every position with a natural above it qualifies); see ``startable``.
-cdef uint16_t STARTS[N_RANKS - 1][1 << N_RANKS]
-# NEED[m]: the fewest spare wilds with which some position of m can start a run (99: none).
-# Suits after the current one are untouched by the search, so this settles whether the
-# search must stop in them without looking up STARTS.
-cdef uint8_t NEED[1 << N_RANKS]
-# TOP[k][m]: value of the k highest positions of m (all of them if fewer), for the books.
-cdef uint8_t TOP[MAX_TOP + 1][1 << N_RANKS]
 
+cdef int _decks(object decks) except -1:
+    if type(decks) is not int or (decks != 2 and decks != 4):
+        return check_decks(decks)
+    return decks
 
-cdef void _init_tables() noexcept:
-    cdef int m, i, v, n
-    for m in range(1 << N_RANKS):
-        v = 0
-        n = 0
-        for i in range(N_RANKS):
-            if m >> i & 1:
-                v += i + 3
-                n += 1
-        VALUE[m] = v
-        COUNT[m] = n
-    COPIES[0] = 0
-    for i in range(1, 5):
-        COPIES[i] = COPIES[i - 1] | (<uint64_t>1 << (16 * (i - 1)))
-    for i in range(56):
-        SUIT_OF[i] = i // N_RANKS
-        POS_OF[i] = i % N_RANKS
-    for n in range(N_RANKS - 1):
-        for m in range(1 << N_RANKS):
-            STARTS[n][m] = startable_slow(<uint16_t>m, n)
-    for m in range(1 << N_RANKS):
-        v = 0
-        n = 0
-        for i in range(N_RANKS - 1, -1, -1):
-            if n <= MAX_TOP:
-                TOP[n][m] = v
-            if m >> i & 1:
-                v += i + 3
-                n += 1
-        while n <= MAX_TOP:
-            TOP[n][m] = v
-            n += 1
-        NEED[m] = 99
-        for n in range(N_RANKS - 2, -1, -1):
-            if STARTS[n][m]:
-                NEED[m] = n
 
+cdef int _wild(object wild) except -1:
+    if type(wild) is not int or wild < 3 or wild > 13:
+        return check_wild(wild)
+    return wild
 
-_init_tables()
-if _init_options() < 0:
-    raise ImportError("fivecrowns._solver: a suit option table overflowed")
-# Every canonical run holds at least two naturals, so a hand of MAX_CARDS cards has at
-# most MAX_CARDS / 2 runs on a search path: Search.runs (MAX_RUNS entries) cannot overflow.
-if MAX_CARDS > 2 * MAX_RUNS:
-    raise ImportError(f"fivecrowns._solver: MAX_HAND_SIZE {MAX_CARDS} exceeds twice "
-                      f"MAX_RUNS ({MAX_RUNS}); the run buffers could overflow")
 
+cdef const uint8_t* _row_data(object row, int decks, int min_cards,
+                              int max_cards) except? NULL:
+    """The counts of a valid (56,) uint8 row; NULL for a valid row that is not contiguous.
 
-cdef struct Search:
-    uint64_t layers[5]         # per suit: 4 lanes of copies free of runs (see LANES)
-    # The pool (naturals per rank position not taken by runs) as a bit-sliced counter:
-    # bit j of count[i] is bit i of cnt[j]. A run takes one card from each position of
-    # a mask, so it decrements all of them at once, without a branch.
-    uint16_t cnt[N_SLICES]
-    int pool_value             # value of the naturals in the pool
-    uint16_t ends[5]           # per suit, positions where a run on the current path ends
-    # Byte s (s < 5) is the NEED of suit s's naturals, byte 5 is 0 (a sentinel suit that
-    # every budget reaches), bytes 6 and 7 never reached: suits_within() compares all at once.
-    uint64_t needs
-    int total                  # value of all naturals
-    int best                   # most natural value melded so far
-    int n_wilds
-    int wild_value
-    bint record                # keep the runs of the best solution?
-    bint discard               # score leaves for a best discard (``discard_leaf``)?
-    bint deep                  # some count is 3 or more (party mode: lanes 2 and 3 used)
-    int n_runs
-    int8_t runs[MAX_RUNS][3]   # (suit, lo, hi) of the runs on the current path
-    int best_n_runs
-    int8_t best_runs[MAX_RUNS][3]
-
-
-cdef inline int card_value(int t, int wild) noexcept nogil:
-    if t == JOKER:
-        return 50
-    if t % N_RANKS + 3 == wild:
-        return 20
-    return t % N_RANKS + 3
-
-
-cdef inline uint64_t load8(const uint8_t* p) noexcept nogil:
-    cdef uint64_t word
-    memcpy(&word, p, 8)
-    return word
-
-
-cdef inline unsigned int gather(uint64_t tops) noexcept nogil:
-    """The top bits of the 8 bytes of ``tops`` (nothing else set) as an 8-bit mask."""
-    return <unsigned int>(((tops >> 7) * 0x0102040810204080ULL) >> 56)
-
-
-cdef inline unsigned int at_least(uint64_t lo, uint64_t hi, int k) noexcept nogil:
-    """Positions 0..10 whose count is at least ``k`` >= 1, from the bytes of positions
-    0..7 (``lo``) and 3..10 (``hi``); counts are validated small, so no byte carries."""
-    cdef uint64_t bias = (128 - k) * BYTES
-    return gather((lo + bias) & TOPS) | gather((hi + bias) & TOPS) << 3
-
-
-cdef inline unsigned int bit_slice(uint64_t lo, uint64_t hi, int j) noexcept nogil:
-    """Positions 0..10 whose count has bit ``j`` set."""
-    return gather((lo >> j & BYTES) << 7) | gather((hi >> j & BYTES) << 7) << 3
-
-
-cdef extern from "_row_masks.h":
-    bint FC_SSE2
-    bint fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
-                 int* rank_wilds) noexcept nogil
-    int fc_row_problem(const uint8_t* row, int decks, int min_cards,
-                       int max_cards) noexcept nogil
-    int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards, int max_cards,
-                        uint64_t* layers, uint16_t* cnt, int* rank_wilds, int* jokers,
-                        uint8_t* seen) noexcept nogil
-
-
-cdef void setup(Search* S, const uint8_t* row, int wild) noexcept nogil:
-    """Masks and counters of a validated row, branch-free: a data-dependent branch per
-    card mispredicts on random hands (docs/performance.rst). With SSE2, 16 counts per
-    compare (``fc_scan``); elsewhere eight at a time in a word (``scan_words``)."""
-    cdef int rank_wilds
-    cdef bint deep
-    if FC_SSE2:
-        deep = fc_scan(row, wild - 3, S.layers, S.cnt, &rank_wilds)
-    else:
-        deep = scan_words(row, wild - 3, S.layers, S.cnt, &rank_wilds)
-    setup_rest(S, deep, rank_wilds, row[JOKER])
-
-
-cdef int setup_checked(Search* S, const uint8_t* row, int wild, int decks, int min_cards,
-                       uint8_t* seen) noexcept nogil:
-    """``setup`` of a row that another thread may be writing (a bulk call's), checked as
-    ``row_problem`` checks it (sizes min_cards..MAX_CARDS) from the very counts that the
-    masks come from, each read once. Returns the row's jokers; or -1 if the row breaks a
-    rule, with the counts read in ``seen`` (60 bytes) and ``S`` unusable."""
-    cdef int rank_wilds, jokers, deep
-    cdef uint8_t own[56]
-    if FC_SSE2:
-        deep = fc_scan_checked(row, wild - 3, decks, min_cards, MAX_CARDS, S.layers, S.cnt,
-                               &rank_wilds, &jokers, seen)
-        if deep < 0:
-            return -1
-    else:
-        memcpy(own, row, 56)  # a private copy, checked
-        if row_problem(own, decks, min_cards, MAX_CARDS):
-            memcpy(seen, own, 56)
-            return -1
-        deep = scan_words(own, wild - 3, S.layers, S.cnt, &rank_wilds)
-        jokers = own[JOKER]
-    setup_rest(S, deep, rank_wilds, jokers)
-    return jokers
-
-
-cdef inline void setup_rest(Search* S, bint deep, int rank_wilds, int jokers) noexcept nogil:
-    """The rest of ``setup`` once the masks and slices are in ``S``."""
-    cdef int s, j
-    cdef uint64_t needs = 0
-    cdef int total = 0
-    # Only the fields a search reads before writing; the run lists are filled as it goes.
-    memset(S.ends, 0, sizeof(S.ends))
-    S.best = 0
-    S.n_runs = 0
-    S.best_n_runs = 0
-    S.record = False
-    S.discard = False
-    S.deep = deep
-    for s in range(5):
-        needs |= <uint64_t>NEED[<uint16_t>S.layers[s]] << (8 * s)
-    S.needs = needs | 0x7F7F000000000000ULL
-    for j in range(N_SLICES):
-        total += VALUE[S.cnt[j]] << j
-    S.total = total
-    S.pool_value = total
-    S.n_wilds = rank_wilds + jokers
-    S.wild_value = 20 * rank_wilds + 50 * jokers
-
-
-cdef bint scan_words(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
-                     int* rank_wilds) noexcept nogil:
-    """``fc_scan`` without SSE2: eight counts at a time in a word."""
-    cdef int s, j
-    cdef uint64_t lo, hi, sum_lo = 0, sum_hi = 0, over = 0
-    cdef uint64_t bias3 = (128 - 3) * BYTES
-    cdef unsigned int naturals = ALL_RANKS & ~(1 << w), m1, m2
-    cdef bint deep
-    rank_wilds[0] = 0
-    for s in range(5):
-        lo = load8(row + N_RANKS * s)       # positions 0..7
-        hi = load8(row + N_RANKS * s + 3)   # positions 3..10 (stays inside the row)
-        sum_lo += lo
-        sum_hi += hi
-        rank_wilds[0] += row[N_RANKS * s + w]
-        m1 = at_least(lo, hi, 1) & naturals
-        m2 = at_least(lo, hi, 2) & naturals
-        layers[s] = m1 | <uint64_t>m2 << 16
-        over |= (lo + bias3) | (hi + bias3)
-    deep = (over & TOPS) != 0
-    if deep:
-        # Party mode may hold 3 or 4 copies of a card: fill the upper lanes.
-        for s in range(5):
-            lo = load8(row + N_RANKS * s)
-            hi = load8(row + N_RANKS * s + 3)
-            layers[s] |= (<uint64_t>(at_least(lo, hi, 3) & naturals) << 32
-                          | <uint64_t>(at_least(lo, hi, 4) & naturals) << 48)
-    for j in range(N_SLICES):
-        cnt[j] = <uint16_t>(bit_slice(sum_lo, sum_hi, j) & naturals)
-    return deep
-
-
-cdef inline void slices_take(uint16_t* cnt, uint16_t taken) noexcept nogil:
-    """Decrement the bit-sliced counts at each position of ``taken`` (all non-zero)."""
-    cdef uint16_t borrow = taken, old
-    cdef int j
-    for j in range(N_SLICES):
-        old = cnt[j]
-        cnt[j] = old ^ borrow
-        borrow &= ~old
-
-
-cdef inline uint16_t pool_ranks(const uint16_t* cnt) noexcept nogil:
-    """Positions where the bit-sliced counts ``cnt`` are non-zero."""
-    return cnt[0] | cnt[1] | cnt[2] | cnt[3] | cnt[4]
-
-
-cdef inline void pool_take(Search* S, uint16_t taken) noexcept nogil:
-    """Take one natural from the pool at each position of ``taken`` (all present)."""
-    slices_take(S.cnt, taken)
-    S.pool_value -= VALUE[taken]
-
-
-cdef inline int books(const Search* S, int budget) noexcept nogil:
-    """Most value the books can meld from the pool with at most ``budget`` wilds."""
-    return books_of(S.cnt, S.pool_value, budget)
-
-
-cdef int books_of(const uint16_t* cnt, int pool_value, int budget) noexcept nogil:
-    """Most value the books can meld from a pool (bit slices ``cnt``, total value
-    ``pool_value``) with at most ``budget`` wilds: ranks of 3+ are free, then the
-    ``knapsack`` of the singles and pairs."""
-    cdef uint16_t high = cnt[2] | cnt[3] | cnt[4]  # 4 or more
-    cdef uint16_t singles = cnt[0] & ~(cnt[1] | high)
-    cdef uint16_t pairs = cnt[1] & ~(cnt[0] | high)
-    return pool_value - VALUE[singles] - 2 * VALUE[pairs] + knapsack(singles, pairs, budget)
-
-
-cdef inline int knapsack(uint16_t singles, uint16_t pairs, int budget) noexcept nogil:
-    """Most value of single naturals (2 wilds make a book) and pairs (1 wild) that
-    ``budget`` wilds book: j singles and the best pairs the rest buys, for the best j.
-    Both kinds go from the highest rank down, which is optimal within a kind."""
-    cdef int best, take, one, two
-    if budget <= MAX_TOP:
-        # The common cases, from the TOP tables: no single, one or (four wilds) two.
-        best = 2 * TOP[budget][pairs]
-        take = budget - 2 if budget >= 2 else 0
-        one = TOP[1][singles] + 2 * TOP[take][pairs] if budget >= 2 else 0
-        two = TOP[2][singles] if budget >= 4 else 0
-        best = one if one > best else best
-        best = two if two > best else best
-        return best
-    return knapsack_many(singles, pairs, budget)
-
-
-cdef int knapsack_many(uint16_t singles, uint16_t pairs, int budget) noexcept nogil:
-    """``knapsack`` for more than MAX_TOP wilds (kept out of line, so that the common
-    case inlines everywhere)."""
-    cdef int j, best, value, take
-    if 2 * COUNT[singles] + COUNT[pairs] <= budget:
-        return VALUE[singles] + 2 * VALUE[pairs]
-    best = 0
-    for j in range(budget // 2 + 1):
-        if j > COUNT[singles]:
-            break
-        take = budget - 2 * j
-        value = top_value(singles, j) + 2 * top_value(pairs, take)
-        if value > best:
-            best = value
-    return best
-
-
-cdef inline int discard_leaf(const Search* S, int saved, int budget) noexcept nogil:
-    return discard_leaf_of(S.cnt, S.pool_value, S.best, saved, budget)
-
-
-cdef inline int discard_leaf_of(const uint16_t* pool, int pool_value, int best, int saved,
-                                int budget) noexcept nogil:
-    """Best of keeping these runs and discarding one card (see ``best_discard_search``):
-    the most value melded plus the value of a natural discarded from the pool (bit
-    slices ``pool``), or the most value melded with one spare wild discarded; only
-    options that meld something count. Returns ``best`` unless some option beats it.
-
-    Inline up to the bound that most calls stop at; ``discard_options`` does the rest."""
-    cdef uint16_t high = pool[2] | pool[3] | pool[4]  # 4 or more
-    cdef uint16_t singles = pool[0] & ~(pool[1] | high)
-    cdef uint16_t pairs = pool[1] & ~(pool[0] | high)
-    cdef uint16_t threes = pool[0] & pool[1] & ~high
-    cdef uint16_t present = singles | pairs | threes | high
-    cdef int base = saved + pool_value - VALUE[singles] - 2 * VALUE[pairs]  # runs, free books
-    cdef int whole = base + knapsack(singles, pairs, budget)
-    # Every option here scores at most whole + the value of the pool's highest rank.
-    if whole + TOP[1][present] <= best:
-        return best
-    return discard_options(singles, pairs, threes, present, base, whole, best, budget)
-
-
-cdef int discard_options(uint16_t singles, uint16_t pairs, uint16_t threes, uint16_t present,
-                         int base, int whole, int best, int budget) noexcept nogil:
-    """``discard_leaf_of`` past its bound, from the pool's classes (``present``: every
-    rank it holds), ``base`` (the runs and the free books) and ``whole`` (``base`` and
-    the books of the singles and pairs).
-
-    A discard changes one rank's count, so the books are re-solved from the pool's
-    classes: a single leaves, a pair becomes a single, three become a pair, and from
-    four on the rank stays a free book."""
-    cdef uint16_t bit
-    cdef int value, v, i
-    if budget >= 1:
-        value = base + knapsack(singles, pairs, budget - 1)
-        if value > best:  # best >= 0: options that meld nothing never count
-            best = value
-    while present:
-        i = fc_high(present)
-        bit = <uint16_t>(1 << i)
-        present &= ~bit
-        v = i + 3
-        # Books only lose value when the pool loses a card: nothing lower can beat best.
-        if whole + v <= best:
-            break
-        if singles & bit:
-            value = base + knapsack(singles & ~bit, pairs, budget)
-        elif pairs & bit:
-            value = base + knapsack(singles | bit, pairs & ~bit, budget)
-        elif threes & bit:
-            value = base - 3 * v + knapsack(singles, pairs | bit, budget)
-        else:
-            value = whole - v
-        if value > 0 and value + v > best:
-            best = value + v
-    return best
-
-
-cdef inline int top_value(uint16_t m, int k) noexcept nogil:
-    """Value of the ``k`` highest positions of ``m`` (all of them if fewer)."""
-    cdef int i, value
-    if k <= MAX_TOP:
-        return TOP[k][m]
-    value = 0
-    while m and k > 0:
-        i = fc_high(m)
-        m &= <uint16_t>~(1 << i)
-        value += i + 3
-        k -= 1
-    return value
-
-
-cdef uint16_t startable_slow(uint16_t m, int budget) noexcept nogil:
-    """Positions of ``m`` where a run could start: a natural of the same suit above it
-    within ``budget + 1`` places (with no wild to spare, the next two places held)."""
-    cdef int k
-    cdef uint16_t near = 0
-    if budget <= 0:
-        return m & (m >> 1) & (m >> 2)
-    if budget > N_RANKS - 2:
-        budget = N_RANKS - 2
-    for k in range(1, budget + 2):
-        near |= m >> k
-    return m & near
-
-
-cdef inline unsigned int suits_within(const Search* S, int budget) noexcept nogil:
-    """Suits (bit 5: the end sentinel) where ``budget`` wilds can start some run."""
-    return gather(((budget + 128) * BYTES - S.needs) & TOPS)
-
-
-cdef inline uint16_t startable(uint16_t m, int budget) noexcept nogil:
-    """``startable_slow`` from a table: it runs for every suit at every search node."""
-    return STARTS[budget if budget < N_RANKS - 2 else N_RANKS - 2][m]
-
-
-cdef inline uint16_t take_run(Search* S, int s, uint16_t span_mask) noexcept nogil:
-    """Give a run of suit ``s`` over ``span_mask`` one free copy of each natural there;
-    return the positions it took."""
-    cdef uint64_t spread = span_mask * LANES, L = S.layers[s]
-    cdef uint16_t taken = <uint16_t>L & span_mask
-    S.layers[s] = (L & ~spread) | ((L >> 16) & spread)  # every lane drops one copy
-    pool_take(S, taken)
-    return taken
-
-
-cdef inline uint16_t span_of(int lo, int hi) noexcept nogil:
-    return <uint16_t>(((1 << (hi + 1)) - 1) & ~((1 << lo) - 1))
-
-
-cdef inline uint16_t run_ends(uint16_t m, int x, int max_end, int budget,
-                              uint16_t ended) noexcept nogil:
-    """Where a run of the suit's naturals ``m`` starting at ``x`` may end: a natural
-    up to ``max_end`` and below the (budget + 1)-th hole above x. None if a run of the
-    suit ends at x - 1 (``ended``): the merged run holds the same naturals with no more
-    wilds, and it is tried when the first one starts."""
-    cdef uint16_t avail, holes
-    cdef int k
-    if x > 0 and ended >> (x - 1) & 1:
-        return 0
-    avail = span_of(x + 1, max_end)
-    holes = avail & ~m
-    # Drop the lowest ``budget`` holes (without a branch for up to 4 wilds).
-    holes &= holes - (budget > 0)
-    holes &= holes - (budget > 1)
-    holes &= holes - (budget > 2)
-    holes &= holes - (budget > 3)
-    k = budget - 4
-    while k > 0 and holes:
-        holes &= holes - 1
-        k -= 1
-    return m & avail & ((holes & -holes) - 1)  # no hole left: all of avail
-
-
-cdef void search(Search* S, int s, int x, int budget, int max_end, int saved) noexcept nogil:
-    """Try every canonical run set from suit ``s``, position ``x`` on, with ``budget``
-    wilds; ``saved`` is the value of the runs chosen so far.
-
-    At each position that can start a run: first every run starting there (each
-    explored recursively, longest first), then leave the copies there out of runs and
-    move on.
+    Single-hand calls sit in bots' inner loops, so this checks the array through numpy's
+    C API, far cheaper than acquiring a memoryview. Anything wrong is reported by
+    ``check_row``, the twin's own check, for the same message.
     """
-    cdef uint16_t cand, m, span_mask, taken, ends, ended
-    cdef uint16_t kept_cnt[N_SLICES]
-    cdef uint64_t kept
-    cdef int b, need, span, value
-    while S.best < S.total:
-        # Find the next position that can start a run; copies passed over stay out of runs.
-        while s < 5:
-            m = <uint16_t>S.layers[s] >> x << x
-            cand = startable(m, budget)
-            if cand:
-                b = fc_ctz(cand)
-                if b != x:  # only further runs from the same start are bound by max_end
-                    max_end = N_RANKS - 1
-                    x = b
-                break
-            s = fc_ctz(suits_within(S, budget) >> (s + 1) << (s + 1))
-            x = 0
-            max_end = N_RANKS - 1
-        if s == 5:
-            value = discard_leaf(S, saved, budget) if S.discard else saved + books(S, budget)
-            if value > S.best:
-                S.best = value
-                if S.record:
-                    S.best_n_runs = S.n_runs
-                    memcpy(S.best_runs, S.runs,
-                           min(S.n_runs, <int>MAX_RUNS) * 3 * sizeof(int8_t))
-            break
-
-        m = <uint16_t>S.layers[s]
-        # Either a(nother) run starts at x, ending at a natural b (longest first) ...
-        ends = run_ends(m, x, max_end, budget, S.ends[s])
-        while ends:
-            b = fc_high(ends)
-            ends &= ~(1 << b)
-            span_mask = span_of(x, b)
-            taken = m & span_mask
-            span = b - x + 1
-            need = (span if span > 3 else 3) - COUNT[taken]
-            if need > budget:
-                continue
-            kept = S.layers[s]
-            memcpy(kept_cnt, S.cnt, sizeof(kept_cnt))
-            take_run(S, s, span_mask)
-            if S.n_runs < MAX_RUNS:
-                S.runs[S.n_runs][0] = <int8_t>s
-                S.runs[S.n_runs][1] = <int8_t>x
-                S.runs[S.n_runs][2] = <int8_t>b
-            S.n_runs += 1
-            ended = S.ends[s]
-            S.ends[s] |= <uint16_t>(1 << b)
-            search(S, s, x, budget - need, b, saved + VALUE[taken])
-            S.ends[s] = ended
-            S.n_runs -= 1
-            memcpy(S.cnt, kept_cnt, sizeof(kept_cnt))
-            S.pool_value += VALUE[taken]
-            S.layers[s] = kept
-            if S.best == S.total:
-                break
-        # ... or the copies still at x stay out of runs: nothing below x is read again,
-        # since later runs of the suit start above x.
-        x += 1
-        max_end = N_RANKS - 1
+    cdef cnp.ndarray arr
+    cdef const uint8_t* data
+    if cnp.PyArray_Check(row):
+        arr = <cnp.ndarray>row
+        if (cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8 and cnp.PyArray_NDIM(arr) == 1
+                and cnp.PyArray_DIM(arr, 0) == 56):
+            if not cnp.PyArray_IS_C_CONTIGUOUS(arr):
+                check_row(row, decks, min_cards, max_cards)
+                return NULL
+            data = <const uint8_t*>cnp.PyArray_DATA(arr)
+            if not row_problem(data, decks, min_cards, max_cards):
+                return data
+    check_row(row, decks, min_cards, max_cards)
+    raise AssertionError("check_row accepted a row the core rejects")
 
 
-include "_solver_options.pxi"
-include "_solver_draws.pxi"
+cdef object _contiguous(object row, int decks, int min_cards, int max_cards,
+                        const uint8_t** data):
+    """Point ``data`` at the counts of ``row``, copied if it is a strided view; the
+    returned object keeps them alive."""
+    data[0] = _row_data(row, decks, min_cards, max_cards)
+    if data[0] == NULL:
+        row = np.ascontiguousarray(row)
+        data[0] = _row_data(row, decks, min_cards, max_cards)
+    return row
+
+
+def deadwood_row(row, wild, decks):
+    """Least deadwood of one hand given as a (56,) uint8 row of counts."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    row = _contiguous(row, d, 0, MAX_CARDS, &data)
+    return solve_deadwood(data, w)
+
+
+def plan_row(row, wild, decks):
+    """(deadwood, runs as (suit, lo_rank, hi_rank), booked ranks) of one hand."""
+    cdef int d = _decks(decks), w = _wild(wild), n_runs, k
+    cdef const uint8_t* data
+    cdef int8_t runs[3 * 24]
+    cdef uint16_t books
+    row = _contiguous(row, d, 0, MAX_CARDS, &data)
+    dead = plan_of(data, w, runs, &n_runs, &books)
+    return (dead, [(int(runs[3 * k]), runs[3 * k + 1] + 3, runs[3 * k + 2] + 3)
+                   for k in range(n_runs)],
+            [k + 3 for k in range(N_RANKS) if books >> k & 1])
+
+
+def best_discard_row(row, wild, decks):
+    """(least deadwood after one discard, the card type to discard) of a non-empty hand."""
+    cdef int d = _decks(decks), w = _wild(wild), card = -1, dead
+    cdef const uint8_t* data
+    cdef uint8_t buf[56]
+    row = _contiguous(row, d, 1, MAX_CARDS, &data)
+    memcpy(buf, data, 56)
+    dead = solve_best_discard(buf, w, &card)
+    return dead, card
+
+
+def _routes_row(row, wild, decks):
+    """For the tests: (deadwood, best-discard deadwood) of a hand by suit options where
+    they apply, then the same by ``search`` alone; the two must agree."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    row = _contiguous(row, d, 0, MAX_CARDS, &data)
+    if not row.any():
+        return routed_deadwood(data, w, True), None, routed_deadwood(data, w, False), None
+    return (routed_deadwood(data, w, True), routed_best_discard(data, w, True),
+            routed_deadwood(data, w, False), routed_best_discard(data, w, False))
+
+
+def draw_table_row(row, wild, decks):
+    """Best-discard deadwood after drawing each card type (-1: none left to draw)."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    cdef uint8_t own[56]
+    cdef cnp.npy_intp size = 56
+    row = _contiguous(row, d, 0, MAX_CARDS - 1, &data)
+    # The search runs without the GIL: on a copy, checked again, never on the caller's row.
+    memcpy(own, data, 56)
+    if row_problem(own, d, 0, MAX_CARDS - 1):
+        check_row(_row_copy(own), d, 0, MAX_CARDS - 1)
+        raise AssertionError("check_row accepted a row the core rejects")
+    # Through numpy's C API: cheaper than a typed memoryview of the result.
+    out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_INT32, 0)
+    cdef int32_t* entries = <int32_t*>cnp.PyArray_DATA(out)
+    with nogil:
+        fill_draw_table(own, w, d, entries)
+    return out
+
+
+def _draw_entries_row(row, wild, decks, want, int fill):
+    """For the tests: ``draw_table_row``'s entries t with bit t of ``want`` set, the others
+    ``fill`` (what ``fill_draw_entries`` leaves as it found)."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    cdef uint8_t own[56]
+    cdef uint64_t bits = want
+    row = _contiguous(row, d, 0, MAX_CARDS - 1, &data)
+    memcpy(own, data, 56)
+    out = np.full(56, fill, dtype=np.int32)
+    cdef int32_t[::1] entries = out
+    with nogil:
+        fill_draw_entries(own, w, d, bits, &entries[0])
+    return out
+
+
+def discard_deadwood_row(row, wild, decks):
+    """Validate a non-empty row, then return its best-discard deadwood."""
+    cdef int d = _decks(decks), w = _wild(wild)
+    cdef const uint8_t* data
+    row = _contiguous(row, d, 1, MAX_CARDS, &data)
+    return best_discard_search(data, w, 1 << 30)
+
+
+cdef object _row_copy(const uint8_t* data):
+    """A (56,) uint8 array of the counts at ``data``: what an error message describes."""
+    return np.frombuffer((<const char*>data)[:56], dtype=np.uint8).copy()
+
+
+cdef Py_ssize_t batch_problem(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int decks,
+                              int min_cards) noexcept nogil:
+    """The first row of the batch that breaks a rule (-1: none), for a quick refusal."""
+    cdef Py_ssize_t i
+    for i in range(counts.shape[0]):
+        if wilds[i] < 3 or wilds[i] > 13:
+            return i
+        if row_problem(&counts[i, 0], decks, min_cards, MAX_CARDS):
+            return i
+    return -1
+
+
+cdef _report_row(const uint8_t* row, int wild, Py_ssize_t i, int decks, int min_cards):
+    """Raise the twin's message for hand ``i`` of a batch from that row alone."""
+    check_batch_row(_row_copy(row), wild, i, decks, min_cards, MAX_CARDS)
+    raise AssertionError("check_batch_row accepted a row the core rejects")
+
+
+cdef _check_batch(counts, wilds, int decks, int min_cards):
+    """Refuse a batch of the wrong shape, or one with a bad row, before any solving; the
+    message is built from the first bad row alone, however long the batch.
+
+    The rows are checked again, on private copies, as they are solved (``_solve_range``):
+    the caller's array may change meanwhile, and no check of it is trusted.
+    """
+    cdef const uint8_t[:, ::1] cv = counts
+    cdef const int8_t[::1] wv = wilds
+    cdef Py_ssize_t i
+    cdef uint8_t own[56]
+    cdef int8_t wild
+    if wv.shape[0] != cv.shape[0] or cv.shape[1] != 56:
+        check_batch(counts, wilds, decks, min_cards)
+        raise AssertionError("check_batch accepted a batch the core rejects")
+    if cv.shape[0] == 0:
+        return
+    with nogil:
+        i = batch_problem(cv, wv, decks, min_cards)
+    if i >= 0:
+        memcpy(own, &cv[i, 0], 56)
+        wild = wv[i]
+        if wild < 3 or wild > 13 or row_problem(own, decks, min_cards, MAX_CARDS):
+            _report_row(own, wild, i, decks, min_cards)
+        # else the row was changed back meanwhile: its solving checks it again
+
+
+def _solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[::1] out,
+                 Py_ssize_t start, Py_ssize_t stop, int decks, bint discard):
+    """One thread's share of a bulk call, without the GIL; raises for a bad row."""
+    cdef Py_ssize_t bad
+    cdef uint8_t seen[64]
+    cdef int8_t seen_wild
+    if (counts.shape[1] != 56 or start < 0 or stop > counts.shape[0]
+            or stop > wilds.shape[0] or stop > out.shape[0]):
+        raise ValueError(f"rows {start}..{stop} of a batch of shape "
+                         f"({counts.shape[0]}, {counts.shape[1]}): out of range")
+    if stop <= start:
+        return
+    with nogil:
+        bad = solve_rows(&counts[0, 0], &wilds[0], &out[0], start, stop, decks, discard, seen,
+                         &seen_wild)
+    if bad >= 0:
+        _report_row(seen, seen_wild, bad, decks, 1 if discard else 0)
+
+
+def _many(counts, wilds, decks, threads, bint discard):
+    cdef int d = _decks(decks)
+    # What the twin accepts (any layout, any integer wilds) is made C-contiguous here, so
+    # that both cores take the same inputs; the public API passes the fast layout already.
+    if (type(counts) is not np.ndarray or counts.dtype != np.uint8
+            or not counts.flags.c_contiguous):
+        check_batch(counts, wilds, d, 1 if discard else 0)  # raises what the twin raises
+        counts = np.ascontiguousarray(counts)
+    if type(wilds) is not np.ndarray or wilds.dtype != np.int8 or not wilds.flags.c_contiguous:
+        check_wild_array(wilds, counts.shape[0])
+        wilds = np.array(wilds, order="C")  # a private copy, checked before it is narrowed
+        check_wild_array(wilds, counts.shape[0])
+        wilds = wilds.astype(np.int8)
+    _check_batch(counts, wilds, d, 1 if discard else 0)
+    out = np.empty(counts.shape[0], dtype=np.int32)
+    run_threaded(lambda a, b: _solve_range(counts, wilds, out, a, b, d, discard),
+                 counts.shape[0], threads)
+    return out
+
+
+def deadwood_many(counts, wilds, decks, threads):
+    """(Replaced by the twin's docstring at import.)"""
+    return _many(counts, wilds, decks, threads, False)
+
+
+def discard_deadwood_many(counts, wilds, decks, threads):
+    """(Replaced by the twin's docstring at import.)"""
+    return _many(counts, wilds, decks, threads, True)
+
+
+# RapidFuzz's way: each entry point carries its twin's docstring (tests check they match).
+def _copy_docstrings():
+    from . import _solver_py
+    for name in ("deadwood_row", "plan_row", "best_discard_row", "discard_deadwood_row",
+                 "draw_table_row", "deadwood_many", "discard_deadwood_many"):
+        globals()[name].__doc__ = getattr(_solver_py, name).__doc__
+
+
+_copy_docstrings()

@@ -1,4 +1,4 @@
-"""The exact meld solver in plain Python: the readable twin of ``_solver.pyx``.
+"""The exact meld solver in plain Python: the readable twin of ``_solver`` and ``_solver_core``.
 
 Both modules implement the same algorithm on the same inputs (a validated list of
 56 counts and a wild rank 3..13) and must give the same answers; this one is the
@@ -257,7 +257,7 @@ def best_discard(counts: Sequence[int], wild: int) -> tuple[int, int]:
     Removing a card of value v lowers the deadwood by at most v, so once a discard
     reaching ``deadwood(hand) - v`` is known, no card worth v or less can beat it.
     (The compiled core's ``discard_deadwood_many`` and ``draw_table`` get the same values
-    from a single search instead; see ``best_discard_search`` in ``_solver.pyx``.)
+    from a single search instead; see ``best_discard_search`` in ``_solver_core.pyx``.)
     """
     whole = deadwood(counts, wild)
     hand = list(counts)
