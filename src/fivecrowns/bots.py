@@ -60,8 +60,11 @@ def best_discard_choice(row: npt.NDArray[np.uint8], wild: int,
     (0, 21)
     """
     # best_discard's answer without its Discard record (a copy of the hand, a Card and a
-    # deferred solve), which the bots never read.
-    dead, index = row_core().best_discard_row(solver._row(row, decks), wild, decks)
+    # deferred solve), which the bots never read. A uint8 array goes straight to the
+    # core, which checks it and raises hand_counts' messages; anything else is made one.
+    if type(row) is not np.ndarray or row.dtype != np.uint8:
+        row = solver.hand_counts(row, decks=decks)
+    dead, index = row_core().best_discard_row(row, wild, decks)
     return dead, index
 
 
