@@ -263,3 +263,25 @@ def test_a_batch_written_meanwhile_never_hangs_or_asserts(compiled: ModuleType,
     assert not worker.is_alive(), "a bulk call hung on a batch being written"
     assert not failures, failures
     assert len(outcomes) == 40
+
+
+def test_a_threads_share_is_checked_at_its_own_entry(compiled: ModuleType) -> None:
+    """``_solve_range``, the entry each thread of a bulk call goes through, takes nothing on
+    trust either: rows past the batch, a row of another length or another deck count are
+    errors, never a read out of bounds."""
+    counts = np.zeros((3, 56), dtype=np.uint8)
+    counts[:, :3] = 1
+    wilds = np.full(3, 5, dtype=np.int8)
+    out = np.full(3, -7, dtype=np.int32)
+    for start, stop in ((0, 4), (-1, 2)):
+        with pytest.raises(ValueError, match="out of range"):
+            compiled._solve_range(counts, wilds, out, start, stop, 2, False)
+    with pytest.raises(ValueError, match="out of range"):
+        compiled._solve_range(counts, wilds[:2], out, 0, 3, 2, False)
+    with pytest.raises(ValueError, match="out of range"):
+        compiled._solve_range(np.zeros((3, 55), dtype=np.uint8), wilds, out, 0, 3, 2, False)
+    with pytest.raises(ValueError, match="decks must be 2"):
+        compiled._solve_range(counts, wilds, out, 0, 3, 100, False)
+    assert out.tolist() == [-7, -7, -7]  # nothing written by a refused call
+    compiled._solve_range(counts, wilds, out, 1, 3, 2, False)
+    assert out.tolist() == [-7, 0, 0]  # 3-4-5 of one suit: a run

@@ -240,10 +240,13 @@ def _solve_range(const uint8_t[:, ::1] counts, const int8_t[::1] wilds, int32_t[
     cdef Py_ssize_t bad
     cdef uint8_t seen[64]
     cdef int8_t seen_wild
+    # (a private entry, but an entry: checked like the others)
     if (counts.shape[1] != 56 or start < 0 or stop > counts.shape[0]
             or stop > wilds.shape[0] or stop > out.shape[0]):
         raise ValueError(f"rows {start}..{stop} of a batch of shape "
                          f"({counts.shape[0]}, {counts.shape[1]}): out of range")
+    if decks != 2 and decks != 4:
+        check_decks(decks)
     if stop <= start:
         return
     with nogil:
