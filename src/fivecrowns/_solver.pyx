@@ -22,6 +22,7 @@ cimport numpy as cnp
 cnp.import_array()
 
 from ._solver_core cimport (
+    MAX_RUNS,
     best_discard_search,
     fill_draw_entries,
     fill_draw_table,
@@ -29,8 +30,8 @@ from ._solver_core cimport (
     routed_best_discard,
     routed_deadwood,
     solve_best_discard,
-    solve_rows,
     solve_deadwood,
+    solve_rows,
 )
 from ._threads import run_threaded
 from ._checks import MAX_HAND_SIZE as _MAX_HAND_SIZE
@@ -108,7 +109,7 @@ def plan_row(row, wild, decks):
     """(deadwood, runs as (suit, lo_rank, hi_rank), booked ranks) of one hand."""
     cdef int d = _decks(decks), w = _wild(wild), n_runs, k
     cdef const uint8_t* data
-    cdef int8_t runs[3 * 24]
+    cdef int8_t runs[3 * MAX_RUNS]
     cdef uint16_t books
     row = _contiguous(row, d, 0, MAX_CARDS, &data)
     dead = plan_of(data, w, runs, &n_runs, &books)

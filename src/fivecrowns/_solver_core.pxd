@@ -5,6 +5,11 @@
 # ``row`` is restored where it is modified.
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
 
+cdef enum:
+    # The most runs on a search path (checked at import: a hand of MAX_HAND_SIZE cards
+    # has at most half as many), and so in a partition.
+    MAX_RUNS = 24
+
 # Least deadwood of a hand.
 cdef int solve_deadwood(const uint8_t* row, int wild) noexcept nogil
 # Least deadwood after one discard from a non-empty row, if below ``bound``; else ``bound``.
@@ -29,7 +34,7 @@ cdef void fill_draw_entries(const uint8_t* row, int wild, int decks, uint64_t wa
 # partition of that hand or any part of it.)
 cdef bint may_meld(const uint8_t* row, int wild, int t) noexcept nogil
 # fivecrowns.plan's partition: the deadwood; the runs as (suit, lo, hi) rank positions
-# (rank - 3) in ``runs`` (3 bytes each, room for 24 runs), ``n_runs`` of them; the ranks
+# (rank - 3) in ``runs`` (3 bytes each, room for MAX_RUNS), ``n_runs`` of them; the ranks
 # the books take as a mask of positions in ``books`` (as _solver_py.plan lays them out).
 cdef int plan_of(const uint8_t* row, int wild, int8_t* runs, int* n_runs,
                  uint16_t* books) noexcept nogil

@@ -41,6 +41,8 @@ cdef extern from "_bits.h":
     unsigned int gather "fc_gather"(uint64_t tops) noexcept nogil
 
 cdef extern from "_meld_tables.h":
+    enum:
+        N_RANKS "FC_RANKS"
     int VALUE "fc_value"[1 << 11]
     uint8_t COUNT "fc_count"[1 << 11]
     uint8_t NEED "fc_need"[1 << 11]
@@ -72,6 +74,8 @@ cdef extern from "_suit_options.h":
     unsigned int squeeze "fc_squeeze"(uint16_t sub, uint16_t m) noexcept nogil
 
 cdef extern from "_books.h":
+    enum:
+        N_SLICES "FC_SLICES"  # bits of a rank's natural count: at most 20, in party mode
     void slices_take "fc_slices_take"(uint16_t* cnt, uint16_t taken) noexcept nogil
     void slices_take4 "fc_slices_take4"(uint16_t* cnt, uint16_t taken) noexcept nogil
     void slices_add4 "fc_slices_add4"(uint16_t* c, const uint16_t* cnt,
@@ -91,10 +95,7 @@ cdef extern from "_row_masks.h":
                         uint8_t* seen) noexcept nogil
 
 cdef enum:
-    N_RANKS = 11
     JOKER = 55
-    MAX_RUNS = 24
-    N_SLICES = 5       # bits of a rank's natural count: at most 20, in party mode
     ALL_RANKS = 0x7FF
     MAX_OPTIONS = 256  # a hand's options copied from the double-copy tables
 
@@ -107,7 +108,7 @@ if init_options() < 0:
 # Every canonical run holds at least two naturals, so a hand of MAX_CARDS cards has at
 # most MAX_CARDS / 2 runs on a search path: Search.runs (MAX_RUNS entries) cannot overflow.
 if MAX_CARDS > 2 * MAX_RUNS:
-    raise ImportError(f"fivecrowns._solver: MAX_HAND_SIZE {MAX_CARDS} exceeds twice "
+    raise ImportError(f"fivecrowns._solver_core: MAX_HAND_SIZE {MAX_CARDS} exceeds twice "
                       f"MAX_RUNS ({MAX_RUNS}); the run buffers could overflow")
 
 
