@@ -3,7 +3,10 @@ hand -> row function, and the compiled entry points documented by their twin."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import os
+import platform
 from types import ModuleType
 
 import numpy as np
@@ -171,3 +174,16 @@ def test_numpy_ints_for_decks_and_threads(impl: Implementation) -> None:
     assert impl.deadwood("3C 3C 3C", 5, decks=np.int64(4)) == 0
     many = impl.deadwood_many(["3C 4C 5C"], 13, threads=np.int32(2), decks=np.uint8(2))
     assert many.tolist() == [0]
+
+
+def test_the_row_masks_take_the_platforms_route(compiled: ModuleType) -> None:
+    """SSE2 wherever the CPU has it (x86-64), the portable route where a build asks for it
+    (``-DFC_NO_SSE2``, CI's portable step, which says so in ``FIVECROWNS_EXPECT_SSE2``)."""
+    core = importlib.import_module("fivecrowns._solver_core")
+    expected = os.environ.get("FIVECROWNS_EXPECT_SSE2")
+    if expected is not None:
+        assert core.SSE2 is (expected == "1")
+    elif platform.machine().lower() in ("x86_64", "amd64"):
+        assert core.SSE2 is True
+    else:
+        assert isinstance(core.SSE2, bool)

@@ -88,6 +88,7 @@ cdef extern from "_books.h":
     uint16_t booked "fc_booked"(const uint16_t* cnt, int budget) noexcept nogil
 
 cdef extern from "_row_masks.h":
+    bint FC_SSE2
     bint fc_scan(const uint8_t* row, int w, uint64_t* layers, uint16_t* cnt,
                  int* rank_wilds) noexcept nogil
     int fc_scan_checked(const uint8_t* row, int w, int decks, int min_cards, int max_cards,
@@ -101,6 +102,11 @@ cdef enum:
 
 cdef int MAX_CARDS = _MAX_HAND_SIZE
 cdef uint64_t ALL_TYPES = 0x00FFFFFFFFFFFFFFULL  # bit t for each of the 56 card types
+
+#: Whether a row's masks are made with SSE2, 16 counts a compare (every x86-64 CPU), or
+#: by the portable route, 8 counts a word (``-DFC_NO_SSE2`` builds it on x86-64, as CI
+#: does to test it).
+SSE2 = bool(FC_SSE2)
 
 init_tables()
 if init_options() < 0:
