@@ -57,6 +57,7 @@ there the largest difference says how far apart they are.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -405,7 +406,11 @@ def clone(args: argparse.Namespace, command: str,
     offset = 0
     held_from = int(np.ceil(args.games * 0.95))  # one game: ceil gives 1, all train
     counts = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        # one pool for every table size: its workers import fivecrowns and the solver
+        # once, not once a size
+        pool = stack.enter_context(ProcessPoolExecutor(args.jobs)) if args.jobs > 1 \
+            else None
         for n in args.players:
             t0 = time.perf_counter()
             path = os.path.join(tmp, f"expert{n}.npz")
@@ -420,9 +425,8 @@ def clone(args: argparse.Namespace, command: str,
             print(f"data: {f.games} games, {f.decisions:,} decisions of ExpertBot at {n} "
                   f"players in {t_data:.0f} s ({f.chunks} chunks)", flush=True)
             work = [(path, c) for c in range(f.chunks)]
-            if args.jobs > 1:
-                with ProcessPoolExecutor(args.jobs) as pool:
-                    parts = list(pool.map(chunk_inputs, work))
+            if pool is not None:
+                parts = list(pool.map(chunk_inputs, work))
             else:
                 parts = [chunk_inputs(w) for w in work]
             for x, s, y, g in parts:
@@ -441,13 +445,15 @@ def clone(args: argparse.Namespace, command: str,
     x, mask = padded(x_flat, st)
     t0 = time.perf_counter()
     weights, acc_train, acc_held = fit(x, mask, y, train, args)
+    held = "none held out" if np.isnan(acc_held) else f"{100 * acc_held:.1f}% held out"
     print(f"fit: ExpertBot's move scored best in {100 * acc_train:.1f}% of the training "
-          f"decisions, {100 * acc_held:.1f}% held out, in {time.perf_counter() - t0:.0f} s",
-          flush=True)
+          f"decisions, {held}, in {time.perf_counter() - t0:.0f} s", flush=True)
     meta: dict[str, Any] = {
         "command": command, "seed": args.seed, "games": args.games,
         "decisions": int(len(y)), "hidden": args.hidden, "epochs": args.epochs,
-        "accuracy_train": round(acc_train, 4), "accuracy_held_out": round(acc_held, 4),
+        "accuracy_train": round(acc_train, 4),
+        # None (JSON's null, not NaN) when too few games leave any held out
+        "accuracy_held_out": None if np.isnan(acc_held) else round(acc_held, 4),
         "fivecrowns": fivecrowns.__version__, "torch": torch.__version__,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
         "features": list(CANDIDATE_FEATURES) + list(CONTEXT_FEATURES)}

@@ -7,6 +7,7 @@ step that installs the extra) makes a missing extra a failure.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -21,6 +22,11 @@ from helpers.engines import compiled_engine
 from test_examples import EXAMPLES, run
 
 SCRIPT = "train_maskable_ppo.py"
+
+
+def _no_constant(name: str) -> float:
+    """``json.loads``' hook for NaN and Infinity, which strict JSON does not have."""
+    raise ValueError(f"not JSON: {name}")
 
 
 def _figures(out: str) -> dict[str, tuple[float, float, float]]:
@@ -156,6 +162,10 @@ def test_imitation_recipe_trains_saves_and_evaluates(tmp_path: Path) -> None:
     assert m and float(m[2]) <= float(m[1]) <= float(m[3]), out
     w = load_weights(weights)
     assert w.meta["seed"] == 4 and w.meta["command"].endswith(" ".join(args))
+    # six games hold none out (ceil(0.95 * 6) = 6): said so, and null in the JSON, never NaN
+    assert "none held out" in out and w.meta["accuracy_held_out"] is None, out
+    summary = json.loads(out.strip().splitlines()[-1], parse_constant=_no_constant)
+    assert summary == {"decisions": w.meta["decisions"], "accuracy_held_out": None}
     assert w.meta["evaluation"]["deals"] == 3
     assert weights.stat().st_size < 1_000_000
     # the weights play, and the same arguments give the same weights
