@@ -2,14 +2,17 @@
 rollouts, measured against ExpertBot itself on duplicate deals.
 
 Each deal is a whole game dealt by :func:`fivecrowns.duplicate_match`: the searcher in one
-seat and three StrongBots, then ExpertBot in that seat on the same deal (the reference);
+seat and StrongBots in the others (three by default; ``--players 2`` plays heads-up), then
+ExpertBot in that seat on the same deal (the reference);
 the gain is the searcher's points a game below the field's mean less ExpertBot's, with a
 95% interval (positive: the searcher is stronger). The seats rotate with the deals.
 
 Run::
 
     python benchmarks/bench_teacher.py --worlds 64 --confidence 1.0 --games 240 --seed 39001
+                                       [--players 4] [--jobs 1]
 
+``--jobs N`` plays the deals in N processes (the same report for any N).
 ``--pool F1.json F2.json ...`` pools runs written by ``--json`` (one setting, other seeds):
 the paired gain over all their deals, with its 95% interval.
 
@@ -39,6 +42,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--worlds", type=int, default=64)
     p.add_argument("--confidence", type=float, default=1.0)
     p.add_argument("--games", type=int, default=240, help="duplicate deals")
+    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5, 6),
+                   help="players at the table: the searcher and StrongBots")
+    p.add_argument("--jobs", type=int, default=1, help="processes playing the deals")
     p.add_argument("--seed", type=int, help="the deals' seed (required unless --pool)")
     p.add_argument("--json", help="write the report and each deal's gain here")
     p.add_argument("--pool", nargs="+", metavar="JSON",
@@ -51,15 +57,18 @@ def main(argv: list[str]) -> int:
     bot = functools.partial(SearchBot, worlds=args.worlds, policy="expert",
                             confidence=args.confidence)
     start = time.perf_counter()
-    rep = duplicate_match(bot, "expert", ["strong"] * 3, args.games, seed=args.seed)
+    rep = duplicate_match(bot, "expert", ["strong"] * (args.players - 1), args.games,
+                          seed=args.seed, jobs=args.jobs)
     seconds = time.perf_counter() - start
     low, high = rep.gain_ci
     print(f"SearchBot(policy='expert', worlds={args.worlds}, confidence={args.confidence}) "
-          f"over ExpertBot, 3 StrongBots, {args.games} deals, seed {args.seed}: "
+          f"over ExpertBot, {args.players - 1} StrongBot(s), {args.games} deals, "
+          f"seed {args.seed}: "
           f"{rep.gain:+.2f} ({low:+.2f}..{high:+.2f}) points a game; {seconds:,.0f} s")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"worlds": args.worlds, "confidence": args.confidence,
+                       "players": args.players,
                        "games": args.games, "seed": args.seed, "gain": rep.gain,
                        "gain_ci": rep.gain_ci, "seconds": seconds,
                        "scores": rep.scores.tolist(),
@@ -69,12 +78,13 @@ def main(argv: list[str]) -> int:
 
 def pool(paths: list[str]) -> int:
     """Print the paired gain over every deal of the runs in ``paths``: one setting
-    (worlds and confidence), seeds all different."""
+    (worlds, confidence and players; runs written before ``--players`` were of four),
+    seeds all different."""
     runs = []
     for path in paths:
         with open(path) as f:
             runs.append(json.load(f))
-    settings = {(r["worlds"], r["confidence"]) for r in runs}
+    settings = {(r["worlds"], r["confidence"], r.get("players", 4)) for r in runs}
     if len(settings) != 1:
         sys.exit(f"the runs have different settings: {sorted(settings)}")
     seeds = [r["seed"] for r in runs]
@@ -83,9 +93,10 @@ def pool(paths: list[str]) -> int:
     scores = np.concatenate([np.asarray(r["scores"]) for r in runs])
     reference = np.concatenate([np.asarray(r["reference_scores"]) for r in runs])
     gain, (low, high) = paired_gain(scores, reference)
-    worlds, confidence = settings.pop()
+    worlds, confidence, players = settings.pop()
     print(f"SearchBot(policy='expert', worlds={worlds}, confidence={confidence}) over "
-          f"ExpertBot, pooled: seeds {', '.join(map(str, seeds))}, {len(scores)} deals: "
+          f"ExpertBot, {players} players, pooled: seeds {', '.join(map(str, seeds))}, "
+          f"{len(scores)} deals: "
           f"{gain:+.2f} ({low:+.2f}..{high:+.2f}) points a game")
     return 0
 
