@@ -12,7 +12,9 @@ Run::
     python benchmarks/bench_teacher.py --worlds 64 --confidence 1.0 --games 240 --seed 39001
                                        [--players 4] [--jobs 1]
 
-``--jobs N`` plays the deals in N processes (the same report for any N).
+``--replay-draws`` and ``--discard-weight`` are SearchBot's inference in the sampled worlds
+(:func:`fivecrowns.rollout.play_worlds`). ``--jobs N`` plays the deals in N processes (the
+same report for any N).
 ``--pool F1.json F2.json ...`` pools runs written by ``--json`` (one setting, other seeds):
 the paired gain over all their deals, with its 95% interval.
 
@@ -36,11 +38,31 @@ import numpy as np
 from fivecrowns import SearchBot, duplicate_match
 from fivecrowns.duplicate import paired_gain
 
+#: The search's options a run sets, and their values in runs written before the option.
+SEARCH_OPTIONS = {"worlds": 64, "confidence": 1.0, "replay_draws": 0, "discard_weight": 0.0}
+
+
+def setting(run: dict[str, object]) -> tuple[object, ...]:
+    """What a run measured: the search's options and the table's size (runs written
+    before ``--players`` were of four)."""
+    return (*(run.get(k, v) for k, v in SEARCH_OPTIONS.items()), run.get("players", 4))
+
+
+def describe(run: dict[str, object]) -> str:
+    """The searcher of ``run``, as a call."""
+    options = ", ".join(f"{k}={run.get(k, v)}" for k, v in SEARCH_OPTIONS.items()
+                        if k in ("worlds", "confidence") or run.get(k, v) != v)
+    return f"SearchBot(policy='expert', {options})"
+
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--worlds", type=int, default=64)
     p.add_argument("--confidence", type=float, default=1.0)
+    p.add_argument("--replay-draws", type=int, default=0,
+                   help="SearchBot's replay_draws: the opponents' sampled hands organised")
+    p.add_argument("--discard-weight", type=float, default=0.0,
+                   help="SearchBot's discard_weight: worlds where their discards were good")
     p.add_argument("--games", type=int, default=240, help="duplicate deals")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5, 6),
                    help="players at the table: the searcher and StrongBots")
@@ -54,23 +76,20 @@ def main(argv: list[str]) -> int:
         return pool(args.pool)
     if args.seed is None:
         p.error("--seed is required to play a run")
-    bot = functools.partial(SearchBot, worlds=args.worlds, policy="expert",
-                            confidence=args.confidence)
+    options = {k: getattr(args, k) for k in SEARCH_OPTIONS}
+    bot = functools.partial(SearchBot, policy="expert", **options)
     start = time.perf_counter()
     rep = duplicate_match(bot, "expert", ["strong"] * (args.players - 1), args.games,
                           seed=args.seed, jobs=args.jobs)
     seconds = time.perf_counter() - start
     low, high = rep.gain_ci
-    print(f"SearchBot(policy='expert', worlds={args.worlds}, confidence={args.confidence}) "
-          f"over ExpertBot, {args.players - 1} StrongBot(s), {args.games} deals, "
-          f"seed {args.seed}: "
+    run = {**options, "players": args.players, "games": args.games, "seed": args.seed}
+    print(f"{describe(run)} over ExpertBot, {args.players - 1} StrongBot(s), "
+          f"{args.games} deals, seed {args.seed}: "
           f"{rep.gain:+.2f} ({low:+.2f}..{high:+.2f}) points a game; {seconds:,.0f} s")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"worlds": args.worlds, "confidence": args.confidence,
-                       "players": args.players,
-                       "games": args.games, "seed": args.seed, "gain": rep.gain,
-                       "gain_ci": rep.gain_ci, "seconds": seconds,
+            json.dump({**run, "gain": rep.gain, "gain_ci": rep.gain_ci, "seconds": seconds,
                        "scores": rep.scores.tolist(),
                        "reference_scores": rep.reference_scores.tolist()}, f)
     return 0
@@ -78,25 +97,22 @@ def main(argv: list[str]) -> int:
 
 def pool(paths: list[str]) -> int:
     """Print the paired gain over every deal of the runs in ``paths``: one setting
-    (worlds, confidence and players; runs written before ``--players`` were of four),
-    seeds all different."""
+    (:func:`setting`), seeds all different."""
     runs = []
     for path in paths:
         with open(path) as f:
             runs.append(json.load(f))
-    settings = {(r["worlds"], r["confidence"], r.get("players", 4)) for r in runs}
+    settings = {setting(r) for r in runs}
     if len(settings) != 1:
-        sys.exit(f"the runs have different settings: {sorted(settings)}")
+        sys.exit(f"the runs have different settings: {sorted(settings, key=repr)}")
     seeds = [r["seed"] for r in runs]
     if len(set(seeds)) != len(seeds):
         sys.exit(f"a seed appears twice: {seeds} (its deals would count twice)")
     scores = np.concatenate([np.asarray(r["scores"]) for r in runs])
     reference = np.concatenate([np.asarray(r["reference_scores"]) for r in runs])
     gain, (low, high) = paired_gain(scores, reference)
-    worlds, confidence, players = settings.pop()
-    print(f"SearchBot(policy='expert', worlds={worlds}, confidence={confidence}) over "
-          f"ExpertBot, {players} players, pooled: seeds {', '.join(map(str, seeds))}, "
-          f"{len(scores)} deals: "
+    print(f"{describe(runs[0])} over ExpertBot, {runs[0].get('players', 4)} players, "
+          f"pooled: seeds {', '.join(map(str, seeds))}, {len(scores)} deals: "
           f"{gain:+.2f} ({low:+.2f}..{high:+.2f}) points a game")
     return 0
 
