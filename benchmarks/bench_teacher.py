@@ -12,9 +12,9 @@ Run::
     python benchmarks/bench_teacher.py --worlds 64 --confidence 1.0 --games 240 --seed 39001
                                        [--players 4] [--jobs 1]
 
-``--replay-draws`` and ``--discard-weight`` are SearchBot's inference in the sampled worlds
-(:func:`fivecrowns.rollout.play_worlds`). ``--jobs N`` plays the deals in N processes (the
-same report for any N).
+``--objective`` is SearchBot's; ``--replay-draws`` and ``--discard-weight`` its inference in
+the sampled worlds (:func:`fivecrowns.rollout.play_worlds`). ``--jobs N`` plays the deals
+in N processes (the same report for any N).
 ``--pool F1.json F2.json ...`` pools runs written by ``--json`` (one setting, other seeds):
 the paired gain over all their deals, with its 95% interval.
 
@@ -39,7 +39,8 @@ from fivecrowns import SearchBot, duplicate_match
 from fivecrowns.duplicate import paired_gain
 
 #: The search's options a run sets, and their values in runs written before the option.
-SEARCH_OPTIONS = {"worlds": 64, "confidence": 1.0, "replay_draws": 0, "discard_weight": 0.0}
+SEARCH_OPTIONS = {"worlds": 64, "confidence": 1.0, "objective": "own", "replay_draws": 0,
+                  "discard_weight": 0.0}
 
 
 def setting(run: dict[str, object]) -> tuple[object, ...]:
@@ -59,6 +60,8 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--worlds", type=int, default=64)
     p.add_argument("--confidence", type=float, default=1.0)
+    p.add_argument("--objective", choices=("own", "relative"), default="own",
+                   help="SearchBot's objective: its round score, or less the others' mean")
     p.add_argument("--replay-draws", type=int, default=0,
                    help="SearchBot's replay_draws: the opponents' sampled hands organised")
     p.add_argument("--discard-weight", type=float, default=0.0,
