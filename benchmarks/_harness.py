@@ -108,16 +108,18 @@ class Timed:
         return self._timed("choose_discard", obs)
 
 
-def decision_times(make: Callable[[int], Any], games: int, seed: int) -> list[float]:
+def decision_times(make: Callable[[int], Any], games: int, seed: int,
+                   n_players: int = 4) -> list[float]:
     """Seconds of CPU time of each decision of the bot ``make(seed + g)`` in ``games``
-    4-player games against three StrongBots (the bot in seat ``g % 4`` of game ``g``)."""
+    games of ``n_players`` against StrongBots (the bot in seat ``g % n_players`` of game
+    ``g``)."""
     from fivecrowns import StrongBot, play_game
 
     times: list[float] = []
     for g in range(games):
         bot = Timed(make(seed + g))
-        players: list[Any] = [StrongBot(), StrongBot(), StrongBot()]
-        players.insert(g % 4, bot)
+        players: list[Any] = [StrongBot() for _ in range(n_players - 1)]
+        players.insert(g % n_players, bot)
         play_game(players, seed=seed + g)
         times += bot.times
     return times

@@ -14,7 +14,8 @@ Run::
 
 ``--objective`` is SearchBot's; ``--replay-draws`` and ``--discard-weight`` its inference in
 the sampled worlds (:func:`fivecrowns.rollout.play_worlds`). ``--jobs N`` plays the deals
-in N processes (the same report for any N).
+in N processes (the same report for any N). ``--timing-games N`` plays no match: it
+times the searcher's decisions (CPU of one core) in N games at ``--players``.
 ``--pool F1.json F2.json ...`` pools runs written by ``--json`` (one setting, other seeds):
 the paired gain over all their deals, with its 95% interval.
 
@@ -35,6 +36,7 @@ import time
 
 import numpy as np
 
+from _harness import decision_times
 from fivecrowns import SearchBot, duplicate_match
 from fivecrowns.duplicate import paired_gain
 
@@ -72,6 +74,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--jobs", type=int, default=1, help="processes playing the deals")
     p.add_argument("--seed", type=int, help="the deals' seed (required unless --pool)")
     p.add_argument("--json", help="write the report and each deal's gain here")
+    p.add_argument("--timing-games", type=int, default=0,
+                   help="instead of a match: time the searcher's decisions (CPU of one "
+                        "core) in this many games at --players against StrongBots")
     p.add_argument("--pool", nargs="+", metavar="JSON",
                    help="pool these runs' deals (written by --json) instead of playing")
     args = p.parse_args(argv)
@@ -81,6 +86,8 @@ def main(argv: list[str]) -> int:
         p.error("--seed is required to play a run")
     options = {k: getattr(args, k) for k in SEARCH_OPTIONS}
     bot = functools.partial(SearchBot, policy="expert", **options)
+    if args.timing_games:
+        return timing(bot, args, options)
     start = time.perf_counter()
     rep = duplicate_match(bot, "expert", ["strong"] * (args.players - 1), args.games,
                           seed=args.seed, jobs=args.jobs)
@@ -95,6 +102,19 @@ def main(argv: list[str]) -> int:
             json.dump({**run, "gain": rep.gain, "gain_ci": rep.gain_ci, "seconds": seconds,
                        "scores": rep.scores.tolist(),
                        "reference_scores": rep.reference_scores.tolist()}, f)
+    return 0
+
+
+def timing(bot: functools.partial[SearchBot], args: argparse.Namespace,
+           options: dict[str, object]) -> int:
+    """Print the searcher's time a decision: CPU of one core, every decision it makes in
+    ``--timing-games`` games at ``--players``, the seats rotated, the games of ``--seed``."""
+    ms = np.array(decision_times(lambda s: bot(seed=s), args.timing_games, args.seed,
+                                 args.players)) * 1e3
+    print(f"{describe(options)} at {args.players} players, {args.timing_games} games of "
+          f"seed {args.seed}: ms a decision (CPU of one core, {ms.size} decisions): mean "
+          f"{ms.mean():.1f}, median {np.median(ms):.1f}, p95 {np.percentile(ms, 95):.1f}, "
+          f"max {ms.max():.1f}")
     return 0
 
 
