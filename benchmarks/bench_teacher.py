@@ -13,16 +13,18 @@ Run::
                                        [--players 4] [--jobs 1]
 
 ``--objective`` is SearchBot's; ``--replay-draws`` and ``--discard-weight`` its inference in
-the sampled worlds (:func:`fivecrowns.rollout.play_worlds`). ``--jobs N`` plays the deals
-in N processes (the same report for any N). ``--timing-games N`` plays no match: it
-times the searcher's decisions (CPU of one core) in N games at ``--players``.
+the sampled worlds (:func:`fivecrowns.rollout.play_worlds`); ``--opponents strong`` plays
+the other seats of its worlds as the StrongBots it meets (ExpertBot's by default).
+``--jobs N`` plays the deals in N processes (the same report for any N).
+``--timing-games N`` plays no match: it times the searcher's decisions (CPU of one core)
+in N games at ``--players``.
 ``--pool F1.json F2.json ...`` pools runs written by ``--json`` (one setting, other seeds):
 the paired gain over all their deals, with its 95% interval.
 
 Every run made is recorded, in order, in docs/bots.rst (issue 39 asks that tuning and
 evaluation seeds stay apart: a setting chosen on one seed is reported on others). A
 deal takes seconds to tens of seconds (the searcher's every decision plays ``--worlds``
-worlds per candidate move with ExpertBot in every seat), so ``--json`` keeps each deal's
+worlds per candidate move with ExpertBot in its seat), so ``--json`` keeps each deal's
 gain for later pooling.
 """
 
@@ -36,13 +38,13 @@ import time
 
 import numpy as np
 
-from _harness import decision_times
+from _harness import decision_summary, decision_times
 from fivecrowns import SearchBot, duplicate_match
 from fivecrowns.duplicate import paired_gain
 
 #: The search's options a run sets, and their values in runs written before the option.
 SEARCH_OPTIONS = {"worlds": 64, "confidence": 1.0, "objective": "own", "replay_draws": 0,
-                  "discard_weight": 0.0}
+                  "discard_weight": 0.0, "opponents": None}
 
 
 def setting(run: dict[str, object]) -> tuple[object, ...]:
@@ -68,6 +70,9 @@ def main(argv: list[str]) -> int:
                    help="SearchBot's replay_draws: the opponents' sampled hands organised")
     p.add_argument("--discard-weight", type=float, default=0.0,
                    help="SearchBot's discard_weight: worlds where their discards were good")
+    p.add_argument("--opponents", choices=("greedy", "strong", "expert"),
+                   help="SearchBot's opponents: the other seats' play in its worlds "
+                        "(default: ExpertBot's, as its own)")
     p.add_argument("--games", type=int, default=240, help="duplicate deals")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5, 6),
                    help="players at the table: the searcher and StrongBots")
@@ -112,9 +117,8 @@ def timing(bot: functools.partial[SearchBot], args: argparse.Namespace,
     ms = np.array(decision_times(lambda s: bot(seed=s), args.timing_games, args.seed,
                                  args.players)) * 1e3
     print(f"{describe(options)} at {args.players} players, {args.timing_games} games of "
-          f"seed {args.seed}: ms a decision (CPU of one core, {ms.size} decisions): mean "
-          f"{ms.mean():.1f}, median {np.median(ms):.1f}, p95 {np.percentile(ms, 95):.1f}, "
-          f"max {ms.max():.1f}")
+          f"seed {args.seed}: ms a decision (CPU of one core, {ms.size} decisions): "
+          f"{decision_summary(ms)}")
     return 0
 
 

@@ -317,6 +317,8 @@ def _every_entrance(like: Round, fields: tuple[Any, ...], rng: np.random.Generat
         lambda: play_worlds(r, r.legal_actions(), worlds=2, seed=1, replay_draws=2,
                             discard_weight=0.5),
         lambda: play_worlds(r, r.legal_actions()[:1], worlds=2, seed=1, policy="expert"),
+        lambda: play_worlds(r, r.legal_actions()[:2], worlds=2, seed=1, policy="greedy",
+                            opponents="strong"),
     ]
     calls = slow + [
         lambda: play_out([r], policy="greedy"),

@@ -22,15 +22,15 @@ from helpers.rollout_twins import random_prefix, varied_round  # noqa: E402
 
 def _worlds(r: Round, actions: list[int], worlds: int, seed: int,
             policy: int = 2, weight: float = 0.0, tries: int = 8,
-            replay: int = 0) -> tuple[Any, Any, Any]:
+            replay: int = 0, opponents: int | None = None) -> tuple[Any, Any, Any]:
     """The engine's scores and the worlds it sampled (hands, draw piles)."""
     last, kept, blind = _inference(r)
     world_hands = np.zeros((worlds, 14, 56), dtype=np.uint8)
     world_draws = np.zeros((worlds, 232), dtype=np.uint8)
     out = _rollout.play_worlds(_states([r])[0], r.current_player,
-                               np.array(actions, dtype=np.int16), worlds, seed, policy, 1,
-                               last, kept, weight, tries, blind, replay, world_hands,
-                               world_draws)
+                               np.array(actions, dtype=np.int16), worlds, seed, policy,
+                               policy if opponents is None else opponents, 1, last, kept,
+                               weight, tries, blind, replay, world_hands, world_draws)
     return out, world_hands, world_draws
 
 
@@ -189,6 +189,73 @@ def test_every_world_plays_out_as_the_python_engine(policy: str, code: int, weig
                 assert scores[w, a].tolist() == expect.tolist(), (seed, w, action)
                 compared += 1
     assert compared > 200
+
+
+@pytest.mark.parametrize("policy, code, opponents, other", [
+    ("greedy", 0, "strong", 2), ("strong", 2, "greedy", 0)])
+def test_the_opponents_play_their_own_policy(policy: str, code: int, opponents: str,
+                                             other: int) -> None:
+    # each world played out with the mover's bot in its seat and the opponents' in the
+    # others: the Python bots, seat by seat, as the specification
+    from fivecrowns._engine_py import POLICY_BOTS, _play_round
+    compared = 0
+    for seed in range(12):
+        r = _mid_round(seed, players=2 + seed % 3, round_number=1 + seed % 11,
+                       return_discard=bool(seed % 2))
+        p = r.current_player
+        actions = r.legal_actions()[:3]
+        scores, hands, draws = _worlds(r, actions, 4, seed, code, opponents=other)
+        for w in range(4):
+            for a, action in enumerate(actions):
+                world = _rebuild(r, hands[w], draws[w])
+                world.apply_action(action)
+                start = len(world.history)
+                seats = [POLICY_BOTS[policy if q == p else opponents]()
+                         for q in range(r.n_players)]
+                _play_round(world, seats)
+                if any(e.kind is EventKind.RESHUFFLE for e in world.history[start:]):
+                    continue
+                assert world.result is not None
+                assert scores[w, a].tolist() == list(world.result.scores), (seed, w, action)
+                compared += 1
+    assert compared > 60
+    # opponents like the mover: the same worlds as without them, and through the API
+    r = _mid_round(3)
+    same = play_worlds(r, [0, 1], worlds=40, seed=2, policy=policy, opponents=policy)
+    assert (same == play_worlds(r, [0, 1], worlds=40, seed=2, policy=policy)).all()
+    mixed = play_worlds(r, [0, 1], worlds=40, seed=2, policy=policy, opponents=opponents)
+    assert (mixed == _worlds(r, [0, 1], 40, 2, code, opponents=other)[0]).all()
+    assert not (mixed == same).all()
+
+
+def test_the_python_twin_seats_the_opponents_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the twin plays its worlds with the Python bots: spy on which bot moves in which seat
+    from fivecrowns import _engine_py
+    r = _mid_round(5, players=3, round_number=2)
+    p = r.current_player
+    seen: list[list[str]] = []
+    play_round = _engine_py._play_round
+
+    def spy(world: Round, players: Any, deadline: Any = None) -> Any:
+        seen.append([type(b).__name__ for b in players])
+        return play_round(world, players, deadline)
+    monkeypatch.setattr(_engine_py, "_play_round", spy)
+    _engine_py.play_worlds(r, [0, 1], 2, np.random.default_rng(0), "greedy",
+                           opponents="strong")
+    expect = ["GreedyBot" if q == p else "StrongBot" for q in range(3)]
+    assert seen == [expect] * 4
+
+
+def test_opponents_are_checked() -> None:
+    r = _mid_round(2)
+    with pytest.raises(ValueError, match="opponents"):
+        play_worlds(r, [0], worlds=2, seed=0, opponents="random")
+    with pytest.raises(ValueError, match="opponents"):
+        play_worlds(r, [0], worlds=2, seed=0, opponents="perfect")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        play_worlds(r, [0], worlds=2, seed=0, opponents=2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="policy"):
+        _worlds(r, [0], 2, 0, 2, opponents=1)  # the engine's own check: random's code
 
 
 def _played(seed: int) -> Round:

@@ -130,6 +130,8 @@ def test_search_bot_is_a_player_exported_at_top_level() -> None:
     ({"policy": "random"}, ValueError), ({"confidence": -1}, ValueError),
     ({"confidence": "high"}, ValueError), ({"discard_weight": -1}, ValueError),
     ({"replay_draws": -1}, ValueError), ({"replay_draws": 1.5}, TypeError),
+    ({"opponents": "random"}, ValueError), ({"opponents": "perfect"}, ValueError),
+    ({"opponents": 2}, TypeError),
 ])
 def test_search_bot_checks_its_arguments(kwargs: dict[str, object],
                                          error: type[Exception]) -> None:
@@ -288,6 +290,26 @@ def _rigged(values: np.ndarray, player: int = 0) -> Any:
         out[:, :, player] = values[:k]
         return out
     return worlds
+
+
+def test_search_bot_models_its_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
+    # its worlds play the opponents by ``opponents``: the engine gets both policies
+    from fivecrowns import rollout
+    r = Round(3, round_number=5, seed=3)
+    obs = r.observation(r.current_player)
+    calls: list[tuple[str, str | None]] = []
+    play_worlds = rollout._play_worlds
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append((kwargs["policy"], kwargs["opponents"]))
+        return play_worlds(*args, **kwargs)
+    monkeypatch.setattr(rollout, "_play_worlds", spy)
+    bot = SearchBot(seed=0, worlds=2, policy="ExpertBot", opponents="StrongBot")
+    assert (bot.policy, bot.opponents) == ("expert", "strong")
+    assert "opponents='strong'" in repr(bot)
+    bot._search(obs, [0, 1])
+    assert calls == [("expert", "strong")]
+    assert SearchBot(seed=0).opponents is None and "opponents" not in repr(SearchBot())
 
 
 def test_search_leaves_the_default_only_on_evidence(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -170,10 +170,12 @@ def play_games(seeds: Sequence[int], *, n_players: int, policies: Sequence[str],
 
 
 def play_worlds(round: Round, actions: Sequence[int], worlds: int, rng: np.random.Generator,
-                policy: str, deadline: float | None = None) -> npt.NDArray[np.int32]:
+                policy: str, deadline: float | None = None,
+                opponents: str | None = None) -> npt.NDArray[np.int32]:
     """:func:`fivecrowns.rollout.play_worlds` on the Python engine: each world a
     :meth:`Round.determinize` of the current player's view drawn from ``rng``, each
-    action played out by :func:`play_out`. The same distribution as the compiled
+    action played out by :func:`play_out` (the other seats by ``opponents`` when
+    given). The same distribution as the compiled
     engine's worlds, not the same samples (the engine draws them from a splitmix64
     generator of its own), and uniform worlds only (``discard_weight`` and
     ``replay_draws`` are the compiled engine's). Past ``deadline`` (a
@@ -181,13 +183,18 @@ def play_worlds(round: Round, actions: Sequence[int], worlds: int, rng: np.rando
     by then are all it returns (a world here takes seconds in the last rounds)."""
     p = round.current_player
     scores = np.zeros((worlds, len(actions), round.n_players), dtype=np.int32)
+
+    def seated() -> list[object]:  # fresh bots for every play-out, as the engine's
+        players = _players(policy if opponents is None else opponents, round.n_players, None)
+        players[p] = _players(policy, 1, None)[0]
+        return players
     for w in range(worlds):
         world = round.determinize(p, rng)
         for i, a in enumerate(actions):
             r = world.clone()
             r.apply_action(a)
             try:
-                _play_round(r, _players(policy, round.n_players, None), deadline)
+                _play_round(r, seated(), deadline)
             except _TimeUp:
                 return scores[:w]
             assert r.result is not None

@@ -304,7 +304,7 @@ cdef int discard_regret(const Table* T, int player, const int32_t* last_discard,
 
 def _worlds_range(RoundState round_state not None,
                   int player, const int16_t[::1] actions, uint64_t seed, int policy,
-                  const int32_t[::1] last_discard, const int32_t[::1] last_kept,
+                  int opponents, const int32_t[::1] last_discard, const int32_t[::1] last_kept,
                   double discard_weight, int tries, const int32_t[::1] blind, int cap,
                   int32_t[:, :, ::1] out, uint8_t[:, :, ::1] world_hands,
                   uint8_t[:, ::1] world_draws, Py_ssize_t start, Py_ssize_t stop):
@@ -313,7 +313,10 @@ def _worlds_range(RoundState round_state not None,
     cdef uint64_t state, sampled
     cdef Py_ssize_t w
     cdef int a, q, attempt
+    cdef int32_t seats[MAX_PLAYERS]  # each seat's policy in the play-outs
     cdef bint keep = world_hands is not None
+    for q in range(MAX_PLAYERS):
+        seats[q] = policy if q == player else opponents
     splitmix_bitgen(&rng, &state)
     load(&base, &round_state.T)
     with nogil:
@@ -344,19 +347,21 @@ def _worlds_range(RoundState round_state not None,
                 state = sampled  # every move meets the same reshuffles
                 apply_action(&T, actions[a])
                 if T.phase != OVER:
-                    play(&T, policy)
+                    play_seated(&T, seats)
                 for q in range(T.n_players):
                     out[w, a, q] = T.scores[q]
 
 
 def play_worlds(RoundState state not None, int player, actions, Py_ssize_t worlds,
-                uint64_t seed, int policy, int threads, last_discard, last_kept,
+                uint64_t seed, int policy, int opponents, int threads, last_discard,
+                last_kept,
                 double discard_weight, int tries, blind, int cap, world_hands=None,
                 world_draws=None):
     """Scores, (worlds, len(actions), n_players) int32, of one round state (only read)
     resampled from ``player``'s view ``worlds`` times, each action applied and played
-    out. ``fivecrowns.rollout.play_worlds`` checks that the round is not over, the player
-    is the current one and every action is legal now.
+    out, ``player`` by ``policy`` and every other seat by ``opponents``.
+    ``fivecrowns.rollout.play_worlds`` checks that the round is not over, the player is
+    the current one and every action is legal now.
 
     ``last_discard[q]`` is the type opponent q last discarded (-1: none to weigh) and
     ``last_kept[q]`` the type they could not discard then (-1: none); with
@@ -374,7 +379,8 @@ def play_worlds(RoundState state not None, int player, actions, Py_ssize_t world
         raise ValueError("a round whose deal is not finished cannot be played out")
     if state.T.phase == OVER or player != state.T.current:
         raise ValueError("play_worlds: the round is over or player is not the current one")
-    if policy not in (GREEDY, STRONG, EXPERT) or tries < 1 or cap < 0 or worlds < 0:
+    if policy not in (GREEDY, STRONG, EXPERT) or opponents not in (GREEDY, STRONG, EXPERT) \
+            or tries < 1 or cap < 0 or worlds < 0:
         raise ValueError("play_worlds: a bad policy, tries, replay cap or worlds")
     n_legal = legal_codes(&state.T, legal)
     for k in range(len(actions)):
@@ -389,10 +395,12 @@ def play_worlds(RoundState state not None, int player, actions, Py_ssize_t world
     # one snapshot for every piece, whatever happens to the state meanwhile
     state = state.copy()
     out = np.empty((worlds, len(actions), n), dtype=np.int32)
-    run_threaded(lambda a, b: _worlds_range(state, player, actions, seed, policy,
+    run_threaded(lambda a, b: _worlds_range(state, player, actions, seed, policy, opponents,
                                             last_discard, last_kept, discard_weight, tries,
                                             blind, cap, out, world_hands, world_draws, a, b),
-                 worlds, threads, _worlds_per_piece(policy, len(actions)))
+                 worlds, threads,
+                 # the dearer of the two (the codes rise with a policy's cost)
+                 _worlds_per_piece(max(policy, opponents), len(actions)))
     return out
 
 

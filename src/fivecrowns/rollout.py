@@ -316,8 +316,8 @@ def play_out_actions(round: Round, *, policy: Policy = "greedy",
 
 
 def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: SeedLike,
-                policy: Policy = "strong", threads: int | None = None,
-                discard_weight: float = 0.0, tries: int = 8,
+                policy: Policy = "strong", opponents: Policy | None = None,
+                threads: int | None = None, discard_weight: float = 0.0, tries: int = 8,
                 replay_draws: int = 0) -> npt.NDArray[np.int32]:
     """The current player's candidate moves, each played out in the same sampled worlds.
 
@@ -351,8 +351,12 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: Seed
         See :doc:`/conventions` (a SeedSequence or Generator gives an int,
         :func:`~fivecrowns.seeding.int_seed`).
     policy : {"greedy", "strong", "expert"}
-        Every seat's play after the action (the random policy is not offered: it
-        would need a generator per world and move).
+        The current player's play after the action (the random policy is not offered:
+        it would need a generator per world and move), and every other seat's unless
+        ``opponents`` is given.
+    opponents : {"greedy", "strong", "expert"}, optional
+        The other seats' play, when it is not ``policy`` (a search that knows what
+        it plays against: ``policy="expert", opponents="strong"``).
     threads : int, optional
         Default: one for fewer than 64 worlds, else one per available core.
     discard_weight : float
@@ -399,13 +403,14 @@ def play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: Seed
     True
     """
     return _play_worlds(round, actions, worlds=worlds, seed=seed, policy=policy,
-                        threads=threads, discard_weight=discard_weight, tries=tries,
-                        replay_draws=replay_draws)
+                        opponents=opponents, threads=threads,
+                        discard_weight=discard_weight, tries=tries, replay_draws=replay_draws)
 
 
 def _play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: SeedLike,
-                 policy: Policy = "strong", threads: int | None = None,
-                 discard_weight: float = 0.0, tries: int = 8, replay_draws: int = 0,
+                 policy: Policy = "strong", opponents: Policy | None = None,
+                 threads: int | None = None, discard_weight: float = 0.0, tries: int = 8,
+                 replay_draws: int = 0,
                  deadline: float | None = None) -> npt.NDArray[np.int32]:
     """:func:`play_worlds`, and for SearchBot's time limit a ``deadline`` (a moment of
     ``time.perf_counter()``): the pure-Python twin, whose worlds take up to seconds each,
@@ -414,6 +419,8 @@ def _play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: See
     not offered in the public signature: its answer would depend on the engine)."""
     (r,) = _round_list([round])
     code = POLICIES.index(engine_policy(policy, exclude=("random",), user="play_worlds"))
+    others = code if opponents is None else POLICIES.index(engine_policy(
+        opponents, what="opponents", exclude=("random",), user="play_worlds"))
     # Everything below reads one moment of the round (its checks, its history, its
     # state), whatever another thread does to it meanwhile.
     r = r.clone()
@@ -427,11 +434,11 @@ def _play_worlds(round: Round, actions: Sequence[int], *, worlds: int, seed: See
         _check_dealt(r._state)
         return _engine_py.play_worlds(r, codes, int(worlds), np.random.default_rng(seed),
                                       POLICIES[code], None if deadline is None
-                                      else float(deadline))
+                                      else float(deadline), opponents=POLICIES[others])
     last_discard, last_kept, blind = _inference(r)
     return core.play_worlds(_states([r])[0], r.current_player,
                             np.array(codes, dtype=np.int16), int(worlds),
-                            seed % 2**64, code, n_threads, last_discard, last_kept,
+                            seed % 2**64, code, others, n_threads, last_discard, last_kept,
                             float(discard_weight), int(tries), blind, int(replay_draws))
 
 

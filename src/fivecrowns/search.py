@@ -120,11 +120,11 @@ class SearchBot:
     ``worlds`` worlds consistent with what it sees
     (:meth:`Round.from_observation <fivecrowns.Round.from_observation>`, then
     :func:`fivecrowns.rollout.play_worlds`), plays every candidate to the end of the
-    round in every world with ``policy`` in every seat, and compares each candidate
-    with the default world by world (the same worlds and reshuffles: common random
-    numbers). It leaves the default only for a candidate whose mean gain is at least
-    ``confidence`` standard errors above zero, so few worlds cost little strength
-    and many buy more.
+    round in every world with ``policy`` in every seat (or ``opponents`` in theirs),
+    and compares each candidate with the default world by world (the same worlds and
+    reshuffles: common random numbers). It leaves the default only for a candidate
+    whose mean gain is at least ``confidence`` standard errors above zero, so few
+    worlds cost little strength and many buy more.
 
     - **Draw**: the deck or the top discard (taking it at once when that lets the bot
       go out).
@@ -154,6 +154,10 @@ class SearchBot:
         improve on (the *default*) is ExpertBot's instead of StrongBot's. Any name the
         registry takes for them is accepted (``"StrongBot"`` is ``"strong"``,
         :func:`fivecrowns.registry.engine_policy`).
+    opponents : str, optional
+        The other seats' play in the rollouts when it is not ``policy``: a model of
+        the table the bot sits at (``policy="expert", opponents="strong"`` against
+        StrongBots). The same names as ``policy``.
     confidence : float
         Standard errors of evidence needed to leave the default move (0: the best mean
         wins).
@@ -192,8 +196,9 @@ class SearchBot:
     @renamed_parameters(budget="worlds")
     def __init__(self, seed: SeedLike = 0, worlds: int = DEFAULT_WORLDS, *,
                  candidates: int = 2, objective: str = "own", policy: str = "strong",
-                 confidence: float = 1.0, discard_weight: float = 0.0,
-                 replay_draws: int = 0, time_limit: float | None = None) -> None:
+                 opponents: str | None = None, confidence: float = 1.0,
+                 discard_weight: float = 0.0, replay_draws: int = 0,
+                 time_limit: float | None = None) -> None:
         self.rng = make_rng(seed)
         worlds = check_int(worlds, "worlds", 1)
         candidates = check_int(candidates, "candidates", 0)
@@ -201,6 +206,9 @@ class SearchBot:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
         # the worlds' policy, as play_worlds takes it (not the random one)
         policy = engine_policy(policy, exclude=("random",), user="SearchBot")
+        if opponents is not None:
+            opponents = engine_policy(opponents, what="opponents", exclude=("random",),
+                                      user="SearchBot")
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) \
                 or not confidence >= 0:
             raise ValueError(f"confidence must be a number >= 0, got {confidence!r}")
@@ -217,6 +225,7 @@ class SearchBot:
         self.candidates = candidates
         self.objective = objective
         self.policy = policy
+        self.opponents = opponents
         self.confidence = float(confidence)
         self.time_limit = time_limit
         # the move to improve on: the rollout policy's own when it is the stronger one
@@ -284,6 +293,7 @@ class SearchBot:
         return _rollout._play_worlds(base, actions, worlds=worlds,
                                      seed=int(self.rng.integers(2**63)),
                                      policy=self.policy,  # type: ignore[arg-type]
+                                     opponents=self.opponents,  # type: ignore[arg-type]
                                      threads=1, discard_weight=self.discard_weight,
                                      replay_draws=self.replay_draws, deadline=deadline)
 
@@ -356,6 +366,7 @@ class SearchBot:
         return k + 1
 
     def __repr__(self) -> str:
+        opponents = "" if self.opponents is None else f", opponents={self.opponents!r}"
         return (f"SearchBot(worlds={self.worlds}, candidates={self.candidates}, "
-                f"objective={self.objective!r}, policy={self.policy!r}, "
+                f"objective={self.objective!r}, policy={self.policy!r}{opponents}, "
                 f"confidence={self.confidence})")
