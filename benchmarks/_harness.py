@@ -8,7 +8,8 @@ benchmarks/x.py`` and pytest both find it) instead of timing and printing in its
 - :func:`rate_for`: units of work per CPU second over at least a given CPU time, for
   workloads whose size is not known in advance (games of varying length);
 - :func:`seeds`: the seeds of a run, one per game or deal, from ``--seed``;
-- :class:`Timed` / :func:`decision_times`: the CPU time of each decision a bot makes;
+- :class:`Timed` / :func:`decision_times`: the CPU time of each decision a bot makes,
+  and :func:`decision_summary`, the one way the scripts print them;
 - :func:`table`: a plain-text table, text columns left-aligned and numbers right-aligned;
 - :func:`parser`: an ``argparse`` parser with the common flags (``--quick``, ``--games``,
   ``--seed``, ``--jobs``, ``--repeat``), each with the script's own default;
@@ -123,6 +124,17 @@ def decision_times(make: Callable[[int], Any], games: int, seed: int,
         play_game(players, seed=seed + g)
         times += bot.times
     return times
+
+
+def decision_summary(ms: Sequence[float], digits: int = 1) -> str:
+    """Decision times in milliseconds as the scripts print them: ``"mean 1.2, median
+    1.0, p95 2.5, max 4.0"``, with ``digits`` decimals."""
+    import numpy as np
+
+    a = np.asarray(ms, dtype=np.float64)
+    return ", ".join(f"{name} {value:.{digits}f}" for name, value in (
+        ("mean", a.mean()), ("median", np.median(a)), ("p95", np.percentile(a, 95)),
+        ("max", a.max())))
 
 
 def seeds(first: int, count: int) -> range:

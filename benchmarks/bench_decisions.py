@@ -34,7 +34,7 @@ import time
 
 import numpy as np
 
-from _harness import core_line, decision_times, parser
+from _harness import core_line, decision_summary, decision_times, parser
 from bench_expert import compiled_duplicate
 from fivecrowns import (
     Game,
@@ -119,10 +119,9 @@ def main(argv: list[str] | None = None) -> int:
                                      args.timing_games,
                                      args.seed)) * 1e3
         p95 = float(np.percentile(ts, 95))
-        print(f"LearnedBot: ms per decision (CPU, one core, {ts.size} decisions): mean "
-              f"{ts.mean():.2f}, median {np.median(ts):.2f}, p95 {p95:.2f}, max "
-              f"{ts.max():.2f}; target p95 <= 5: {'met' if p95 <= 5 else 'NOT met'}",
-              flush=True)
+        print(f"LearnedBot: ms per decision (CPU, one core, {ts.size} decisions): "
+              f"{decision_summary(ts, 2)}; target p95 <= 5: "
+              f"{'met' if p95 <= 5 else 'NOT met'}", flush=True)
     if "gain" in parts:
         start = time.perf_counter()
         learned = LearnedBot if args.weights is None else f"learned:weights={args.weights}"

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from _harness import core_line, decision_times, parser, table
+from _harness import core_line, decision_summary, decision_times, parser, table
 from fivecrowns import ExpertBot, SearchBot, StrongBot, duplicate_match
 from fivecrowns.duplicate import paired_gains
 from fivecrowns.rollout import play_games
@@ -138,9 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             ts = np.array(decision_times(make, args.timing_games, args.seed)) * 1e3
             met = float(np.percentile(ts, 95)) <= 100
             ok &= met
-            print(f"\n{name}: ms per decision (CPU, one core, {ts.size} decisions): mean "
-                  f"{ts.mean():.2f}, median {np.median(ts):.2f}, p95 "
-                  f"{np.percentile(ts, 95):.2f}, max {ts.max():.2f}; target p95 <= 100: "
+            print(f"\n{name}: ms per decision (CPU, one core, {ts.size} decisions): "
+                  f"{decision_summary(ts, 2)}; target p95 <= 100: "
                   f"{'met' if met else 'NOT met'}", flush=True)
     return 0 if ok else 1
 

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from _harness import CPU, WALL, core_line, parser, table
+from _harness import CPU, WALL, core_line, decision_summary, parser, table
 from _harness import decision_times as harness_decision_times
 from fivecrowns import GreedyBot, Round, StrongBot, duplicate_match, player_action
 from fivecrowns.records import Phase
@@ -195,10 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         p95 = float(np.percentile(ts, 95))
         met = p95 <= MAX_P95_MS
         ok &= met
-        print(f"\nms per decision of {bot.label} (CPU, one core, {ts.size} decisions): mean "
-              f"{ts.mean():.1f}, median {np.median(ts):.1f}, p95 {p95:.1f}, max "
-              f"{ts.max():.1f}; target p95 <= {MAX_P95_MS:.0f}: {'met' if met else 'NOT met'}",
-              flush=True)
+        print(f"\nms per decision of {bot.label} (CPU, one core, {ts.size} decisions): "
+              f"{decision_summary(ts)}; target p95 <= {MAX_P95_MS:.0f}: "
+              f"{'met' if met else 'NOT met'}", flush=True)
     if "worlds" in parts:
         rates = world_rates()
         print("\nplay-outs (world x move) per second, CPU, one core, 4 players, mid-round:")
