@@ -14,7 +14,8 @@ Run::
 
 ``--objective`` is SearchBot's; ``--replay-draws`` and ``--discard-weight`` its inference in
 the sampled worlds (:func:`fivecrowns.rollout.play_worlds`); ``--opponents strong`` plays
-the other seats of its worlds as the StrongBots it meets (ExpertBot's by default).
+the other seats of its worlds as the StrongBots it meets (ExpertBot's by default);
+``--extra-worlds N`` adds N worlds to a decision still in doubt after ``--worlds``.
 ``--jobs N`` plays the deals in N processes (the same report for any N).
 ``--timing-games N`` plays no match: it times the searcher's decisions (CPU of one core)
 in N games at ``--players``.
@@ -44,7 +45,7 @@ from fivecrowns.duplicate import paired_gain
 
 #: The search's options a run sets, and their values in runs written before the option.
 SEARCH_OPTIONS = {"worlds": 64, "confidence": 1.0, "objective": "own", "replay_draws": 0,
-                  "discard_weight": 0.0, "opponents": None}
+                  "discard_weight": 0.0, "opponents": None, "extra_worlds": 0}
 
 
 def setting(run: dict[str, object]) -> tuple[object, ...]:
@@ -73,6 +74,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--opponents", choices=("greedy", "strong", "expert"),
                    help="SearchBot's opponents: the other seats' play in its worlds "
                         "(default: ExpertBot's, as its own)")
+    p.add_argument("--extra-worlds", type=int, default=0,
+                   help="SearchBot's extra_worlds: more worlds on a close decision")
     p.add_argument("--games", type=int, default=240, help="duplicate deals")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5, 6),
                    help="players at the table: the searcher and StrongBots")

@@ -131,7 +131,8 @@ def test_search_bot_is_a_player_exported_at_top_level() -> None:
     ({"confidence": "high"}, ValueError), ({"discard_weight": -1}, ValueError),
     ({"replay_draws": -1}, ValueError), ({"replay_draws": 1.5}, TypeError),
     ({"opponents": "random"}, ValueError), ({"opponents": "perfect"}, ValueError),
-    ({"opponents": 2}, TypeError),
+    ({"opponents": 2}, TypeError), ({"extra_worlds": -1}, ValueError),
+    ({"extra_worlds": 1.5}, TypeError), ({"extra_worlds": 8, "time_limit": 1.0}, ValueError),
 ])
 def test_search_bot_checks_its_arguments(kwargs: dict[str, object],
                                          error: type[Exception]) -> None:
@@ -331,6 +332,36 @@ def test_search_leaves_the_default_only_on_evidence(monkeypatch: pytest.MonkeyPa
     worse = np.array([[3, 9, 7]] * 8)
     monkeypatch.setattr(bot, "_worlds", _rigged(worse, p))
     assert bot._search(obs, [0, 1, 2]) == 0
+
+
+def test_extra_worlds_only_on_a_close_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    r = Round(2, round_number=5, seed=3)
+    obs = r.observation(r.current_player)
+    p = obs.player
+    lucky = np.array([[10, 0, 10], [10, 19, 10]] * 4)  # gain 0.5, standard error 3.4
+    sure = np.array([[10, 4, 9]] * 64)                  # move 1: 6 points better, always
+    asked: list[int] = []
+
+    def worlds(first: np.ndarray, then: np.ndarray) -> Any:
+        def play(base: Round, actions: list[int], k: int) -> np.ndarray:
+            asked.append(k)
+            return _rigged(first if len(asked) == 1 else then, p)(base, actions, k)
+        return play
+    bot = SearchBot(seed=0, worlds=8, extra_worlds=64)
+    assert "extra_worlds=64" in repr(bot)
+    monkeypatch.setattr(bot, "_worlds", worlds(lucky, sure))
+    assert bot._search(obs, [0, 1, 2]) == 1 and asked == [8, 64]  # close: 64 more decide
+    asked.clear()
+    noisy = np.array([[10, 0, 10], [10, 30, 10]] * 4)  # a mean gain of -5: not close
+    monkeypatch.setattr(bot, "_worlds", worlds(noisy, sure))
+    assert bot._search(obs, [0, 1, 2]) == 0 and asked == [8]
+    asked.clear()
+    monkeypatch.setattr(bot, "_worlds", worlds(sure, lucky))  # clear at once
+    assert bot._search(obs, [0, 1, 2]) == 1 and asked == [8]
+    asked.clear()
+    bot.extra_worlds = 0  # as before the option: the close decision keeps the default
+    monkeypatch.setattr(bot, "_worlds", worlds(lucky, sure))
+    assert bot._search(obs, [0, 1, 2]) == 0 and asked == [8]
 
 
 def test_python_worlds_sample_the_players_view() -> None:

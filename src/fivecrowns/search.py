@@ -161,6 +161,12 @@ class SearchBot:
     confidence : float
         Standard errors of evidence needed to leave the default move (0: the best mean
         wins).
+    extra_worlds : int
+        Worlds added to a close decision (0, the default: none): when after ``worlds``
+        the best candidate's mean gain is above zero but short of ``confidence``
+        standard errors, this many more are sampled and the rule is applied to all of
+        them, so that the evidence grows where a move is in doubt and nowhere else.
+        Not with a ``time_limit``, which sets the worlds itself (``ValueError``).
     time_limit : float, optional
         Seconds per decision, from the moment the bot is asked: it samples worlds in
         growing batches (the first of one world) until the limit is spent, a batch
@@ -198,7 +204,7 @@ class SearchBot:
                  candidates: int = 2, objective: str = "own", policy: str = "strong",
                  opponents: str | None = None, confidence: float = 1.0,
                  discard_weight: float = 0.0, replay_draws: int = 0,
-                 time_limit: float | None = None) -> None:
+                 extra_worlds: int = 0, time_limit: float | None = None) -> None:
         self.rng = make_rng(seed)
         worlds = check_int(worlds, "worlds", 1)
         candidates = check_int(candidates, "candidates", 0)
@@ -219,6 +225,10 @@ class SearchBot:
             raise ValueError(f"time_limit must be positive seconds or None, "
                              f"got {time_limit!r}")
         replay_draws = check_int(replay_draws, "replay_draws", 0)
+        self.extra_worlds = check_int(extra_worlds, "extra_worlds", 0)
+        if self.extra_worlds and time_limit is not None:
+            raise ValueError("extra_worlds and time_limit do not go together: a time "
+                             "limit sets the worlds itself")
         self.discard_weight = float(discard_weight)
         self.replay_draws = replay_draws
         self.worlds = worlds
@@ -339,10 +349,21 @@ class SearchBot:
         if start is None:
             start = time.perf_counter()
         base = Round.from_observation(obs, seed=self.rng)
-        p = obs.player
         scores = self._scores(base, actions, start)
         if scores.shape[0] == 0:  # the time limit spent before one world's end
             return 0
+        k, close = self._verdict(obs, scores)
+        if close and self.extra_worlds:
+            more = self._worlds(base, actions, self.extra_worlds).astype(np.float64)
+            k, _ = self._verdict(obs, np.concatenate([scores, more]))
+        return k
+
+    def _verdict(self, obs: Observation,
+                 scores: npt.NDArray[np.float64]) -> tuple[int, bool]:
+        """The index of the move the worlds' ``scores`` choose (0: the default), and
+        whether the best other move gained on average but short of ``confidence``
+        standard errors (a close decision)."""
+        p = obs.player
         value = scores[:, :, p]
         if self.objective == "relative" and obs.n_players > 1:
             value = value - (scores.sum(axis=2) - value) / (obs.n_players - 1)
@@ -355,18 +376,19 @@ class SearchBot:
         mean = gain.mean(axis=0)
         k = int(np.argmax(mean))
         if mean[k] <= 0:
-            return 0
+            return 0, False
         n = gain.shape[0]
         if self.confidence > 0:
             if n < 2:
-                return 0
+                return 0, True
             se = gain[:, k].std(ddof=1) / np.sqrt(n)
             if mean[k] < self.confidence * se:
-                return 0
-        return k + 1
+                return 0, True
+        return k + 1, False
 
     def __repr__(self) -> str:
         opponents = "" if self.opponents is None else f", opponents={self.opponents!r}"
+        extra = f", extra_worlds={self.extra_worlds}" if self.extra_worlds else ""
         return (f"SearchBot(worlds={self.worlds}, candidates={self.candidates}, "
                 f"objective={self.objective!r}, policy={self.policy!r}{opponents}, "
-                f"confidence={self.confidence})")
+                f"confidence={self.confidence}{extra})")
