@@ -175,12 +175,12 @@ def play_worlds(round: Round, actions: Sequence[int], worlds: int, rng: np.rando
     """:func:`fivecrowns.rollout.play_worlds` on the Python engine: each world a
     :meth:`Round.determinize` of the current player's view drawn from ``rng``, each
     action played out by :func:`play_out` (the other seats by ``opponents`` when
-    given). The same distribution as the compiled
-    engine's worlds, not the same samples (the engine draws them from a splitmix64
-    generator of its own), and uniform worlds only (``discard_weight`` and
-    ``replay_draws`` are the compiled engine's). Past ``deadline`` (a
-    ``time.perf_counter()`` moment) it stops at the next move, and the worlds finished
-    by then are all it returns (a world here takes seconds in the last rounds)."""
+    given). The same distribution as the compiled engine's worlds, not the same
+    samples (the engine draws them from a splitmix64 generator of its own), and
+    uniform worlds only (``discard_weight`` and ``replay_draws`` are the compiled
+    engine's). Past ``deadline`` (a ``time.perf_counter()`` moment) it stops at the next
+    move, and the worlds finished by then are all it returns (a world here takes seconds
+    in the last rounds)."""
     p = round.current_player
     scores = np.zeros((worlds, len(actions), round.n_players), dtype=np.int32)
 

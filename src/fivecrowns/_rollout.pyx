@@ -354,9 +354,8 @@ def _worlds_range(RoundState round_state not None,
 
 def play_worlds(RoundState state not None, int player, actions, Py_ssize_t worlds,
                 uint64_t seed, int policy, int opponents, int threads, last_discard,
-                last_kept,
-                double discard_weight, int tries, blind, int cap, world_hands=None,
-                world_draws=None):
+                last_kept, double discard_weight, int tries, blind, int cap,
+                world_hands=None, world_draws=None):
     """Scores, (worlds, len(actions), n_players) int32, of one round state (only read)
     resampled from ``player``'s view ``worlds`` times, each action applied and played
     out, ``player`` by ``policy`` and every other seat by ``opponents``.
