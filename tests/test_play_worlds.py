@@ -3,6 +3,7 @@ played out in each, and each world's play-out that of the Python engine."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,14 @@ def test_checks_its_input() -> None:
         play_worlds(over, [0], worlds=2, seed=0)
 
 
+def _mixed_rounds(n: int) -> Iterator[tuple[int, Round]]:
+    """``n`` seeds and their rounds some moves in: 2 to 4 players, every round number,
+    the discard's return allowed or not."""
+    for seed in range(n):
+        yield seed, _mid_round(seed, players=2 + seed % 3, round_number=1 + seed % 11,
+                               return_discard=bool(seed % 2))
+
+
 INFERENCE = [(0.0, 0), (1.5, 0), (0.0, 6), (0.7, 20)]
 
 
@@ -164,9 +173,7 @@ def test_every_world_plays_out_as_the_python_engine(policy: str, code: int, weig
     # a world's play-out is play_out of that world with the action made, as long as no
     # reshuffle is needed (the engine's worlds reshuffle with a generator of their own)
     compared = 0
-    for seed in range(16):
-        r = _mid_round(seed, players=2 + seed % 3, round_number=1 + seed % 11,
-                       return_discard=bool(seed % 2))
+    for seed, r in _mixed_rounds(16):
         actions = r.legal_actions()
         scores, hands, draws = _worlds(r, actions, 8, seed, code, weight=weight,
                                        replay=replay)
@@ -199,9 +206,7 @@ def test_the_opponents_play_their_own_policy(policy: str, code: int, opponents: 
     # others: the Python bots, seat by seat, as the specification
     from fivecrowns._engine_py import POLICY_BOTS, _play_round
     compared = 0
-    for seed in range(12):
-        r = _mid_round(seed, players=2 + seed % 3, round_number=1 + seed % 11,
-                       return_discard=bool(seed % 2))
+    for seed, r in _mixed_rounds(12):
         p = r.current_player
         actions = r.legal_actions()[:3]
         scores, hands, draws = _worlds(r, actions, 4, seed, code, opponents=other)
